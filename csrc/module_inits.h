@@ -1,0 +1,12 @@
+/* module_inits.h: one line per subsystem's init function, `int fn(PyObject *module)`.
+ * Included twice by module.c: once for the prototypes, once (with CJ_SUBSYSTEM defined) for
+ * the table. Add a line here to register a subsystem. */
+#ifndef CJ_SUBSYSTEM
+#define CJ_SUBSYSTEM(fn) int fn(PyObject *module);
+#define CJ_MODULE_INITS_PROTOTYPES
+#endif
+CJ_SUBSYSTEM(cj_types_init)
+#ifdef CJ_MODULE_INITS_PROTOTYPES
+#undef CJ_SUBSYSTEM
+#undef CJ_MODULE_INITS_PROTOTYPES
+#endif

@@ -1,0 +1,100 @@
+/* typeof.c: the cujit type of a Python argument value (the dispatcher's key), as numba types it:
+ * int -> int64 (uint64 past int64's range), float -> float64, complex -> complex128,
+ * NumPy scalars and arrays by dtype, tuples item by item, None -> none. */
+#include "types/types.h"
+
+#include "util/npy.h"
+
+static const cj_type *typeof_pyint(PyObject *value) {
+    int overflow = 0;
+    (void)PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (overflow == 0) {
+        return cj_t_int64;
+    }
+    if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(value);
+        if (!(u == (unsigned long long)-1 && PyErr_Occurred())) {
+            return cj_t_uint64;
+        }
+        PyErr_Clear();
+    }
+    PyErr_Format(PyExc_OverflowError, "int %R does not fit in int64 or uint64", value);
+    return NULL;
+}
+
+static const cj_type *typeof_ndarray(PyArrayObject *arr) {
+    PyArray_Descr *descr = PyArray_DESCR(arr);
+    const cj_type *dtype = cj_type_from_npy_typenum(descr->type_num);
+    if (dtype == NULL || !PyArray_ISNBO(descr->byteorder)) {
+        PyErr_Format(PyExc_TypeError, "cujit does not support arrays of dtype %R",
+                     (PyObject *)descr);
+        return NULL;
+    }
+    int ndim = PyArray_NDIM(arr);
+    char layout = 'A';
+    if (PyArray_IS_C_CONTIGUOUS(arr)) {
+        layout = 'C';
+    } else if (PyArray_IS_F_CONTIGUOUS(arr)) {
+        layout = 'F';
+    }
+    return cj_type_array(dtype, ndim, layout, !PyArray_ISWRITEABLE(arr));
+}
+
+static const cj_type *typeof_tuple(PyObject *value) {
+    Py_ssize_t n = PyTuple_GET_SIZE(value);
+    if (n > 256) {
+        PyErr_SetString(PyExc_TypeError, "tuples of more than 256 items are not supported");
+        return NULL;
+    }
+    const cj_type *items[256];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        items[i] = cj_typeof(PyTuple_GET_ITEM(value, i));
+        if (items[i] == NULL) {
+            return NULL;
+        }
+    }
+    return cj_type_tuple((int)n, items);
+}
+
+const cj_type *cj_typeof(PyObject *value) {
+    if (value == Py_None) {
+        return cj_t_none;
+    }
+    if (PyBool_Check(value)) {
+        return cj_t_bool;
+    }
+    if (PyLong_CheckExact(value)) {
+        return typeof_pyint(value);
+    }
+    if (PyFloat_CheckExact(value)) {
+        return cj_t_float64;
+    }
+    if (PyComplex_CheckExact(value)) {
+        return cj_t_complex128;
+    }
+    if (PyArray_Check(value)) {
+        return typeof_ndarray((PyArrayObject *)value);
+    }
+    if (PyArray_IsScalar(value, Generic)) {
+        PyArray_Descr *descr = PyArray_DescrFromScalar(value);
+        if (descr == NULL) {
+            return NULL;
+        }
+        const cj_type *t = cj_type_from_npy_typenum(descr->type_num);
+        Py_DECREF(descr);
+        if (t != NULL) {
+            return t;
+        }
+    } else if (PyTuple_Check(value)) {
+        return typeof_tuple(value);
+    } else if (PyLong_Check(value)) {
+        return typeof_pyint(value);
+    } else if (PyFloat_Check(value)) {
+        return cj_t_float64;
+    } else if (PyComplex_Check(value)) {
+        return cj_t_complex128;
+    }
+    PyErr_Format(PyExc_TypeError, "cujit cannot compile for an argument of type %.200s",
+                 Py_TYPE(value)->tp_name);
+    return NULL;
+}

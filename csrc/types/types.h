@@ -1,0 +1,117 @@
+/* types: cujit's type objects (interned: compare with ==), typeof for Python values, the
+ * Python-facing Type and Signature objects, and the typing rules shared by both targets.
+ * Sections: types.c (kinds, interning, names), pytype.c (Type/Signature Python objects),
+ * typeof.c (Python value -> type), unify.c (unification and promotion). */
+#ifndef CJ_TYPES_H
+#define CJ_TYPES_H
+
+#include "util/util.h"
+
+typedef enum cj_kind {
+    CJ_NONE,      /* NoneType */
+    CJ_BOOL,      /* boolean */
+    CJ_INT,       /* bits 8..64, is_signed */
+    CJ_FLOAT,     /* bits 16, 32, 64 */
+    CJ_COMPLEX,   /* bits 64 (2 x float32), 128 */
+    CJ_ARRAY,     /* dtype, ndim, layout, readonly */
+    CJ_TUPLE,     /* items[n] */
+    CJ_SLICE,     /* slice(start, stop, step) of ints; n = 2 or 3 given parts */
+    CJ_RANGE,     /* range object: start, stop, step as int64 */
+    CJ_ITER,      /* iterator state; iter_kind says over what */
+    CJ_OMITTED,   /* an argument left to its default: obj holds the default value */
+    CJ_CONST_OBJ, /* a compile-time Python object: module, function, class, string, dispatcher */
+    CJ_VOID,      /* return type of kernels and functions returning nothing (prints as none) */
+} cj_kind;
+
+typedef enum cj_iter_kind {
+    CJ_ITER_RANGE,
+    CJ_ITER_ARRAY,
+    CJ_ITER_TUPLE,
+    CJ_ITER_ENUMERATE,
+    CJ_ITER_ZIP,
+} cj_iter_kind;
+
+typedef struct cj_type cj_type;
+struct cj_type {
+    cj_kind kind;
+    int bits;                /* CJ_INT / CJ_FLOAT / CJ_COMPLEX */
+    int is_signed;           /* CJ_INT */
+    const cj_type *dtype;    /* CJ_ARRAY: element type */
+    int ndim;                /* CJ_ARRAY */
+    char layout;             /* CJ_ARRAY: 'C', 'F' or 'A' */
+    int readonly;            /* CJ_ARRAY */
+    int n;                   /* CJ_TUPLE: item count; CJ_ITER: count of inner iterators */
+    const cj_type **items;   /* CJ_TUPLE items; CJ_ITER inner iterators (enumerate/zip) */
+    cj_iter_kind iter_kind;  /* CJ_ITER */
+    const cj_type *yield;    /* CJ_ITER: the type each step produces; CJ_ITER_ARRAY/TUPLE source */
+    const cj_type *source;   /* CJ_ITER_ARRAY / CJ_ITER_TUPLE: the iterated container */
+    PyObject *obj;           /* CJ_CONST_OBJ / CJ_OMITTED: strong reference, process lifetime */
+    const char *name;        /* numba's spelling: int64, array(float64, 2d, C), UniTuple(...) */
+    PyObject *pyobj;         /* the cujit Type object for this type, made on demand */
+};
+
+/* ---- types.c ---- */
+/* Singletons (valid after cj_types_init). */
+extern const cj_type *cj_t_none, *cj_t_bool, *cj_t_void;
+extern const cj_type *cj_t_int8, *cj_t_int16, *cj_t_int32, *cj_t_int64;
+extern const cj_type *cj_t_uint8, *cj_t_uint16, *cj_t_uint32, *cj_t_uint64;
+extern const cj_type *cj_t_float16, *cj_t_float32, *cj_t_float64;
+extern const cj_type *cj_t_complex64, *cj_t_complex128;
+
+/* Interned constructors: NULL with an exception set on failure. */
+const cj_type *cj_type_int(int bits, int is_signed);
+const cj_type *cj_type_float(int bits);
+const cj_type *cj_type_complex(int bits);
+const cj_type *cj_type_array(const cj_type *dtype, int ndim, char layout, int readonly);
+const cj_type *cj_type_tuple(int n, const cj_type *const *items);
+const cj_type *cj_type_slice(int nparts);
+const cj_type *cj_type_range(void);
+const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_type *source,
+                            int n, const cj_type *const *inner);
+/* `obj` is borrowed; the type keeps its own reference. */
+const cj_type *cj_type_const_obj(PyObject *obj);
+const cj_type *cj_type_omitted(PyObject *default_value);
+
+int cj_type_is_number(const cj_type *t);     /* bool, int, float, complex */
+int cj_type_is_integer(const cj_type *t);    /* bool or int */
+int cj_type_is_unituple(const cj_type *t);   /* tuple with all items the same (or empty) */
+/* The NumPy dtype character code ('d', 'f', 'q', ...) of a scalar type, or 0. */
+char cj_type_npy_char(const cj_type *t);
+/* Scalar type from a NumPy type number, or NULL (no exception) if unsupported. */
+const cj_type *cj_type_from_npy_typenum(int typenum);
+/* A scalar type by numba's name ("float32", "intp", "complex128", "bool_"), or NULL. */
+const cj_type *cj_type_by_name(const char *name);
+
+/* ---- unify.c: numba's unification and NumPy promotion ---- */
+/* The type both unify to, or NULL (no exception) when they cannot. */
+const cj_type *cj_unify(const cj_type *a, const cj_type *b);
+/* NumPy's result type for mixed scalar kinds (numba's rules for ints); NULL if not numbers. */
+const cj_type *cj_promote(const cj_type *a, const cj_type *b);
+/* Result of integer arithmetic between two integers (int64, or uint64 when both unsigned). */
+const cj_type *cj_int_arith_type(const cj_type *a, const cj_type *b);
+
+/* ---- typeof.c ---- */
+/* The type of a Python argument value (new dispatch key), NULL with TypeError when the value
+ * has no cujit type. Arrays: NumPy arrays and buffers; scalars; tuples; None. */
+const cj_type *cj_typeof(PyObject *value);
+
+/* ---- pytype.c: the Python side (cujit.float64, int64[:], float64(float64, float64)) ---- */
+/* The Type object of `t` (borrowed; owned by the type). NULL with an exception on failure. */
+PyObject *cj_type_to_py(const cj_type *t);
+/* The type inside a Type object, NULL (no exception) if `obj` is not one. */
+const cj_type *cj_type_from_py(PyObject *obj);
+extern PyTypeObject *cj_TypeType;
+extern PyTypeObject *cj_SignatureType;
+/* Signature accessors: return type may be NULL (signature given without one). */
+typedef struct cj_signature_obj {
+    PyObject_HEAD
+    const cj_type *ret;
+    int nargs;
+    const cj_type **args; /* PyMem_Malloc'd */
+} cj_signature_obj;
+/* New Signature object; `args` copied. */
+PyObject *cj_signature_new(const cj_type *ret, int nargs, const cj_type *const *args);
+
+int cj_types_init(PyObject *module);
+
+#endif

@@ -1,0 +1,91 @@
+/* unify.c: numba's unification (NumPy's promote_types for numbers; tuples item by item; arrays
+ * of one dtype and ndim to the weaker layout) and the arithmetic result rules, which follow
+ * numba's overload resolution rather than NumPy's (uint8 + uint8 -> uint64). */
+#include "types/types.h"
+
+/* NumPy promote_types for two scalar types of the number kinds. */
+const cj_type *cj_promote(const cj_type *a, const cj_type *b) {
+    if (!cj_type_is_number(a) || !cj_type_is_number(b)) {
+        return NULL;
+    }
+    if (a == b) {
+        return a;
+    }
+    if (a->kind == CJ_BOOL) {
+        return b;
+    }
+    if (b->kind == CJ_BOOL) {
+        return a;
+    }
+    if (a->kind > b->kind) { /* order: INT < FLOAT < COMPLEX */
+        const cj_type *t = a;
+        a = b;
+        b = t;
+    }
+    if (a->kind == CJ_INT && b->kind == CJ_INT) {
+        if (a->is_signed == b->is_signed) {
+            return a->bits >= b->bits ? a : b;
+        }
+        const cj_type *s = a->is_signed ? a : b, *u = a->is_signed ? b : a;
+        if (s->bits > u->bits) {
+            return s;
+        }
+        if (u->bits == 64) {
+            return cj_t_float64;
+        }
+        return cj_type_int(u->bits * 2, 1);
+    }
+    /* the float (or complex) width that holds the integer exactly: 8-bit ints fit half */
+    int need = 64;
+    if (a->kind == CJ_INT) {
+        need = a->bits <= 8 ? 16 : a->bits <= 16 ? 32 : 64;
+    } else if (a->kind == CJ_FLOAT) {
+        need = a->bits;
+    } else {
+        need = a->bits / 2;
+    }
+    if (b->kind == CJ_FLOAT) {
+        return cj_type_float(need > b->bits ? need : b->bits);
+    }
+    /* complex: components at least `need` bits */
+    int comp = b->bits / 2 > need ? b->bits / 2 : need;
+    return cj_type_complex(comp < 32 ? 64 : comp * 2);
+}
+
+/* numba's integer arithmetic: uint64 when both are unsigned, else int64 (bool is signed). */
+const cj_type *cj_int_arith_type(const cj_type *a, const cj_type *b) {
+    int both_unsigned = a->kind == CJ_INT && !a->is_signed && b->kind == CJ_INT && !b->is_signed;
+    return both_unsigned ? cj_t_uint64 : cj_t_int64;
+}
+
+static int arrays_unify(const cj_type *a, const cj_type *b) {
+    return a->kind == CJ_ARRAY && b->kind == CJ_ARRAY && a->dtype == b->dtype &&
+           a->ndim == b->ndim;
+}
+
+const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
+    if (a == b) {
+        return a;
+    }
+    if (cj_type_is_number(a) && cj_type_is_number(b)) {
+        return cj_promote(a, b);
+    }
+    if (arrays_unify(a, b)) {
+        return cj_type_array(a->dtype, a->ndim, a->layout == b->layout ? a->layout : 'A',
+                             a->readonly || b->readonly);
+    }
+    if (a->kind == CJ_TUPLE && b->kind == CJ_TUPLE && a->n == b->n) {
+        const cj_type *items[256];
+        if (a->n > 256) {
+            return NULL;
+        }
+        for (int i = 0; i < a->n; i++) {
+            items[i] = cj_unify(a->items[i], b->items[i]);
+            if (items[i] == NULL) {
+                return NULL;
+            }
+        }
+        return cj_type_tuple(a->n, items);
+    }
+    return NULL;
+}
