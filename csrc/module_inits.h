@@ -6,6 +6,7 @@
 #define CJ_MODULE_INITS_PROTOTYPES
 #endif
 CJ_SUBSYSTEM(cj_types_init)
+CJ_SUBSYSTEM(cj_frontend_init)
 #ifdef CJ_MODULE_INITS_PROTOTYPES
 #undef CJ_SUBSYSTEM
 #undef CJ_MODULE_INITS_PROTOTYPES
