@@ -253,7 +253,7 @@ static int is_frozen_constant(PyObject *v) {
 
 /* Pushes a compile-time value: numbers/tuples/strings/None as constants, arrays as read-only
  * constants, anything else as a global object for typing to resolve. */
-static int push_value(builder *b, PyObject *v) {
+static int push_value(builder *b, PyObject *v, PyObject *name) {
     if (cj_ir_keep(b->ir, v) == NULL) {
         return -1;
     }
@@ -274,6 +274,7 @@ static int push_value(builder *b, PyObject *v) {
         return -1;
     }
     in->obj = v;
+    in->name = name;
     return 0;
 }
 
@@ -295,7 +296,7 @@ static int op_LOAD_GLOBAL_name(builder *b, PyObject *name) {
         }
         return -1;
     }
-    return push_value(b, v);
+    return push_value(b, v, name);
 }
 
 /* LOAD_DEREF: a free variable's current cell contents, frozen like a global. */
@@ -330,8 +331,9 @@ static int op_LOAD_DEREF(builder *b, const cj_bc *in) {
         Py_DECREF(name);
         return -1;
     }
+    int rc = cj_ir_keep(b->ir, name) ? push_value(b, v, name) : -1;
     Py_DECREF(name);
-    return push_value(b, v);
+    return rc;
 }
 
 /* ---- opcode handlers (stack effect in the comment) ---- */
@@ -554,6 +556,7 @@ static int op_UNPACK_SEQUENCE(builder *b, const cj_bc *in) {
             return -1;
         }
         item->index = i;
+        item->sub = in->arg; /* the count the sequence must have */
     }
     return 0;
 }
@@ -844,7 +847,7 @@ static int build_one(builder *b, const cj_bc *in, int *ended) {
         *ended = 1;
         return op_RAISE_VARARGS(b, in);
     case CJ_OP_LOAD_ASSERTION_ERROR: /* -> AssertionError */
-        return push_value(b, PyExc_AssertionError);
+        return push_value(b, PyExc_AssertionError, NULL);
     case CJ_OP_UNKNOWN:
         break;
     }

@@ -56,10 +56,12 @@ typedef struct cj_instr {
     int nargs;
     int *args;         /* variables read */
     PyObject *obj;     /* borrowed; kept alive by the function's `keep` list */
+    PyObject *name;    /* GLOBAL: the name it was loaded by (borrowed from co_names) */
     int target;        /* blocks */
     int target2;
     int line;          /* source line */
     /* filled by typing (infer.c), read by lowering */
+    const cj_type *rtype;  /* the instruction's own result type (the variable may be wider) */
     const cj_type *optype; /* the type an operation computes in (both operands cast to it) */
     const void *resolved;  /* what a call / attribute / operation resolved to (typing-defined) */
     const cj_type *sig_ret;      /* for calls: the callee's return type */
