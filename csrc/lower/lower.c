@@ -282,12 +282,15 @@ static int lower_iternext(cj_lower *L, cj_instr *in) {
 }
 
 static int lower_terminator(cj_lower *L, cj_instr *in) {
-    if ((in->op == CJ_I_JUMP || in->op == CJ_I_BRANCH) &&
-        (L->blocks[in->target] == NULL ||
-         (in->op == CJ_I_BRANCH && L->blocks[in->target2] == NULL &&
-          CJ_VAR(L->ir, in->args[0])->known != 1))) {
-        PyErr_SetString(cj_LoweringError, "cujit internal error: a branch into a pruned block");
-        return -1;
+    if (in->op == CJ_I_JUMP || in->op == CJ_I_BRANCH) {
+        int known = in->op == CJ_I_BRANCH ? CJ_VAR(L->ir, in->args[0])->known : 1;
+        int need_first = known != 0, need_second = in->op == CJ_I_BRANCH && known != 1;
+        if ((need_first && L->blocks[in->target] == NULL) ||
+            (need_second && L->blocks[in->target2] == NULL)) {
+            PyErr_SetString(cj_LoweringError, "cujit internal error: a branch into a pruned "
+                                              "block");
+            return -1;
+        }
     }
     switch (in->op) {
     case CJ_I_JUMP:
