@@ -1,6 +1,8 @@
 /* ir_print.c: the IR as text, for dumps, golden tests and inspect_types. */
 #include "ir/ir.h"
 
+#include <string.h>
+
 static const char *const binop_symbols[] = {"+", "-", "*", "/", "//", "%", "**",
                                             "<<", ">>", "&", "|", "^", "@"};
 static const char *const cmpop_symbols[] = {"<", "<=", "==", "!=", ">", ">=",
@@ -123,7 +125,12 @@ static PyObject *format_instr(const cj_func_ir *ir, const cj_instr *in, int type
             line = PyUnicode_FromFormat("%s = %U", v->name, rhs);
         }
         if (line != NULL && typed && v->type != NULL) {
-            PyObject *t = PyUnicode_FromFormat("%-40U :: %s", line, v->type->name);
+            Py_ssize_t len = PyUnicode_GetLength(line);
+            char pad[41];
+            int n = len < 40 ? (int)(40 - len) : 1;
+            memset(pad, ' ', (size_t)n);
+            pad[n] = 0;
+            PyObject *t = PyUnicode_FromFormat("%U%s :: %s", line, pad, v->type->name);
             Py_DECREF(line);
             line = t;
         }
@@ -231,7 +238,7 @@ PyObject *cj_ir_annotate(const cj_func_ir *ir, const char *signature) {
     if (lines == NULL) {
         return NULL;
     }
-    if (append(lines, PyUnicode_FromFormat("%s %s", ir->name, signature)) < 0 ||
+    if (append(lines, PyUnicode_FromString(signature)) < 0 ||
         append(lines, PyUnicode_FromString(
                           "--------------------------------------------------------------"
                           "------------------")) < 0 ||

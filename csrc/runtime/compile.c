@@ -155,8 +155,15 @@ static char *make_symbol(const char *qualname) {
     return s;
 }
 
-static PyObject *signature_text(const cj_overload *ov) {
-    return PyObject_Repr(ov->signature);
+/* numba's inspect_types header: "name (argtypes,)" */
+static PyObject *signature_text(const cj_overload *ov, PyCodeObject *code) {
+    PyObject *args = PyObject_GetAttrString(ov->signature, "args");
+    if (args == NULL) {
+        return NULL;
+    }
+    PyObject *text = PyUnicode_FromFormat("%U %R", code->co_name, args);
+    Py_DECREF(args);
+    return text;
 }
 
 static int fill_overload(cj_overload *ov, const cj_type *const *argtypes, int nargs,
@@ -255,7 +262,7 @@ cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes,
         dump("typed IR", t);
         Py_XDECREF(t);
     }
-    PyObject *sig = signature_text(ov);
+    PyObject *sig = signature_text(ov, ir->code);
     const char *sig_s = sig ? PyUnicode_AsUTF8(sig) : NULL;
     ov->annotation = sig_s ? cj_ir_annotate(ir, sig_s) : NULL;
     Py_XDECREF(sig);
