@@ -64,6 +64,9 @@ static PyObject *make_payload(LLVMModuleRef module, const cj_nvvm_options *opts,
     }
     *needs_libdevice = calls_libdevice(clone);
     if (uses_llvm7_dialect(opts)) {
+        if (cj_nvvm_check_intrinsics(clone) < 0) {
+            goto done;
+        }
         char *ir = LLVMPrintModuleToString(clone);
         payload = cj_nvvm_text_for_llvm7(ir, strlen(ir));
         LLVMDisposeMessage(ir);

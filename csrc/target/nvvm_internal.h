@@ -44,6 +44,8 @@ PyObject *cj_nvvm_library_candidates(void);
  * outside the allowlist removed, fneg/freeze/poison (unknown to LLVM 7) rewritten, and
  * !nvvmir.version added when missing. 0, or -1 with an exception. */
 int cj_nvvm_legalize(LLVMModuleRef module, const cj_nvvm_api *api);
+/* 0, or -1 with cj_UnsupportedError naming an llvm.* intrinsic LLVM 7 did not have. */
+int cj_nvvm_check_intrinsics(LLVMModuleRef module);
 /* The attribute kinds kept: a new tuple of str. */
 PyObject *cj_nvvm_allowed_attributes(void);
 

@@ -185,6 +185,52 @@ static int legalize_body(LLVMBuilderRef builder, LLVMValueRef fn) {
     return 0;
 }
 
+/* ---- intrinsics ---- */
+
+/* Intrinsic families LLVM 7 knew and NVPTX lowers. An intrinsic outside them (llvm.smax,
+ * llvm.abs, llvm.*.sat, llvm.powi.f64.i32, ...: added or renamed after LLVM 7) would be read by
+ * NVVM as a call to an undefined function: rejected here instead. Left out on purpose, although
+ * LLVM 7 had them: llvm.exp/exp2/log/log2/log10 (CUDA 13's libnvvm crashes on them) and
+ * llvm.pow/sin/cos/canonicalize ("unsupported operation"): use libdevice's __nv_* instead. Each entry is a name prefix
+ * followed by '.' or the end of the name, or a bare prefix when it ends in ".p". */
+static const char *const llvm7_intrinsics[] = {
+    "llvm.nvvm", "llvm.memcpy.p", "llvm.memmove.p", "llvm.memset.p", "llvm.sqrt", "llvm.fabs",
+    "llvm.floor", "llvm.ceil", "llvm.trunc", "llvm.rint", "llvm.nearbyint", "llvm.round",
+    "llvm.copysign", "llvm.minnum", "llvm.maxnum", "llvm.fma", "llvm.fmuladd", "llvm.ctpop",
+    "llvm.ctlz", "llvm.cttz", "llvm.bswap", "llvm.bitreverse", "llvm.fshl", "llvm.fshr",
+    "llvm.sadd.with.overflow", "llvm.uadd.with.overflow", "llvm.ssub.with.overflow",
+    "llvm.usub.with.overflow", "llvm.smul.with.overflow", "llvm.umul.with.overflow",
+    "llvm.lifetime.start", "llvm.lifetime.end", "llvm.dbg.value", "llvm.dbg.declare",
+    "llvm.assume", "llvm.expect", "llvm.trap", "llvm.donothing",
+};
+
+static int is_llvm7_intrinsic(const char *name, size_t len) {
+    for (size_t i = 0; i < sizeof(llvm7_intrinsics) / sizeof(llvm7_intrinsics[0]); i++) {
+        size_t n = strlen(llvm7_intrinsics[i]);
+        if (len >= n && memcmp(name, llvm7_intrinsics[i], n) == 0 &&
+            (len == n || name[n] == '.' || memcmp(llvm7_intrinsics[i] + n - 2, ".p", 2) == 0)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cj_nvvm_check_intrinsics(LLVMModuleRef module) {
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(fn, &len);
+        if (len > 5 && memcmp(name, "llvm.", 5) == 0 && !is_llvm7_intrinsic(name, len)) {
+            PyErr_Format(cj_UnsupportedError,
+                         "the intrinsic %s is not known to NVVM's LLVM 7 reader (compute "
+                         "capability < 10): lower it with plain instructions or an llvm.nvvm.* "
+                         "intrinsic",
+                         name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* ---- module ---- */
 
 static void add_ir_version(LLVMModuleRef module, const cj_nvvm_api *api) {

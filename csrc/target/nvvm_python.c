@@ -88,6 +88,31 @@ static PyObject *nvvm_prepare_ir(PyObject *self, PyObject *args, PyObject *kwarg
     return with_module(args, kwargs, cj_nvvm_payload);
 }
 
+static PyObject *print_module(LLVMModuleRef module) {
+    char *text = LLVMPrintModuleToString(module);
+    PyObject *str = PyUnicode_FromString(text);
+    LLVMDisposeMessage(text);
+    return str;
+}
+
+/* (ir before, ptx, ptx, ir after) of compiling one module twice: the module must not change. */
+static PyObject *compile_twice(LLVMModuleRef module, const cj_nvvm_options *opts) {
+    PyObject *before = print_module(module);
+    PyObject *first = before ? cj_nvvm_compile(module, opts) : NULL;
+    PyObject *second = first ? cj_nvvm_compile(module, opts) : NULL;
+    PyObject *after = second ? print_module(module) : NULL;
+    PyObject *result = after ? PyTuple_Pack(4, before, first, second, after) : NULL;
+    Py_XDECREF(before);
+    Py_XDECREF(first);
+    Py_XDECREF(second);
+    Py_XDECREF(after);
+    return result;
+}
+
+static PyObject *nvvm_check_clone(PyObject *self, PyObject *args, PyObject *kwargs) {
+    return with_module(args, kwargs, compile_twice);
+}
+
 static PyObject *nvvm_info(PyObject *self, PyObject *unused) {
     int major, minor, ir[4];
     if (cj_nvvm_version(&major, &minor) < 0 ||
@@ -134,6 +159,10 @@ static PyMethodDef nvvm_functions[] = {
      METH_VARARGS | METH_KEYWORDS,
      "nvvm_prepare_ir(llvm_ir, cc=(9, 0), ...) -> what the back end hands to libnvvm: LLVM 7 "
      "text (str) for cc < 10, bitcode (bytes) otherwise."},
+    {"nvvm_check_clone", (PyCFunction)(void (*)(void))nvvm_check_clone,
+     METH_VARARGS | METH_KEYWORDS,
+     "nvvm_check_clone(llvm_ir, ...) -> (ir_before, ptx1, ptx2, ir_after): compiles one module "
+     "twice (a test hook: the back end must leave the module as it was)."},
     {"nvvm_library_candidates", nvvm_library_candidates, METH_NOARGS,
      "The libnvvm files the search would try, in order."},
     {"nvvm_allowed_attributes", nvvm_allowed_attributes, METH_NOARGS,

@@ -1,0 +1,136 @@
+"""Finding libnvvm and libdevice: loaded on first use, never at import; $CUJIT_LIBNVVM,
+$CUDA_HOME and pip's wheel layout; a missing library is a clear NvvmError naming the places."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+PKG = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                   "pkg")
+
+
+def run_python(code, **env_changes):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = PKG + os.pathsep + env.get("PYTHONPATH", "")
+    for key, value in env_changes.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          timeout=120)
+
+
+@pytest.fixture(scope="module")
+def real(core):
+    return core.nvvm_info()
+
+
+def test_import_does_not_load_libnvvm():
+    code = ("import cujit, cujit._core\n"
+            "print(any('libnvvm' in line for line in open('/proc/self/maps')))")
+    run = run_python(code, CUJIT_LIBNVVM="/nonexistent/libnvvm.so")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "False"
+
+
+def test_missing_library_names_the_path():
+    code = ("from cujit import _core\n"
+            "try:\n"
+            "    _core.nvvm_compile_ir('define void @f() { ret void }')\n"
+            "except _core.NvvmError as e:\n"
+            "    print('NvvmError', e)\n")
+    run = run_python(code, CUJIT_LIBNVVM="/nonexistent/libnvvm.so")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("NvvmError libnvvm could not be loaded from $CUJIT_LIBNVVM")
+    assert "/nonexistent/libnvvm.so" in run.stdout
+
+
+def test_info_with_missing_library_raises():
+    run = run_python("from cujit import _core\n_core.nvvm_info()",
+                     CUJIT_LIBNVVM="/nonexistent/libnvvm.so")
+    assert run.returncode != 0 and "cujit.errors.NvvmError" in run.stderr
+
+
+def test_not_libnvvm_is_refused(tmp_path):
+    fake = tmp_path / "libnvvm.so"
+    fake.write_bytes(b"not an ELF file")
+    run = run_python("from cujit import _core\n_core.nvvm_info()", CUJIT_LIBNVVM=str(fake))
+    assert run.returncode != 0 and str(fake) in run.stderr
+
+
+def test_explicit_path(real):
+    code = "from cujit import _core\nimport json\nprint(json.dumps(_core.nvvm_info()))"
+    run = run_python(code, CUJIT_LIBNVVM=real["library"])
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["library"] == real["library"]
+
+
+def _fake_toolkit(root, real, lib_subdir):
+    (root / lib_subdir).mkdir(parents=True)
+    os.symlink(os.path.realpath(real["library"]), root / lib_subdir / "libnvvm.so")
+    (root / "nvvm" / "libdevice").mkdir(parents=True, exist_ok=True)
+    os.symlink(os.path.realpath(real["libdevice"]),
+               root / "nvvm" / "libdevice" / "libdevice.10.bc")
+
+
+@pytest.mark.parametrize("lib_subdir", ["nvvm/lib64", "lib", "lib64"])
+def test_cuda_home_comes_first(tmp_path, real, lib_subdir):
+    _fake_toolkit(tmp_path, real, lib_subdir)
+    code = "from cujit import _core\nimport json\nprint(json.dumps(_core.nvvm_info()))"
+    run = run_python(code, CUJIT_LIBNVVM=None, CUDA_HOME=str(tmp_path), CUDA_PATH=None)
+    assert run.returncode == 0, run.stderr
+    info = json.loads(run.stdout)
+    assert info["library"] == str(tmp_path / lib_subdir / "libnvvm.so")
+    assert info["libdevice"] == str(tmp_path / "nvvm" / "libdevice" / "libdevice.10.bc")
+    # and the whole back end works from there
+    ptx = run_python("from cujit import _core\n"
+                     "print(_core.nvvm_compile_ir('define void @f() { ret void }'))",
+                     CUJIT_LIBNVVM=None, CUDA_HOME=str(tmp_path), CUDA_PATH=None)
+    assert ".target sm_90" in ptx.stdout, ptx.stderr
+
+
+def test_cuda_path_after_cuda_home(tmp_path, real):
+    _fake_toolkit(tmp_path / "b", real, "lib")
+    code = "from cujit import _core\nprint(_core.nvvm_library_candidates())"
+    run = run_python(code, CUJIT_LIBNVVM=None, CUDA_HOME=str(tmp_path / "a"),
+                     CUDA_PATH=str(tmp_path / "b"))
+    files = eval(run.stdout)
+    assert files[0] == str(tmp_path / "b" / "lib" / "libnvvm.so")
+
+
+def test_pip_wheel_layouts_are_searched(tmp_path, real):
+    site = tmp_path / "site"
+    _fake_toolkit(site / "nvidia" / "cu13", real, "lib")           # nvidia-nvvm (CUDA 13)
+    _fake_toolkit(site / "nvidia" / "cu12", real, "lib")
+    _fake_toolkit(site / "nvidia" / "cuda_nvcc", real, "nvvm/lib64")  # nvidia-cuda-nvcc-cu12
+    code = "from cujit import _core\nprint(_core.nvvm_library_candidates())"
+    run = run_python(code, CUJIT_LIBNVVM=None, CUDA_HOME=None, CUDA_PATH=None,
+                     PYTHONPATH=PKG + os.pathsep + str(site))
+    files = eval(run.stdout)
+    wheel = [f for f in files if f.startswith(str(site))]
+    assert wheel == [str(site / "nvidia" / "cu13" / "lib" / "libnvvm.so"),
+                     str(site / "nvidia" / "cu12" / "lib" / "libnvvm.so"),
+                     str(site / "nvidia" / "cuda_nvcc" / "nvvm" / "lib64" / "libnvvm.so")]
+    # system toolkits come before wheels
+    assert files.index(wheel[0]) == len(files) - 3
+
+
+def test_libdevice_override_and_absence(tmp_path, real):
+    code = ("from cujit import _core\n"
+            "print(_core.nvvm_compile_ir('define void @f() { ret void }')[:2])\n"
+            "ir = '''declare float @__nv_sinf(float)\n"
+            "define float @f(float %x) {\n  %y = call float @__nv_sinf(float %x)\n  ret float %y\n}'''\n"
+            "try:\n"
+            "    _core.nvvm_compile_ir(ir)\n"
+            "except _core.NvvmError as e:\n"
+            "    print('NvvmError', e)\n"
+            "print(_core.nvvm_info()['libdevice'])\n")
+    run = run_python(code, CUJIT_LIBDEVICE=str(tmp_path / "missing.bc"))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "//"  # no libdevice needed: compiles
+    assert lines[1].startswith("NvvmError libdevice not found at $CUJIT_LIBDEVICE=")
+    assert lines[-1] == "None"
