@@ -324,7 +324,8 @@ static void set_not_found(PyObject *tried) {
         if (searched != NULL && failed != NULL) {
             PyErr_Format(cj_NvvmError,
                          "libnvvm (the CUDA toolkit's NVVM compiler) was not found. Searched:\n"
-                         "  %U\n%UInstall the CUDA toolkit (or pip's nvidia-nvvm / "
+                         "  %U\n  (and for pip's wheels nvidia/cu*/ and nvidia/cuda_nvcc/ under each sys.path "
+                         "entry)\n%UInstall the CUDA toolkit (or pip's nvidia-nvvm / "
                          "nvidia-cuda-nvcc wheel), or set CUJIT_LIBNVVM to libnvvm.so's path or "
                          "CUDA_HOME to the toolkit.",
                          searched, failed);

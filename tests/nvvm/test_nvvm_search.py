@@ -134,3 +134,31 @@ def test_libdevice_override_and_absence(tmp_path, real):
     assert lines[0] == "//"  # no libdevice needed: compiles
     assert lines[1].startswith("NvvmError libdevice not found at $CUJIT_LIBDEVICE=")
     assert lines[-1] == "None"
+
+
+def test_nothing_found_lists_the_search(tmp_path):
+    """With /usr/local hidden (a private mount namespace) and no wheels, the error lists the
+    places searched."""
+    code = ("from cujit import _core\n"
+            "try:\n"
+            "    _core.nvvm_info()\n"
+            "except _core.NvvmError as e:\n"
+            "    print(e)\n")
+    if os.path.realpath(sys.executable).startswith("/usr/local/"):
+        pytest.skip("this Python lives under /usr/local, which the test hides")
+    env = dict(os.environ, PYTHONPATH=PKG, CUDA_HOME=str(tmp_path / "nowhere"))
+    env.pop("CUJIT_LIBNVVM", None)
+    env.pop("CUDA_PATH", None)
+    try:
+        run = subprocess.run(["unshare", "-m", "sh", "-c",
+                              f"mount -t tmpfs none /usr/local && exec {sys.executable} -c \"$0\"",
+                              code], capture_output=True, text=True, env=env, timeout=120)
+    except FileNotFoundError:
+        pytest.skip("unshare not available")
+    if run.returncode != 0 and ("unshare" in run.stderr or "mount" in run.stderr):
+        pytest.skip(f"cannot make a mount namespace here: {run.stderr.strip()}")
+    assert run.stdout.startswith("libnvvm (the CUDA toolkit's NVVM compiler) was not found")
+    for place in (f"{tmp_path}/nowhere/nvvm/lib64/libnvvm.so*", f"{tmp_path}/nowhere/lib/libnvvm.so*",
+                  "/usr/local/cuda/nvvm/lib64/libnvvm.so*", "/usr/local/cuda/lib64/libnvvm.so*",
+                  "nvidia/cu*/", "CUJIT_LIBNVVM"):
+        assert place in run.stdout, place
