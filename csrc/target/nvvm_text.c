@@ -7,6 +7,8 @@
  *     the alignment from the type, which is what LLVM 14 prints anyway for our atomics);
  *   - !DISubprogram's `spFlags: A | B` (LLVM 8) becomes `isLocal:`, `isDefinition:`,
  *     `isOptimized:` and `virtuality:`;
+ *   - `poison` (LLVM 12) left inside constants (nvvm_legalize.c rewrites operands only) becomes
+ *     `undef`: every bare `poison` token outside quotes;
  *   - debug-info fields LLVM 7 did not have are dropped (nameTableKind, sysroot, sdk,
  *     rangesBaseAddress, annotations, targetFuncName): none of them affects line tables. */
 #include "target/nvvm_internal.h"
@@ -136,10 +138,35 @@ static int put_metadata_line(text_buf *b, const char *line, const char *end) {
     return 0;
 }
 
+static int is_delimiter(char c) {
+    return c == ' ' || c == ',' || c == ')' || c == '>' || c == ']' || c == '}' || c == '\t';
+}
+
+/* [line, end) into `b` with each bare `poison` token outside quotes spelled `undef`. */
+static int put_without_poison(text_buf *b, const char *line, const char *end) {
+    const char *p = line, *copied = line;
+    int quoted = 0;
+    for (; p < end; p++) {
+        if (*p == '"') {
+            quoted = !quoted;
+        } else if (!quoted && p + 6 <= end && memcmp(p, "poison", 6) == 0 && p > line &&
+                   (p[-1] == ' ' || p[-1] == '<' || p[-1] == '(' || p[-1] == '[' ||
+                    p[-1] == '{') &&
+                   (p + 6 == end || is_delimiter(p[6]))) {
+            if (put(b, copied, (size_t)(p - copied)) < 0 || puts_(b, "undef") < 0) {
+                return -1;
+            }
+            copied = p + 6;
+            p += 5;
+        }
+    }
+    return put(b, copied, (size_t)(end - copied));
+}
+
 /* An instruction line: atomicrmw/cmpxchg lose `, align N`. */
 static int put_instruction_line(text_buf *b, const char *line, const char *end) {
     if (!contains(line, end, " atomicrmw ") && !contains(line, end, " cmpxchg ")) {
-        return put(b, line, (size_t)(end - line));
+        return put_without_poison(b, line, end);
     }
     const char *a = NULL;
     for (const char *p = line; p + 8 <= end; p++) {
@@ -149,16 +176,16 @@ static int put_instruction_line(text_buf *b, const char *line, const char *end) 
         }
     }
     if (a == NULL) {
-        return put(b, line, (size_t)(end - line));
+        return put_without_poison(b, line, end);
     }
     const char *after = a + 8;
     while (after < end && *after >= '0' && *after <= '9') {
         after++;
     }
-    if (put(b, line, (size_t)(a - line)) < 0) {
+    if (put_without_poison(b, line, a) < 0) {
         return -1;
     }
-    return put(b, after, (size_t)(end - after));
+    return put_without_poison(b, after, end);
 }
 
 PyObject *cj_nvvm_text_for_llvm7(const char *ir, size_t len) {
@@ -169,6 +196,7 @@ PyObject *cj_nvvm_text_for_llvm7(const char *ir, size_t len) {
         const char *end = nl ? nl : stop;
         int rc = p[0] == '!' ? put_metadata_line(&b, p, end)
                  : p[0] == ' ' ? put_instruction_line(&b, p, end)
+                 : p[0] == '@' ? put_without_poison(&b, p, end)
                                : put(&b, p, (size_t)(end - p));
         if (rc < 0 || (nl && put(&b, "\n", 1) < 0)) {
             PyMem_Free(b.data);

@@ -253,3 +253,27 @@ def test_arch_unsupported_by_this_libnvvm(core):
 @pytest.mark.parametrize("opt", [0, 1, 2, 3])
 def test_opt_levels(core, opt, ptxas_check):
     ptxas_check(core.nvvm_compile_ir(KERNEL, opt=opt), "sm_90")
+
+
+POISON_IN_CONSTANTS = r"""
+@g = global <2 x float> <float poison, float 1.0>
+@s = constant [7 x i8] c"poison\00"
+define void @kernel(<2 x float>* %a, i32* %poison) {
+  %v = load <2 x float>, <2 x float>* %a
+  %w = fadd <2 x float> %v, <float poison, float 2.0>
+  %x = insertelement <2 x float> %w, float poison, i32 1
+  store <2 x float> %x, <2 x float>* %a
+  store i32 1, i32* %poison
+  ret void
+}
+!nvvm.annotations = !{!0}
+!0 = !{void (<2 x float>*, i32*)* @kernel, !"kernel", i32 1}
+"""
+
+
+def test_poison_inside_constants(core, ptxas_check):
+    text = core.nvvm_prepare_ir(POISON_IN_CONSTANTS)
+    assert "<float undef, float 1.000000e+00>" in text
+    assert "<float undef, float 2.000000e+00>" in text
+    assert 'c"poison\\00"' in text and "i32* %poison" in text  # names and strings untouched
+    ptxas_check(core.nvvm_compile_ir(POISON_IN_CONSTANTS), "sm_90")
