@@ -277,3 +277,43 @@ def test_poison_inside_constants(core, ptxas_check):
     assert "<float undef, float 2.000000e+00>" in text
     assert 'c"poison\\00"' in text and "i32* %poison" in text  # names and strings untouched
     ptxas_check(core.nvvm_compile_ir(POISON_IN_CONSTANTS), "sm_90")
+
+
+# debug=True as the compiler will emit it: variables described with dbg.declare / dbg.value
+DEBUG_VARIABLES = r"""
+declare void @llvm.dbg.value(metadata, metadata, metadata)
+declare void @llvm.dbg.declare(metadata, metadata, metadata)
+define void @kernel(float* %a) !dbg !5 {
+  %slot = alloca float, align 4
+  call void @llvm.dbg.declare(metadata float* %slot, metadata !11, metadata !DIExpression()), !dbg !8
+  %v = load float, float* %a, align 4, !dbg !8
+  call void @llvm.dbg.value(metadata float %v, metadata !10, metadata !DIExpression()), !dbg !8
+  %w = fdiv float 1.0, %v, !dbg !9
+  store float %w, float* %slot, align 4, !dbg !9
+  store float %w, float* %a, align 4, !dbg !9
+  ret void, !dbg !9
+}
+!nvvm.annotations = !{!0}
+!0 = !{void (float*)* @kernel, !"kernel", i32 1}
+!llvm.dbg.cu = !{!2}
+!llvm.module.flags = !{!4}
+!2 = distinct !DICompileUnit(language: DW_LANG_Python, file: !3, producer: "cujit", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
+!3 = !DIFile(filename: "kern.py", directory: "/tmp")
+!4 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "kernel", linkageName: "kernel", scope: !3, file: !3, line: 10, type: !6, scopeLine: 10, spFlags: DISPFlagDefinition, unit: !2, retainedNodes: !7)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!8 = !DILocation(line: 11, column: 4, scope: !5)
+!9 = !DILocation(line: 12, column: 4, scope: !5)
+!10 = !DILocalVariable(name: "v", scope: !5, file: !3, line: 11, type: !12)
+!11 = !DILocalVariable(name: "w", arg: 1, scope: !5, file: !3, line: 10, type: !12)
+!12 = !DIBasicType(name: "float32", size: 32, encoding: DW_ATE_float)
+"""
+
+
+def test_debug_with_variables(core, ptxas_check):
+    text = core.nvvm_prepare_ir(DEBUG_VARIABLES)
+    assert "isLocal: false, isDefinition: true, isOptimized: false" in text
+    ptx = core.nvvm_compile_ir(DEBUG_VARIABLES, debug=True, opt=0)
+    assert ".debug_info" in ptx and re.search(r"^\s*\.loc\s+1\s+11\s+4", ptx, re.M)
+    ptxas_check(ptx, "sm_90")
