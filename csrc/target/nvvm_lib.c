@@ -72,8 +72,14 @@ static int newest_first(const void *a, const void *b) {
     return strcmp(pa, pb);
 }
 
-static int reverse_alpha(const void *a, const void *b) {
-    return strcmp(*(const char *const *)b, *(const char *const *)a);
+/* qsort order of .../nvidia/cuNN: newest first (cu13 before cu12, cu10 before cu9). */
+static int wheel_newest_first(const void *a, const void *b) {
+    const char *pa = strrchr(*(const char *const *)a, '/'), *pb = strrchr(*(const char *const *)b, '/');
+    long va = pa ? strtol(pa + 3, NULL, 10) : 0, vb = pb ? strtol(pb + 3, NULL, 10) : 0;
+    if (va != vb) {
+        return va < vb ? 1 : -1;
+    }
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* Appends the directories matching `pattern`, sorted by `order` (NULL: glob's order). */
@@ -105,7 +111,7 @@ static int append_glob(PyObject *list, const char *pattern,
 static int append_wheel_roots(PyObject *list, const char *entry) {
     char pattern[4096];
     PyOS_snprintf(pattern, sizeof(pattern), "%s/nvidia/cu[0-9]*", entry);
-    if (append_glob(list, pattern, reverse_alpha) < 0) { /* cu13 before cu12 */
+    if (append_glob(list, pattern, wheel_newest_first) < 0) {
         return -1;
     }
     PyOS_snprintf(pattern, sizeof(pattern), "%s/nvidia/cuda_nvcc", entry);

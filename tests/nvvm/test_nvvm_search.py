@@ -105,6 +105,7 @@ def test_pip_wheel_layouts_are_searched(tmp_path, real):
     site = tmp_path / "site"
     _fake_toolkit(site / "nvidia" / "cu13", real, "lib")           # nvidia-nvvm (CUDA 13)
     _fake_toolkit(site / "nvidia" / "cu12", real, "lib")
+    _fake_toolkit(site / "nvidia" / "cu9", real, "lib")
     _fake_toolkit(site / "nvidia" / "cuda_nvcc", real, "nvvm/lib64")  # nvidia-cuda-nvcc-cu12
     code = "from cujit import _core\nprint(_core.nvvm_library_candidates())"
     run = run_python(code, CUJIT_LIBNVVM=None, CUDA_HOME=None, CUDA_PATH=None,
@@ -113,9 +114,10 @@ def test_pip_wheel_layouts_are_searched(tmp_path, real):
     wheel = [f for f in files if f.startswith(str(site))]
     assert wheel == [str(site / "nvidia" / "cu13" / "lib" / "libnvvm.so"),
                      str(site / "nvidia" / "cu12" / "lib" / "libnvvm.so"),
+                     str(site / "nvidia" / "cu9" / "lib" / "libnvvm.so"),
                      str(site / "nvidia" / "cuda_nvcc" / "nvvm" / "lib64" / "libnvvm.so")]
     # system toolkits come before wheels
-    assert files.index(wheel[0]) == len(files) - 3
+    assert files.index(wheel[0]) == len(files) - 4
 
 
 def test_libdevice_override_and_absence(tmp_path, real):
@@ -155,10 +157,36 @@ def test_nothing_found_lists_the_search(tmp_path):
                               code], capture_output=True, text=True, env=env, timeout=120)
     except FileNotFoundError:
         pytest.skip("unshare not available")
-    if run.returncode != 0 and ("unshare" in run.stderr or "mount" in run.stderr):
+    if run.returncode != 0 and run.stderr.startswith(("unshare:", "mount:")):
         pytest.skip(f"cannot make a mount namespace here: {run.stderr.strip()}")
     assert run.stdout.startswith("libnvvm (the CUDA toolkit's NVVM compiler) was not found")
     for place in (f"{tmp_path}/nowhere/nvvm/lib64/libnvvm.so*", f"{tmp_path}/nowhere/lib/libnvvm.so*",
                   "/usr/local/cuda/nvvm/lib64/libnvvm.so*", "/usr/local/cuda/lib64/libnvvm.so*",
                   "nvidia/cu*/", "CUJIT_LIBNVVM"):
         assert place in run.stdout, place
+
+
+def test_usr_local_cuda_versions_newest_first(tmp_path):
+    """/usr/local/cuda first, then /usr/local/cuda-X.Y by version (12.10 before 12.9), in a
+    private mount namespace with a made-up /usr/local."""
+    if os.path.realpath(sys.executable).startswith("/usr/local/"):
+        pytest.skip("this Python lives under /usr/local, which the test hides")
+    setup = ("mount -t tmpfs none /usr/local && "
+             "for v in cuda cuda-11.8 cuda-12.9 cuda-12.10 cuda-13.0; do "
+             "mkdir -p /usr/local/$v/lib && touch /usr/local/$v/lib/libnvvm.so; done && "
+             f"exec {sys.executable} -c \"$0\"")
+    code = "from cujit import _core\nprint(_core.nvvm_library_candidates())"
+    env = dict(os.environ, PYTHONPATH=PKG)
+    for key in ("CUJIT_LIBNVVM", "CUDA_HOME", "CUDA_PATH"):
+        env.pop(key, None)
+    try:
+        run = subprocess.run(["unshare", "-m", "sh", "-c", setup, code], capture_output=True,
+                             text=True, env=env, timeout=120)
+    except FileNotFoundError:
+        pytest.skip("unshare not available")
+    if run.returncode != 0 and run.stderr.startswith(("unshare:", "mount:")):
+        pytest.skip(f"cannot make a mount namespace here: {run.stderr.strip()}")
+    assert run.returncode == 0, run.stderr
+    files = [f for f in eval(run.stdout) if f.startswith("/usr/local/")]
+    assert files == [f"/usr/local/{v}/lib/libnvvm.so"
+                     for v in ("cuda", "cuda-13.0", "cuda-12.10", "cuda-12.9", "cuda-11.8")]
