@@ -317,3 +317,12 @@ def test_debug_with_variables(core, ptxas_check):
     ptx = core.nvvm_compile_ir(DEBUG_VARIABLES, debug=True, opt=0)
     assert ".debug_info" in ptx and re.search(r"^\s*\.loc\s+1\s+11\s+4", ptx, re.M)
     ptxas_check(ptx, "sm_90")
+
+
+def test_max_registers_through_annotation(core, ptxas_check):
+    """max_registers reaches the PTX as .maxnreg through a "maxnreg" kernel annotation."""
+    ir = DIVIDE.replace("!nvvm.annotations = !{!0}", "!nvvm.annotations = !{!0, !1}")
+    ir += '!1 = !{void (float*, float)* @kernel, !"maxnreg", i32 32}\n'
+    ptx = core.nvvm_compile_ir(ir)
+    assert re.search(r"^\.maxnreg 32$", ptx, re.M)
+    ptxas_check(ptx, "sm_90")
