@@ -10,7 +10,8 @@
  *   - `poison` (LLVM 12) left inside constants (nvvm_legalize.c rewrites operands only) becomes
  *     `undef`: every bare `poison` token outside quotes;
  *   - debug-info fields LLVM 7 did not have are dropped (nameTableKind, sysroot, sdk,
- *     rangesBaseAddress, annotations, targetFuncName): none of them affects line tables. */
+ *     rangesBaseAddress, annotations, targetFuncName, DIFile source): none of them affects line
+ *     tables. */
 #include "target/nvvm_internal.h"
 
 #include <string.h>
@@ -105,6 +106,7 @@ static int put_sp_flags(text_buf *b, const char *flags, const char *end) {
 
 static const char *const dropped_fields[] = {
     "nameTableKind", "sysroot", "sdk", "rangesBaseAddress", "annotations", "targetFuncName",
+    "source",
 };
 
 /* A metadata line [line, end) rewritten into `b`. */

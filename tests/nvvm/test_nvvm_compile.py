@@ -83,7 +83,7 @@ define void @kernel(float* %a) !dbg !5 {
 !llvm.dbg.cu = !{!2}
 !llvm.module.flags = !{!4}
 !2 = distinct !DICompileUnit(language: DW_LANG_Python, file: !3, producer: "cujit", isOptimized: true, runtimeVersion: 0, emissionKind: KIND, nameTableKind: None, sysroot: "/", sdk: "x")
-!3 = !DIFile(filename: "kern.py", directory: "/tmp")
+!3 = !DIFile(filename: "kern.py", directory: "/tmp", source: "x = 1")
 !4 = !{i32 2, !"Debug Info Version", i32 3}
 !5 = distinct !DISubprogram(name: "kernel", scope: !3, file: !3, line: 10, type: !6, scopeLine: 10, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !2)
 !6 = !DISubroutineType(types: !7)
@@ -166,6 +166,7 @@ def test_lineinfo_emits_loc(core, ptxas_check):
     text = core.nvvm_prepare_ir(ir)
     assert "spFlags" not in text and "isDefinition: true" in text
     assert "nameTableKind" not in text and "sysroot" not in text and "sdk:" not in text
+    assert "source:" not in text
     ptx = core.nvvm_compile_ir(ir, lineinfo=True)
     assert re.search(r'^\s*\.file\s+1\s+"/tmp/kern.py"', ptx, re.M)
     assert re.search(r"^\s*\.loc\s+1\s+11\s+4", ptx, re.M)
