@@ -24,8 +24,11 @@ typedef struct cj_nvvm_options {
 int cj_nvvm_check_options(const cj_nvvm_options *opts);
 /* Compiles `module` (borrowed; left untouched: the work is done on a clone) to PTX.
  * Returns a new reference to a str, or NULL with ValueError (options), cj_LoweringError (the
- * module fails LLVM's verifier) or cj_NvvmError (libnvvm missing or compilation failed, with
- * NVVM's message and program log). Functions named __nv_* are resolved from libdevice. */
+ * module fails LLVM's verifier), cj_UnsupportedError (an llvm.* intrinsic NVVM's LLVM 7 reader
+ * cannot take, for cc < 10) or cj_NvvmError (libnvvm missing or compilation failed, with
+ * NVVM's message and program log). Functions named __nv_* are resolved from libdevice.
+ * The module needs its kernels in !nvvm.annotations; the triple, data layout and
+ * !nvvmir.version are set by the back end. The GIL is released while NVVM compiles. */
 PyObject *cj_nvvm_compile(LLVMModuleRef module, const cj_nvvm_options *opts);
 /* What cj_nvvm_compile hands to libnvvm for `module` (text IR for the LLVM 7 dialect, a bytes
  * object of bitcode for the modern one): a new reference, or NULL with an exception. */
