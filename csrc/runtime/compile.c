@@ -206,6 +206,14 @@ static int generate(cj_dispatcher *disp, cj_func_ir *ir, cj_overload *ov) {
     if (fn == NULL || cj_verify_module(mod) < 0) {
         goto fail;
     }
+    if (opt->fastmath) {
+        LLVMModuleRef fast = cj_apply_fastmath(mod);
+        if (fast == NULL) {
+            goto fail;
+        }
+        mod = fast;
+        fn = LLVMGetNamedFunction(mod, ov->symbol);
+    }
     if (dump_enabled("llvm")) {
         PyObject *t = module_text(mod);
         dump("LLVM (unoptimised)", t);
