@@ -367,7 +367,14 @@ static int make_slots(cj_lower *L) {
     for (int v = 0; v < ir->vars.len; v++) {
         cj_var *var = CJ_VAR(ir, v);
         if (var->type != NULL) {
-            L->slots[v] = cj_entry_alloca(L, cj_llvm_type(L->ctx, var->type), var->name);
+            LLVMTypeRef t = cj_llvm_type(L->ctx, var->type);
+            L->slots[v] = cj_entry_alloca(L, t, var->name);
+            if (!var->is_temp) { /* a local read before any assignment reads zero, not junk */
+                LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+                LLVMPositionBuilderAtEnd(b, L->alloca_bb);
+                LLVMBuildStore(b, LLVMConstNull(t), L->slots[v]);
+                LLVMDisposeBuilder(b);
+            }
         }
     }
     return 0;

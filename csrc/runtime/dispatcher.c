@@ -283,6 +283,11 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
         return NULL;
     }
     PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
+    if (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) {
+        PyErr_Format(cj_UnsupportedError, "cujit does not support *args or **kwargs "
+                                          "parameters (in %R)", func);
+        return NULL;
+    }
     int np = code->co_argcount + code->co_kwonlyargcount;
     if (np > 64) {
         PyErr_SetString(cj_UnsupportedError, "functions of more than 64 parameters");
