@@ -42,6 +42,11 @@ const cj_options *cj_dispatcher_options(cj_dispatcher *disp) { return &disp->opt
 
 PyObject *cj_dispatcher_func(cj_dispatcher *disp) { return disp->py_func; }
 
+cj_overload **cj_dispatcher_overloads(cj_dispatcher *disp, int *n) {
+    *n = disp->n;
+    return disp->ovs;
+}
+
 static int same_types(const cj_type *const *a, const cj_type *const *b, int n) {
     for (int i = 0; i < n; i++) {
         if (a[i] != b[i]) {
