@@ -96,8 +96,7 @@ class DUFunc:
         return self.ufunc(*args, **kwargs)
 
     def _method(self, name, arrays):
-        if self.ufunc is None:
-            self._compile_for([a for a in arrays[:2]] if name == "outer" else [arrays[0]] * self.nin)
+        self._compile_for([np.asarray(arrays[0])] * self.nin)  # reductions run the (T, T) loop
         return getattr(self.ufunc, name)
 
     def reduce(self, array, *args, **kwargs):
