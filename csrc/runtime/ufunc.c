@@ -33,6 +33,8 @@ typedef struct loop_builder {
     LLVMValueRef args, dims, steps;
     LLVMValueRef i;        /* the outer index */
     LLVMTypeRef i8p, i64;
+    const size_t *contig;  /* element sizes when every step equals them (the fast loop) */
+    LLVMValueRef *bases;   /* args[k], loaded once before the loop */
 } loop_builder;
 
 static LLVMValueRef load_i64_at(loop_builder *lb, LLVMValueRef base, long long k) {
@@ -40,13 +42,13 @@ static LLVMValueRef load_i64_at(loop_builder *lb, LLVMValueRef base, long long k
     return LLVMBuildLoad2(lb->b, lb->i64, LLVMBuildGEP2(lb->b, lb->i64, base, &idx, 1, ""), "");
 }
 
-/* args[k] + i * steps[k] */
+/* args[k] + i * steps[k]; in the contiguous loop the step is the constant element size, so
+ * LLVM can vectorise */
 static LLVMValueRef element_ptr(loop_builder *lb, int k) {
-    LLVMValueRef idx = LLVMConstInt(lb->i64, (unsigned long long)k, 0);
-    LLVMValueRef base = LLVMBuildLoad2(lb->b, lb->i8p,
-                                       LLVMBuildGEP2(lb->b, lb->i8p, lb->args, &idx, 1, ""), "");
-    LLVMValueRef off = LLVMBuildMul(lb->b, lb->i, load_i64_at(lb, lb->steps, k), "");
-    return LLVMBuildGEP2(lb->b, LLVMInt8TypeInContext(lb->ctx), base, &off, 1, "");
+    LLVMValueRef step = lb->contig ? LLVMConstInt(lb->i64, lb->contig[k], 0)
+                                   : load_i64_at(lb, lb->steps, k);
+    LLVMValueRef off = LLVMBuildMul(lb->b, lb->i, step, "");
+    return LLVMBuildGEP2(lb->b, LLVMInt8TypeInContext(lb->ctx), lb->bases[k], &off, 1, "");
 }
 
 static LLVMValueRef load_scalar(loop_builder *lb, LLVMValueRef p, const cj_type *t) {
@@ -168,23 +170,46 @@ static PyUFuncGenericFunction build_loop(const cj_overload *ov, int nin, int nou
     lb.steps = LLVMGetParam(lb.fn, 2);
     lb.b = LLVMCreateBuilderInContext(lb.ctx);
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(lb.ctx, lb.fn, "entry");
-    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(lb.ctx, lb.fn, "head");
-    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(lb.ctx, lb.fn, "body");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(lb.ctx, lb.fn, "done");
     LLVMPositionBuilderAtEnd(lb.b, entry);
-    LLVMValueRef counter = LLVMBuildAlloca(lb.b, lb.i64, "i");
     const cj_type *ret = ov->ret->kind == CJ_VOID ? cj_t_none : ov->ret;
     LLVMValueRef ret_slot = LLVMBuildAlloca(lb.b, cj_llvm_type(lb.ctx, ret), "ret");
+    LLVMValueRef counter = LLVMBuildAlloca(lb.b, lb.i64, "i");
+    LLVMValueRef bases[64];
+    size_t sizes[64];
+    int nargs = nin + nout;
+    LLVMValueRef all_contig = LLVMConstInt(LLVMInt1TypeInContext(lb.ctx), core_dims == NULL, 0);
+    for (int k = 0; k < nargs; k++) {
+        LLVMValueRef idx = LLVMConstInt(lb.i64, (unsigned long long)k, 0);
+        bases[k] = LLVMBuildLoad2(lb.b, lb.i8p, LLVMBuildGEP2(lb.b, lb.i8p, lb.args, &idx, 1, ""), "");
+        const cj_type *t = k < nin || core_dims != NULL ? ov->argtypes[k]
+                           : nout == 1 ? ret : ret->items[k - nin];
+        sizes[k] = t->kind == CJ_ARRAY ? 0 : cj_abi_size(t);
+        LLVMValueRef same = LLVMBuildICmp(lb.b, LLVMIntEQ, load_i64_at(&lb, lb.steps, k),
+                                          LLVMConstInt(lb.i64, sizes[k], 0), "");
+        all_contig = LLVMBuildAnd(lb.b, all_contig, same, "");
+    }
+    lb.bases = bases;
     LLVMValueRef n = load_i64_at(&lb, lb.dims, 0);
-    LLVMBuildStore(lb.b, LLVMConstNull(lb.i64), counter);
-    LLVMBuildBr(lb.b, head);
-    LLVMPositionBuilderAtEnd(lb.b, head);
-    lb.i = LLVMBuildLoad2(lb.b, lb.i64, counter, "i");
-    LLVMBuildCondBr(lb.b, LLVMBuildICmp(lb.b, LLVMIntSLT, lb.i, n, ""), body, done);
-    LLVMPositionBuilderAtEnd(lb.b, body);
-    loop_body(&lb, fn, ov, nin, nout, core_dims, ret_slot);
-    LLVMBuildStore(lb.b, LLVMBuildAdd(lb.b, lb.i, LLVMConstInt(lb.i64, 1, 0), ""), counter);
-    LLVMBuildBr(lb.b, head);
+    LLVMBasicBlockRef loops[2], done = LLVMAppendBasicBlockInContext(lb.ctx, lb.fn, "done");
+    for (int variant = 0; variant < 2; variant++) {
+        loops[variant] = LLVMAppendBasicBlockInContext(lb.ctx, lb.fn, variant ? "contig" : "strided");
+    }
+    LLVMBuildCondBr(lb.b, all_contig, loops[1], loops[0]);
+    for (int variant = 0; variant < 2; variant++) {
+        lb.contig = variant ? sizes : NULL;
+        LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(lb.ctx, lb.fn, "head");
+        LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(lb.ctx, lb.fn, "body");
+        LLVMPositionBuilderAtEnd(lb.b, loops[variant]);
+        LLVMBuildStore(lb.b, LLVMConstNull(lb.i64), counter);
+        LLVMBuildBr(lb.b, head);
+        LLVMPositionBuilderAtEnd(lb.b, head);
+        lb.i = LLVMBuildLoad2(lb.b, lb.i64, counter, "i");
+        LLVMBuildCondBr(lb.b, LLVMBuildICmp(lb.b, LLVMIntSLT, lb.i, n, ""), body, done);
+        LLVMPositionBuilderAtEnd(lb.b, body);
+        loop_body(&lb, fn, ov, nin, nout, core_dims, ret_slot);
+        LLVMBuildStore(lb.b, LLVMBuildAdd(lb.b, lb.i, LLVMConstInt(lb.i64, 1, 0), ""), counter);
+        LLVMBuildBr(lb.b, head);
+    }
     LLVMPositionBuilderAtEnd(lb.b, done);
     LLVMBuildRetVoid(lb.b);
     LLVMDisposeBuilder(lb.b);
