@@ -807,9 +807,11 @@ static PyObject *repr(PyObject *self) {
     if (shape == NULL) {
         return NULL;
     }
+    char ptr[32];
+    snprintf(ptr, sizeof(ptr), "0x%llx", (unsigned long long)SELF->data);
     PyObject *r = PyUnicode_FromFormat(
-        "<cujit.cuda.DeviceNDArray shape=%R dtype=%R device=%d ptr=0x%llx%s%s>", shape,
-        (PyObject *)SELF->dtype, SELF->device, (unsigned long long)SELF->data,
+        "<cujit.cuda.DeviceNDArray shape=%R dtype=%S device=%d ptr=%s%s%s>", shape,
+        (PyObject *)SELF->dtype, SELF->device, ptr,
         cj_devicearray_is_c_contiguous(SELF)   ? " C-contiguous"
         : cj_devicearray_is_f_contiguous(SELF) ? " F-contiguous"
                                                : " strided",

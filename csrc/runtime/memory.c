@@ -618,12 +618,13 @@ static PyObject *memory_repr(PyObject *self) {
     if (kind == NULL) {
         return NULL;
     }
-    PyObject *r = PyUnicode_FromFormat("<cujit Memory %U %zu bytes at 0x%llx on device %d%s>",
-                                       kind, m->size,
-                                       m->device_pointer ? m->device_pointer
-                                                         : (unsigned long long)(uintptr_t)
-                                                               m->host_pointer,
-                                       m->device, m->released ? " (freed)" : "");
+    char text[200];
+    snprintf(text, sizeof(text), "<cujit Memory %s %zu bytes at 0x%llx on device %d%s>",
+             PyUnicode_AsUTF8(kind), m->size,
+             m->device_pointer ? m->device_pointer
+                               : (unsigned long long)(uintptr_t)m->host_pointer,
+             m->device, m->released ? " (freed)" : "");
+    PyObject *r = PyUnicode_FromString(text);
     Py_DECREF(kind);
     return r;
 }

@@ -271,7 +271,9 @@ static PyObject *stream_repr(PyObject *self) {
                        : h == 2 ? "per-thread default CUDA stream"
                        : s->owned ? "CUDA stream"
                                   : "external CUDA stream";
-    return PyUnicode_FromFormat("<%s 0x%zx on device %d>", what, (size_t)h, s->device);
+    char text[160];
+    snprintf(text, sizeof(text), "<%s 0x%zx on device %d>", what, (size_t)h, s->device);
+    return PyUnicode_FromString(text);
 }
 
 static int stream_traverse(PyObject *self, visitproc visit, void *arg) {

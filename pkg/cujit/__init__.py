@@ -3,5 +3,6 @@ from . import _core, errors, types
 from .errors import TypingError, UnsupportedError
 from .types import *  # noqa: F401,F403  (numba's type names at top level)
 from .types import typeof
+from . import cuda
 
 __version__ = "0.1.0"
