@@ -25,7 +25,7 @@ static int as_ssize(PyObject *v, const char *what, int axis, Py_ssize_t *out) {
         return bad(PyExc_TypeError, "%s of axis %d must be an int, not %.100s", what, axis,
                    Py_TYPE(v)->tp_name);
     }
-    *out = PyNumber_AsSsize_t(v, NULL);
+    *out = PyNumber_AsSsize_t(v, PyExc_OverflowError);
     if (*out == -1 && PyErr_Occurred()) {
         PyErr_Clear();
         return bad(PyExc_ValueError, "%s of axis %d is out of range", what, axis);
