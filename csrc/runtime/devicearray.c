@@ -110,8 +110,10 @@ cj_DeviceNDArrayObject *cj_devicearray_new(CUdeviceptr data, int ndim, const Py_
     }
     a->data = data;
     a->ndim = ndim;
-    memcpy(a->shape, shape, sizeof(Py_ssize_t) * (size_t)ndim);
-    memcpy(a->strides, strides ? strides : tmp, sizeof(Py_ssize_t) * (size_t)ndim);
+    if (ndim > 0) { /* shape may be NULL for 0-d (NumPy gives NULL) */
+        memcpy(a->shape, shape, sizeof(Py_ssize_t) * (size_t)ndim);
+        memcpy(a->strides, strides ? strides : tmp, sizeof(Py_ssize_t) * (size_t)ndim);
+    }
     a->size = size;
     Py_INCREF(dtype);
     a->dtype = dtype;
@@ -181,7 +183,9 @@ cj_DeviceNDArrayObject *cj_devicearray_empty(int ndim, const Py_ssize_t *shape,
                 bytes += strides[i] * (shape[i] - 1);
             }
         }
-        memcpy(st, strides, sizeof(Py_ssize_t) * (size_t)ndim);
+        if (ndim > 0) {
+            memcpy(st, strides, sizeof(Py_ssize_t) * (size_t)ndim);
+        }
     } else {
         bytes = size * PyDataType_ELSIZE(dtype);
     }
@@ -595,8 +599,8 @@ static PyObject *view(PyObject *self, PyObject *arg) {
         return NULL;
     }
     Py_ssize_t shape[CJ_MAXDIM], strides[CJ_MAXDIM];
-    memcpy(shape, SELF->shape, sizeof(shape[0]) * (size_t)SELF->ndim);
-    memcpy(strides, SELF->strides, sizeof(strides[0]) * (size_t)SELF->ndim);
+    memcpy(shape, SELF->shape, sizeof(shape));
+    memcpy(strides, SELF->strides, sizeof(strides));
     Py_ssize_t old = PyDataType_ELSIZE(SELF->dtype), new = PyDataType_ELSIZE(dtype);
     if (old != new) {
         int last = SELF->ndim - 1;

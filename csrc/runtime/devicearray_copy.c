@@ -113,7 +113,8 @@ static int check_host_target(cj_DeviceNDArrayObject *a, PyObject *host) {
     }
     PyArrayObject *h = (PyArrayObject *)host;
     if (PyArray_NDIM(h) != a->ndim ||
-        memcmp(PyArray_SHAPE(h), a->shape, sizeof(npy_intp) * (size_t)a->ndim) != 0) {
+        (a->ndim > 0 &&
+         memcmp(PyArray_SHAPE(h), a->shape, sizeof(npy_intp) * (size_t)a->ndim) != 0)) {
         PyErr_SetString(PyExc_ValueError, "copy_to_host target has a different shape");
         return -1;
     }
@@ -212,7 +213,8 @@ static int write_host(cj_DeviceNDArrayObject *a, PyArrayObject *h, const copy_st
 }
 
 static int same_shape(cj_DeviceNDArrayObject *a, int ndim, const Py_ssize_t *shape) {
-    return a->ndim == ndim && memcmp(a->shape, shape, sizeof(Py_ssize_t) * (size_t)ndim) == 0;
+    return a->ndim == ndim &&
+           (ndim == 0 || memcmp(a->shape, shape, sizeof(Py_ssize_t) * (size_t)ndim) == 0);
 }
 
 /* Device -> device of equal shape; a dtype or layout mismatch goes through the host. */

@@ -26,7 +26,7 @@ def fake_driver(tmp_path_factory):
 def test_device_suite_on_fake_driver(fake_driver):
     env = dict(os.environ, CUJIT_CUDA_DRIVER=fake_driver, FAKE_CUDA_MEMORY=str(256 << 20),
                PYTHONPATH=os.path.join(ROOT, "pkg"))
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-s",
                         os.path.join(HERE, "test_device.py")],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-3000:]
