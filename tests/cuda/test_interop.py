@@ -49,15 +49,21 @@ def test_cupy_interface_both_ways():
 def test_cupy_stream_semantics():
     cupy = pytest.importorskip("cupy")
     s = cupy.cuda.Stream(non_blocking=True)
-    with s:
+    with s:  # CuPy reports its current stream in the interface
         c = cupy.ones(1 << 22, dtype=cupy.float32) * 3
-        iface = c.__cuda_array_interface__
-    assert iface["stream"] == s.ptr
-    d = cuda.as_cuda_array(c)  # synchronises on CuPy's stream
-    assert d.stream.handle_value == s.ptr
+        assert c.__cuda_array_interface__["stream"] == s.ptr
+        d = cuda.as_cuda_array(c)  # synchronises on CuPy's stream
+        nosync = cuda.as_cuda_array(c, sync=False)
+    assert d.stream.handle_value == s.ptr and d.stream.external
     assert float(d[-1]) == 3.0
-    nosync = cuda.as_cuda_array(c, sync=False)
     assert nosync.device_pointer_value == c.data.ptr
+    # outside the block CuPy is on the legacy default stream (1)
+    assert cuda.as_cuda_array(c).stream.handle_value == 1
+    # our arrays on our streams: CuPy orders its work after ours through the stream key
+    ours = cuda.stream()
+    a = cuda.to_device(np.full(1 << 20, 5.0, np.float32), stream=ours)
+    assert a.__cuda_array_interface__["stream"] == ours.handle.value
+    assert float(cupy.asarray(a).sum()) == 5.0 * (1 << 20)
 
 
 def test_cupy_dlpack_both_ways():
@@ -177,7 +183,7 @@ def test_seed_003_stream_event_timing():
     counter = 0
     while not stop.query():
         counter += 1
-    gpu_time = stop.elapsed_time(start) if False else start.elapsed_time(stop)
+    gpu_time = start.elapsed_time(stop)
     assert gpu_time > 0 and stop_time >= start_time
     assert (a == 26).all()
 
