@@ -21,6 +21,21 @@ enum manager_kind { MANAGER_DEFAULT, MANAGER_POOL, MANAGER_PLUGIN };
 static enum manager_kind manager = MANAGER_DEFAULT;
 static PyObject *plugin; /* MANAGER_PLUGIN: the EMM plugin instance (owned) */
 static int pool_configured[CJ_MAX_DEVICES];
+/* Called once before the first allocation (owned): loads the CUJIT_CUDA_MEMORY_MANAGER plugin
+ * then, not at import, so the plugin module may itself import cujit. */
+static PyObject *first_use_hook;
+
+static int run_first_use_hook(void) {
+    if (first_use_hook == NULL) {
+        return 0;
+    }
+    PyObject *hook = first_use_hook;
+    first_use_hook = NULL;
+    PyObject *r = PyObject_CallNoArgs(hook);
+    Py_DECREF(hook);
+    Py_XDECREF(r);
+    return r == NULL ? -1 : 0;
+}
 
 /* ---- deferred deallocation queue ---- */
 typedef struct pending {
@@ -335,6 +350,9 @@ static int plugin_pointer(PyObject *mem, CUdeviceptr *ptr) {
 }
 
 PyObject *cj_memalloc(size_t size, PyObject *stream, CUdeviceptr *ptr, int *device) {
+    if (run_first_use_hook() < 0) {
+        return NULL;
+    }
     int dev = cj_ctx_ensure();
     if (dev < 0) {
         return NULL;
@@ -509,6 +527,18 @@ static PyObject *py_set_memory_manager(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *py_set_first_use_hook(PyObject *self, PyObject *hook) {
+    Py_XSETREF(first_use_hook, hook == Py_None ? NULL : Py_NewRef(hook));
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_run_first_use_hook(PyObject *self, PyObject *unused) {
+    if (run_first_use_hook() < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_flush(PyObject *self, PyObject *unused) {
     const char *why;
     if (cj_driver_available(&why) && cj_deallocations_flush(0) < 0) {
@@ -675,6 +705,9 @@ static PyMethodDef memory_functions[] = {
      METH_VARARGS | METH_KEYWORDS, "host_register(buffer, mapped=False, portable=False)."},
     {"set_memory_manager", py_set_memory_manager, METH_VARARGS,
      "set_memory_manager('default'|'pool'|'plugin', instance=None)."},
+    {"set_first_use_hook", py_set_first_use_hook, METH_O,
+     "Callable run once before the first device allocation (None clears it)."},
+    {"run_first_use_hook", py_run_first_use_hook, METH_NOARGS, NULL},
     {"deallocations_flush", py_flush, METH_NOARGS, "Frees pending deallocations (not deferred)."},
     {"deallocations_flush_all", py_flush_all, METH_NOARGS, "Frees every pending deallocation."},
     {"deallocations_pending", py_pending, METH_NOARGS, "(count, bytes) of pending frees."},

@@ -31,3 +31,54 @@ def test_device_suite_on_fake_driver(fake_driver):
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-3000:]
     assert " passed" in r.stdout and "skipped" not in r.stdout.splitlines()[-1], r.stdout[-2000:]
+
+
+PLUGIN = '''
+from cujit import cuda
+allocations = []
+
+class LoggingManager(cuda.GetIpcHandleMixin, cuda.HostOnlyCUDAMemoryManager):
+    def initialize(self):
+        pass
+
+    def memalloc(self, size):
+        allocations.append(size)
+        mem = cuda.DefaultMemoryManager(context=self.context).memalloc(size)
+        return cuda.MemoryPointer(self.context, mem.device_pointer_value, size, owner=mem)
+
+    def get_memory_info(self):
+        raise NotImplementedError
+
+    @property
+    def interface_version(self):
+        return 1
+
+_cujit_memory_manager = LoggingManager
+'''
+
+
+def run_env(fake_driver, tmp_path, manager, code):
+    env = dict(os.environ, CUJIT_CUDA_DRIVER=fake_driver, CUJIT_CUDA_MEMORY_MANAGER=manager,
+               PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "pkg"), str(tmp_path)]))
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_memory_manager_environment_variable(fake_driver, tmp_path):
+    (tmp_path / "logging_plugin.py").write_text(PLUGIN)
+    r = run_env(fake_driver, tmp_path, "logging_plugin",
+                "import numpy as np, logging_plugin\n"
+                "from cujit import cuda\n"
+                "d = cuda.to_device(np.arange(10.0))\n"
+                "assert logging_plugin.allocations == [80], logging_plugin.allocations\n"
+                "assert isinstance(d.gpu_data, cuda.MemoryPointer)\n"
+                "print('ok')\n")
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+    r = run_env(fake_driver, tmp_path, "pool",
+                "from cujit import cuda\n"
+                "assert cuda.device_array(4).gpu_data.kind == 'pool'\nprint('ok')\n")
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+    r = run_env(fake_driver, tmp_path, "no_such_plugin_module",
+                "from cujit import cuda\n"
+                "try:\n    cuda.device_array(3)\nexcept RuntimeError as e:\n    print(e)\n")
+    assert r.returncode == 0 and "CUJIT_CUDA_MEMORY_MANAGER" in r.stdout, r.stderr

@@ -242,6 +242,7 @@ _manager = None  # the active manager instance; None = the default, not yet made
 
 def current_memory_manager():
     global _manager
+    _core.run_first_use_hook()
     if _manager is None:
         _manager = DefaultMemoryManager(context=devices.Context(None))
     return _manager
@@ -262,6 +263,7 @@ def set_memory_manager(mm_plugin):
     if not (isinstance(mm_plugin, type) and issubclass(mm_plugin, BaseCUDAMemoryManager)):
         raise TypeError("set_memory_manager needs a BaseCUDAMemoryManager subclass")
     dummy = mm_plugin(context=None)
+    _core.set_first_use_hook(None)  # an explicit choice wins over the environment
     if dummy.interface_version != 1:
         raise RuntimeError(f"EMM plugin interface has version {dummy.interface_version}, "
                            "but only version 1 is supported")
@@ -298,6 +300,8 @@ _limits = (10, 0.2)
 
 
 def _configure_from_environment():
+    """Reads the CUJIT_CUDA_* variables; a plugin module is imported at the first allocation
+    (as numba does at context creation), so it may import cujit itself."""
     count = os.environ.get("CUJIT_CUDA_MAX_PENDING_DEALLOCS_COUNT")
     ratio = os.environ.get("CUJIT_CUDA_MAX_PENDING_DEALLOCS_RATIO")
     if count is not None or ratio is not None:
@@ -309,6 +313,10 @@ def _configure_from_environment():
     if name == "pool":
         set_memory_manager(PoolMemoryManager)
         return
+    _core.set_first_use_hook(lambda: _load_plugin(name))
+
+
+def _load_plugin(name):
     try:
         module = importlib.import_module(name)
     except ImportError as e:
