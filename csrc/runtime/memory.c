@@ -77,16 +77,25 @@ static void leave_device(int device, CUcontext saved) {
     }
 }
 
+#define CUDA_ERROR_DEINITIALIZED 4
+
 static int free_pending(const pending *p) {
     CUcontext saved;
     int entered = enter_device(p->device, p->generation, &saved);
     if (entered != 0) {
         return entered < 0 ? -1 : 0;
     }
-    int rc = p->kind == CJ_MEM_HOST ? CJ_CU(cuMemFreeHost, p->host_pointer)
-                                    : CJ_CU(cuMemFree, p->device_pointer);
+    CUresult res;
+    /* a free may wait for the device, and a stream callback may wait for the GIL */
+    Py_BEGIN_ALLOW_THREADS
+    res = p->kind == CJ_MEM_HOST ? CJ_CU_RAW(cuMemFreeHost, p->host_pointer)
+                                 : CJ_CU_RAW(cuMemFree, p->device_pointer);
+    Py_END_ALLOW_THREADS
     leave_device(p->device, saved);
-    return rc;
+    if (res == CUDA_ERROR_DEINITIALIZED) {
+        return 0; /* the process is exiting: the driver has already let everything go */
+    }
+    return cj_cu_result(res, p->kind == CJ_MEM_HOST ? "cuMemFreeHost" : "cuMemFree");
 }
 
 int cj_deallocations_flush(int force) {
@@ -225,12 +234,20 @@ static void memory_dealloc(PyObject *self) {
     if (m->weakreflist != NULL) {
         PyObject_ClearWeakRefs(self);
     }
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    if (release(m) < 0) {
-        PyErr_WriteUnraisable(self);
+#if PY_VERSION_HEX >= 0x030D0000
+    int finalizing = Py_IsFinalizing();
+#else
+    int finalizing = _Py_IsFinalizing();
+#endif
+    /* at interpreter exit the driver may be shutting down too: the process frees it all */
+    if (!finalizing || m->kind == CJ_MEM_DLPACK || m->kind == CJ_MEM_REGISTERED) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        if (release(m) < 0) {
+            PyErr_WriteUnraisable(self);
+        }
+        PyErr_Restore(type, value, tb);
     }
-    PyErr_Restore(type, value, tb);
     PyObject_Free(self);
     Py_DECREF(tp);
 }
