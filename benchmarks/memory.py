@@ -73,7 +73,8 @@ def alloc_benchmarks(results, n):
 
 
 def transfer_benchmarks(results, quick):
-    sizes = [(4 << 10, "4 KB", 200), (1 << 20, "1 MB", 50), (256 << 20, "256 MB", 3 if quick else 5)]
+    sizes = [(4 << 10, "4 KB", 200), (1 << 20, "1 MB", 50),
+             (256 << 20, "256 MB", 3 if quick else 10)]
     for nbytes, label, reps in sizes:
         for kind in ("pageable", "pinned"):
             n = nbytes // 4
@@ -86,6 +87,9 @@ def transfer_benchmarks(results, quick):
             h2d, d2h = {}, {}
             d = cuda.to_device(host)
             h2d["cujit"] = bandwidth_gbs(lambda: cuda.to_device(host), nbytes, reps)
+            cuda.set_memory_manager(cuda.PoolMemoryManager)
+            h2d["cujit pool"] = bandwidth_gbs(lambda: cuda.to_device(host), nbytes, reps)
+            cuda.set_memory_manager(cuda.DefaultMemoryManager)
             d2h["cujit"] = bandwidth_gbs(lambda: d.copy_to_host(out), nbytes, reps)
             if nb_cuda is not None:
                 nd = nb_cuda.to_device(host)
