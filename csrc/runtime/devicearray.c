@@ -336,6 +336,60 @@ static PyObject *py_device_array(PyObject *self, PyObject *args, PyObject *kwarg
     return a;
 }
 
+/* DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None): numba's constructor; without
+ * gpu_data it allocates, with it the array views that memory (kept alive). */
+static PyObject *tp_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"shape", "strides", "dtype", "stream", "gpu_data", NULL};
+    PyObject *shape_obj, *strides_obj, *dtype_obj, *stream = NULL, *gpu_data = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|OO:DeviceNDArray", kwlist, &shape_obj,
+                                     &strides_obj, &dtype_obj, &stream, &gpu_data)) {
+        return NULL;
+    }
+    int ndim, sndim;
+    Py_ssize_t shape[CJ_MAXDIM], strides[CJ_MAXDIM], size;
+    PyArray_Descr *dtype = NULL;
+    CUstream h;
+    if (parse_shape(shape_obj, &ndim, shape) < 0 || parse_shape(strides_obj, &sndim, strides) < 0 ||
+        cj_stream_handle(stream, &h) < 0) {
+        return NULL;
+    }
+    if (sndim != ndim) {
+        PyErr_Format(PyExc_ValueError, "strides has %d entries for %d dimensions", sndim, ndim);
+        return NULL;
+    }
+    if (!PyArray_DescrConverter(dtype_obj, &dtype)) {
+        return NULL;
+    }
+    if (gpu_data == Py_None) {
+        PyObject *a = (PyObject *)cj_devicearray_empty(ndim, shape, strides, 0, dtype, stream);
+        Py_DECREF(dtype);
+        return a;
+    }
+    CUdeviceptr ptr;
+    int device = cj_ctx_ensure();
+    if (device < 0 || check_dtype(dtype) < 0 || cj_memory_pointer_of(gpu_data, &ptr) < 0 ||
+        cj_layout_check(ndim, shape, NULL, PyDataType_ELSIZE(dtype), -1, &size) < 0) {
+        Py_DECREF(dtype);
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (strides[i] % PyDataType_ELSIZE(dtype) != 0) {
+            Py_DECREF(dtype);
+            PyErr_SetString(PyExc_ValueError, "strides must be multiples of the itemsize");
+            return NULL;
+        }
+    }
+    if (ptr == 0 && size > 0) {
+        Py_DECREF(dtype);
+        PyErr_SetString(PyExc_ValueError, "gpu_data has a NULL device pointer");
+        return NULL;
+    }
+    PyObject *a = (PyObject *)cj_devicearray_new(ptr, ndim, shape, strides, dtype, gpu_data,
+                                                 stream, device);
+    Py_DECREF(dtype);
+    return a;
+}
+
 /* _core.as_cuda_array(obj, sync=True): zero-copy view over obj's __cuda_array_interface__. */
 static PyObject *py_as_cuda_array(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"obj", "sync", NULL};
@@ -570,9 +624,10 @@ static PyObject *reshape(PyObject *self, PyObject *args, PyObject *kwargs) {
 }
 
 static PyObject *ravel(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"order", NULL};
+    static char *kwlist[] = {"order", "stream", NULL};
     const char *order = "C";
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|s:ravel", kwlist, &order)) {
+    PyObject *stream = NULL; /* numba's signature; a view needs no stream */
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|sO:ravel", kwlist, &order, &stream)) {
         return NULL;
     }
     int fortran;
@@ -859,7 +914,7 @@ static PyMethodDef methods[] = {
     {"reshape", (PyCFunction)(void (*)(void))reshape, METH_VARARGS | METH_KEYWORDS,
      "reshape(*shape, order='C'): a view (contiguous arrays only)."},
     {"ravel", (PyCFunction)(void (*)(void))ravel, METH_VARARGS | METH_KEYWORDS,
-     "ravel(order='C'): a flat view (contiguous arrays only)."},
+     "ravel(order='C', stream=0): a flat view (contiguous arrays only)."},
     {"is_c_contiguous", is_c_contiguous, METH_NOARGS, NULL},
     {"is_f_contiguous", is_f_contiguous, METH_NOARGS, NULL},
     {"transpose", transpose, METH_VARARGS, "transpose(axes=None): a view."},
@@ -902,6 +957,7 @@ static PyMemberDef members[] = {
 };
 
 static PyType_Slot slots[] = {
+    {Py_tp_new, tp_new},
     {Py_tp_dealloc, dealloc},
     {Py_tp_traverse, traverse},
     {Py_tp_clear, clear},
@@ -919,7 +975,7 @@ static PyType_Slot slots[] = {
 static PyType_Spec spec = {
     .name = "cujit.cuda.DeviceNDArray",
     .basicsize = sizeof(cj_DeviceNDArrayObject),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .slots = slots,
 };
 

@@ -94,6 +94,9 @@ extern PyTypeObject *cj_Memory_Type;
  * the pool. Returns the owner that keeps the memory alive (new reference) and sets *ptr and
  * *device; NULL with an exception set (CudaAPIError after flushing deferred frees on OOM). */
 PyObject *cj_memalloc(size_t size, PyObject *stream, CUdeviceptr *ptr, int *device);
+/* The device address of a memory object (Memory, MemoryPointer: device_pointer_value, or
+ * device_pointer as an int / ctypes value); 0 or -1 with TypeError. */
+int cj_memory_pointer_of(PyObject *mem, CUdeviceptr *ptr);
 /* A new Memory owner of `kind` around memory allocated elsewhere (no allocation). */
 cj_MemoryObject *cj_memory_new(cj_memory_kind kind, int device);
 /* Frees the queued deferred deallocations now (unless inside defer_cleanup when !force). */

@@ -334,15 +334,15 @@ static PyObject *alloc_pool(size_t size, int device, PyObject *stream, CUdevicep
 
 /* Reads the device address from an EMM plugin's MemoryPointer (device_pointer_value, or
  * device_pointer as an int or a ctypes value). */
-static int plugin_pointer(PyObject *mem, CUdeviceptr *ptr) {
+int cj_memory_pointer_of(PyObject *mem, CUdeviceptr *ptr) {
     PyObject *value = PyObject_GetAttrString(mem, "device_pointer_value");
     if (value == NULL) {
         PyErr_Clear();
         PyObject *dp = PyObject_GetAttrString(mem, "device_pointer");
         if (dp == NULL) {
             PyErr_Format(PyExc_TypeError,
-                         "the memory manager's memalloc returned %.100s, which has no "
-                         "device_pointer: return a cujit.cuda.MemoryPointer",
+                         "%.100s has no device_pointer: device memory must be a "
+                         "cujit.cuda.MemoryPointer (what a memory manager's memalloc returns)",
                          Py_TYPE(mem)->tp_name);
             return -1;
         }
@@ -385,7 +385,7 @@ PyObject *cj_memalloc(size_t size, PyObject *stream, CUdeviceptr *ptr, int *devi
         if (mem == NULL) {
             return NULL;
         }
-        if (plugin_pointer(mem, ptr) < 0) {
+        if (cj_memory_pointer_of(mem, ptr) < 0) {
             Py_DECREF(mem);
             return NULL;
         }

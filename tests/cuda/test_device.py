@@ -508,3 +508,19 @@ def test_use_after_close():
     gc.collect()
     # new work opens the context again
     np.testing.assert_array_equal(cuda.to_device(np.arange(3)).copy_to_host(), np.arange(3))
+
+
+def test_constructor_and_module_path():
+    from cujit.cuda.cudadrv.devicearray import DeviceNDArray
+    assert DeviceNDArray is cuda.DeviceNDArray
+    d = DeviceNDArray((2, 3), (24, 8), np.float64)
+    d[:] = 1.5
+    np.testing.assert_array_equal(d.copy_to_host(), np.full((2, 3), 1.5))
+    v = DeviceNDArray((3,), (16,), np.float64, gpu_data=d.gpu_data)
+    assert v.gpu_data is d.gpu_data
+    np.testing.assert_array_equal(v.copy_to_host(), np.full(3, 1.5))
+    with pytest.raises(ValueError, match="strides"):
+        DeviceNDArray((2, 3), (24,), np.float64)
+    with pytest.raises(TypeError):
+        DeviceNDArray((2,), (8,), np.float64, gpu_data=object())
+    assert d.ravel(stream=0).shape == (6,)
