@@ -301,8 +301,16 @@ static PyObject *py_cai_parse(PyObject *self, PyObject *obj) {
         return NULL;
     }
     for (int i = 0; i < cai.ndim; i++) {
-        PyTuple_SET_ITEM(shape, i, PyLong_FromSsize_t(cai.shape[i]));
-        PyTuple_SET_ITEM(strides, i, PyLong_FromSsize_t(cai.strides[i]));
+        PyObject *n = PyLong_FromSsize_t(cai.shape[i]), *s = PyLong_FromSsize_t(cai.strides[i]);
+        if (n == NULL || s == NULL) {
+            Py_XDECREF(n);
+            Py_XDECREF(s);
+            Py_DECREF(shape);
+            Py_DECREF(strides);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(shape, i, n); /* steals */
+        PyTuple_SET_ITEM(strides, i, s);
     }
     PyObject *stream = cai.has_stream ? PyLong_FromSize_t(cai.stream) : Py_NewRef(Py_None);
     return Py_BuildValue("{s:K,s:N,s:N,s:s,s:i,s:O,s:N,s:i,s:n}", "data",

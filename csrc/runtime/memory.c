@@ -665,9 +665,14 @@ static PyObject *memory_repr(PyObject *self) {
     if (kind == NULL) {
         return NULL;
     }
+    const char *kind_text = PyUnicode_AsUTF8(kind);
+    if (kind_text == NULL) {
+        Py_DECREF(kind);
+        return NULL;
+    }
     char text[200];
     snprintf(text, sizeof(text), "<cujit Memory %s %zu bytes at 0x%llx on device %d%s>",
-             PyUnicode_AsUTF8(kind), m->size,
+             kind_text, m->size,
              m->device_pointer ? m->device_pointer
                                : (unsigned long long)(uintptr_t)m->host_pointer,
              m->device, m->released ? " (freed)" : "");
