@@ -139,7 +139,13 @@ class Context:
         return memory.current_memory_manager()
 
     def get_memory_info(self):
-        return MemoryInfo(*_core.cuda_mem_get_info())
+        """(free, total) from the memory manager (a pool plugin knows its own), else the
+        driver's numbers for the device."""
+        try:
+            info = self.memory_manager.get_memory_info()
+        except NotImplementedError:
+            info = _core.cuda_mem_get_info()
+        return MemoryInfo(*info)
 
     def synchronize(self):
         _core.cuda_synchronize()
