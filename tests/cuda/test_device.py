@@ -308,6 +308,7 @@ def test_pool_manager_and_plugins():
                 return 1
 
         cuda.set_memory_manager(Plugin)
+        assert cuda.current_context().get_memory_info().total > 0  # plugin says: ask the driver
         d = cuda.to_device(a)
         assert log[:2] == ["init", 800]
         assert isinstance(d.gpu_data, cuda.MemoryPointer)
