@@ -86,3 +86,11 @@ def test_ipc_handle_pickles():
     h2 = pickle.loads(pickle.dumps(h))
     assert (h2.handle, h2.offset, h2.shape, h2.strides, h2.dtype, h2.source_pid) == \
         (h.handle, 128, (4, 4), (32, 8), np.dtype("<f8"), 1)
+
+
+def test_ipc_handle_layout_is_checked_before_mapping():
+    for shape, strides, offset in [((10,), (8,), 4096 - 40), ((4,), (-8,), 0), ((2,), (3,), 0),
+                                   ((-1,), (8,), 0), ((2, 2), (8,), 0)]:
+        h = cuda.IpcHandle(b"x" * 64, 4096, offset, shape, strides, "<f8", 0, source_pid=-1)
+        with pytest.raises(ValueError, match="IPC handle"):
+            h.open()
