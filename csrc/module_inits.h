@@ -16,6 +16,10 @@ CJ_SUBSYSTEM(cj_devicearray_init)
 CJ_SUBSYSTEM(cj_devicearray_copy_init)
 CJ_SUBSYSTEM(cj_dlpack_init)
 CJ_SUBSYSTEM(cj_ipc_init)
+CJ_SUBSYSTEM(cj_frontend_init)
+CJ_SUBSYSTEM(cj_excinfo_init)
+CJ_SUBSYSTEM(cj_dispatcher_init)
+CJ_SUBSYSTEM(cj_nvvm_init)
 #ifdef CJ_MODULE_INITS_PROTOTYPES
 #undef CJ_SUBSYSTEM
 #undef CJ_MODULE_INITS_PROTOTYPES

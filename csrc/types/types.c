@@ -220,6 +220,17 @@ const cj_type *cj_type_omitted(PyObject *default_value) {
     return intern_object(CJ_OMITTED, default_value, "omitted");
 }
 
+const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name) {
+    const char *n = PyUnicode_AsUTF8(name);
+    if (n == NULL) {
+        return NULL;
+    }
+    char buf[512];
+    PyOS_snprintf(buf, sizeof(buf), "BoundFunction(%s.%s)", receiver->name, n);
+    cj_type t = {.kind = CJ_BOUND, .source = receiver, .obj = name};
+    return intern_named(&t, buf);
+}
+
 int cj_type_is_number(const cj_type *t) {
     return t->kind == CJ_BOOL || t->kind == CJ_INT || t->kind == CJ_FLOAT ||
            t->kind == CJ_COMPLEX;

@@ -21,6 +21,7 @@ typedef enum cj_kind {
     CJ_OMITTED,   /* an argument left to its default: obj holds the default value */
     CJ_CONST_OBJ, /* a compile-time Python object: module, function, class, string, dispatcher */
     CJ_VOID,      /* return type of kernels and functions returning nothing (prints as none) */
+    CJ_BOUND,     /* a method bound to a receiver: source = receiver type, obj = name */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -71,6 +72,8 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
 /* `obj` is borrowed; the type keeps its own reference. */
 const cj_type *cj_type_const_obj(PyObject *obj);
 const cj_type *cj_type_omitted(PyObject *default_value);
+/* `name` (a str) is borrowed; BoundFunction(complex128.conjugate). */
+const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name);
 
 int cj_type_is_number(const cj_type *t);     /* bool, int, float, complex */
 int cj_type_is_integer(const cj_type *t);    /* bool or int */

@@ -10,4 +10,5 @@
 #include <Python.h>
 #include <numpy/arrayobject.h>
 #include <numpy/ufuncobject.h>
+#include <numpy/arrayscalars.h>
 #endif

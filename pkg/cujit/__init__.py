@@ -1,8 +1,10 @@
 """cujit: a JIT compiler for Python functions on NVIDIA GPUs and the CPU, with numba's API."""
 from . import _core, errors, types
+from .decorators import jit, njit
 from .errors import TypingError, UnsupportedError
 from .types import *  # noqa: F401,F403  (numba's type names at top level)
 from .types import typeof
+from .typing import parse_signature
 from . import cuda
 
 __version__ = "0.1.0"

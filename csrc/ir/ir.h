@@ -1,0 +1,135 @@
+/* ir: cujit's function IR, shared by every pass after decoding.
+ * A function is a list of blocks; a block is a list of instructions ending in one terminator.
+ * Values live in variables (named locals, and temporaries written once); a variable may be
+ * assigned in several blocks, and typing unifies its assignments, as numba's IR does.
+ * Sections: ir.c (construction), ir_print.c (text dump, also used by inspect_types). */
+#ifndef CJ_IR_H
+#define CJ_IR_H
+
+#include "types/types.h"
+#include "util/util.h"
+
+typedef enum cj_iop {
+    /* values */
+    CJ_I_CONST,        /* dst = obj (a Python constant: number, bool, None, str, tuple, array) */
+    CJ_I_ARG,          /* dst = argument #index */
+    CJ_I_GLOBAL,       /* dst = obj, a compile-time object (module, function, class, ...) */
+    CJ_I_COPY,         /* dst = args[0] */
+    CJ_I_BINOP,        /* dst = args[0] <sub> args[1]   (sub: cj_binop; flag: in-place) */
+    CJ_I_UNARY,        /* dst = <sub> args[0]            (sub: cj_unop) */
+    CJ_I_COMPARE,      /* dst = args[0] <sub> args[1]   (sub: cj_cmpop) */
+    CJ_I_TRUTH,        /* dst = bool(args[0]) */
+    CJ_I_CALL,         /* dst = args[0](args[1..]), the last `index` positionals are keywords
+                        * named by obj (a tuple of str) */
+    CJ_I_GETATTR,      /* dst = args[0].<obj: str> */
+    CJ_I_GETITEM,      /* dst = args[0][args[1]] */
+    CJ_I_SETITEM,      /* args[0][args[1]] = args[2] */
+    CJ_I_BUILD_TUPLE,  /* dst = (args...) */
+    CJ_I_BUILD_SLICE,  /* dst = slice(args...): 2 or 3 parts, None parts allowed */
+    CJ_I_STATIC_ITEM,  /* dst = args[0][index], for UNPACK_SEQUENCE (index is a constant) */
+    CJ_I_GETITER,      /* dst = iter(args[0]) */
+    CJ_I_ITERNEXT,     /* dst = next value of iterator args[0], dst2 = whether there was one */
+    /* terminators */
+    CJ_I_JUMP,         /* goto target */
+    CJ_I_BRANCH,       /* if truth(args[0]) goto target else goto target2 */
+    CJ_I_RETURN,       /* return args[0] */
+    CJ_I_RAISE,        /* raise args[0] (an exception class or instance known at compile time) */
+} cj_iop;
+
+typedef enum cj_binop {
+    CJ_ADD, CJ_SUB, CJ_MUL, CJ_TRUEDIV, CJ_FLOORDIV, CJ_MOD, CJ_POW,
+    CJ_LSHIFT, CJ_RSHIFT, CJ_AND, CJ_OR, CJ_XOR, CJ_MATMUL,
+} cj_binop;
+
+typedef enum cj_unop { CJ_NEG, CJ_POS, CJ_INVERT, CJ_NOT } cj_unop;
+
+typedef enum cj_cmpop { CJ_LT, CJ_LE, CJ_EQ, CJ_NE, CJ_GT, CJ_GE, CJ_IS, CJ_ISNOT, CJ_IN,
+                        CJ_NOTIN } cj_cmpop;
+
+typedef struct cj_instr {
+    cj_iop op;
+    int sub;           /* cj_binop / cj_unop / cj_cmpop; flag bits below */
+    int flags;         /* CJ_F_INPLACE */
+    int index;         /* argument index, static item index, keyword count */
+    int dst;           /* variable written, or -1 */
+    int dst2;          /* second variable written (ITERNEXT), or -1 */
+    int nargs;
+    int *args;         /* variables read */
+    PyObject *obj;     /* borrowed; kept alive by the function's `keep` list */
+    PyObject *name;    /* GLOBAL: the name it was loaded by (borrowed from co_names) */
+    int target;        /* blocks */
+    int target2;
+    int line;          /* source line */
+    /* filled by typing (infer.c), read by lowering */
+    const cj_type *rtype;  /* the instruction's own result type (the variable may be wider) */
+    const cj_type *optype; /* the type an operation computes in (both operands cast to it) */
+    const void *resolved;  /* what a call / attribute / operation resolved to (typing-defined) */
+    const cj_type *sig_ret;      /* for calls: the callee's return type */
+    int sig_nargs;               /* for calls: argument count after keywords/defaults folded */
+    const cj_type **sig_args;    /* for calls: argument types the callee takes */
+    int *call_args;              /* for calls: folded argument variables (-1: default) */
+} cj_instr;
+
+#define CJ_F_INPLACE 1
+
+typedef struct cj_block {
+    int offset;     /* bytecode offset of the first instruction */
+    cj_vec instrs;  /* of cj_instr */
+    int reachable;  /* set by typing: 0 when pruned (a branch decided at compile time) */
+} cj_block;
+
+typedef struct cj_var {
+    const char *name;      /* source name, or "$<n>" for temporaries */
+    int is_temp;
+    int line;              /* line of the first definition, for messages */
+    const cj_type *type;   /* set by typing */
+    int known;             /* typing: -1 unknown, else the compile-time truth value (pruning) */
+} cj_var;
+
+typedef struct cj_func_ir {
+    cj_arena arena;        /* owns everything below except the Python references */
+    PyObject *keep;        /* list: strong references to every obj in the IR */
+    PyObject *pyfunc;      /* borrowed: the Python function (the dispatcher keeps it alive) */
+    PyCodeObject *code;    /* borrowed */
+    const char *name;      /* qualified name */
+    const char *filename;
+    int firstline;
+    int nargs;
+    cj_vec blocks;         /* of cj_block; block 0 is the entry */
+    cj_vec vars;           /* of cj_var */
+    int arg_vars[64];      /* variable of each argument */
+} cj_func_ir;
+
+/* ---- ir.c ---- */
+cj_func_ir *cj_ir_new(PyObject *pyfunc);   /* NULL with an exception on failure */
+void cj_ir_free(cj_func_ir *ir);           /* releases the arena and the references */
+int cj_ir_new_var(cj_func_ir *ir, const char *name, int line);  /* index, or -1 */
+int cj_ir_new_temp(cj_func_ir *ir, int line);
+int cj_ir_new_block(cj_func_ir *ir, int offset);                /* index, or -1 */
+/* Appends an instruction to block `b`, with its args copied; NULL with an exception on failure. */
+cj_instr *cj_ir_emit(cj_func_ir *ir, int b, cj_iop op, int dst, int nargs, const int *args,
+                     int line);
+/* Keeps a reference to `obj` for the lifetime of the IR; returns obj (borrowed) or NULL. */
+PyObject *cj_ir_keep(cj_func_ir *ir, PyObject *obj);
+int cj_instr_is_terminator(const cj_instr *in);
+/* The last instruction of a block (its terminator), or NULL when empty. */
+cj_instr *cj_block_terminator(cj_block *b);
+#define CJ_BLOCK(ir, i) (&CJ_VEC_AT((ir)->blocks, cj_block, (i)))
+#define CJ_VAR(ir, i) (&CJ_VEC_AT((ir)->vars, cj_var, (i)))
+#define CJ_INSTR(block, i) (&CJ_VEC_AT((block)->instrs, cj_instr, (i)))
+
+/* ---- ir_print.c ---- */
+/* The IR as text (new reference); with types when typing has run and `typed` is set. */
+PyObject *cj_ir_dump(const cj_func_ir *ir, int typed);
+/* numba's inspect_types layout: each source line, then its typed instructions as comments. */
+PyObject *cj_ir_annotate(const cj_func_ir *ir, const char *signature);
+const char *cj_binop_symbol(int op);
+const char *cj_cmpop_symbol(int op);
+const char *cj_unop_symbol(int op);
+
+/* ---- ir_loc.c ---- */
+/* 'File "f.py", line 3, in name:\n    <source line>\n    ^' (new reference). */
+PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line);
+/* Sets `exc` with "<message>\n\n<location>" and returns -1. */
+int cj_ir_error(const cj_func_ir *ir, PyObject *exc, int line, const char *fmt, ...);
+#endif

@@ -1,0 +1,44 @@
+/* ir_loc.c: source locations in messages, in numba's layout. */
+#include "ir/ir.h"
+
+#include <stdarg.h>
+
+PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line) {
+    PyObject *linecache = PyImport_ImportModule("linecache");
+    if (linecache == NULL) {
+        return NULL;
+    }
+    PyObject *src = PyObject_CallMethod(linecache, "getline", "si", ir->filename, line);
+    Py_DECREF(linecache);
+    if (src == NULL) {
+        return NULL;
+    }
+    PyObject *stripped = PyObject_CallMethod(src, "strip", NULL);
+    Py_DECREF(src);
+    if (stripped == NULL) {
+        return NULL;
+    }
+    PyObject *text = PyUnicode_FromFormat("File \"%s\", line %d, in %s:\n    %U\n    ^",
+                                          ir->filename, line, ir->name, stripped);
+    Py_DECREF(stripped);
+    return text;
+}
+
+int cj_ir_error(const cj_func_ir *ir, PyObject *exc, int line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    PyObject *msg = PyUnicode_FromFormatV(fmt, ap);
+    va_end(ap);
+    if (msg == NULL) {
+        return -1;
+    }
+    PyObject *loc = cj_ir_loc_text(ir, line);
+    if (loc == NULL) {
+        Py_DECREF(msg);
+        return -1;
+    }
+    PyErr_Format(exc, "%U\n\n%U", msg, loc);
+    Py_DECREF(msg);
+    Py_DECREF(loc);
+    return -1;
+}

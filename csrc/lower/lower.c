@@ -1,0 +1,469 @@
+/* lower.c: typed IR -> one LLVM function.
+ * requires: typed IR (cj_infer); produces: i32 @name(ret*, args...) in the given module.
+ * Every variable gets an alloca in the entry block (mem2reg/SROA, or NVVM, turn them into
+ * registers); each reachable IR block becomes a basic block; an instruction's result is cast
+ * from its own type to its variable's (unified) type when stored. */
+#include "lower/lower_internal.h"
+
+#include <string.h>
+
+LLVMBasicBlockRef cj_new_bb(cj_lower *L, const char *name) {
+    return LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
+}
+
+LLVMValueRef cj_entry_alloca(cj_lower *L, LLVMTypeRef t, const char *name) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(L->alloca_bb);
+    if (term != NULL) {
+        LLVMPositionBuilderBefore(b, term);
+    } else {
+        LLVMPositionBuilderAtEnd(b, L->alloca_bb);
+    }
+    LLVMValueRef slot = LLVMBuildAlloca(b, t, name);
+    LLVMDisposeBuilder(b);
+    return slot;
+}
+
+LLVMValueRef cj_load_var(cj_lower *L, int var) {
+    cj_var *v = CJ_VAR(L->ir, var);
+    LLVMTypeRef t = cj_llvm_type(L->ctx, v->type);
+    return LLVMBuildLoad2(L->b, t, L->slots[var], v->name);
+}
+
+int cj_store_var(cj_lower *L, int var, LLVMValueRef value, const cj_type *from) {
+    const cj_type *to = CJ_VAR(L->ir, var)->type;
+    LLVMValueRef v = cj_cast(L, value, from, to);
+    if (v == NULL) {
+        return -1;
+    }
+    LLVMBuildStore(L->b, v, L->slots[var]);
+    return 0;
+}
+
+void cj_emit_raise(cj_lower *L, int id) {
+    LLVMBuildRet(L->b, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
+    LLVMPositionBuilderAtEnd(L->b, cj_new_bb(L, "after_raise"));
+}
+
+void cj_emit_raise_if(cj_lower *L, LLVMValueRef cond, int id) {
+    LLVMBasicBlockRef fail = cj_new_bb(L, "raise");
+    LLVMBasicBlockRef ok = cj_new_bb(L, "ok");
+    LLVMBuildCondBr(L->b, cond, fail, ok);
+    LLVMPositionBuilderAtEnd(L->b, fail);
+    LLVMBuildRet(L->b, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
+    LLVMPositionBuilderAtEnd(L->b, ok);
+}
+
+void cj_emit_check_status(cj_lower *L, LLVMValueRef status) {
+    LLVMValueRef failed = LLVMBuildICmp(L->b, LLVMIntNE, status,
+                                        LLVMConstNull(LLVMTypeOf(status)), "failed");
+    LLVMBasicBlockRef fail = cj_new_bb(L, "propagate");
+    LLVMBasicBlockRef ok = cj_new_bb(L, "ok");
+    LLVMBuildCondBr(L->b, failed, fail, ok);
+    LLVMPositionBuilderAtEnd(L->b, fail);
+    LLVMBuildRet(L->b, status);
+    LLVMPositionBuilderAtEnd(L->b, ok);
+}
+
+/* ---- constants ---- */
+
+static LLVMValueRef const_scalar(cj_lower *L, PyObject *obj, const cj_type *t) {
+    LLVMTypeRef lt = cj_llvm_type(L->ctx, t);
+    if (t->kind == CJ_BOOL) {
+        int truth = PyObject_IsTrue(obj);
+        return truth < 0 ? NULL : LLVMConstInt(lt, (unsigned long long)truth, 0);
+    }
+    if (t->kind == CJ_INT) {
+        unsigned long long u;
+        if (t->is_signed) {
+            long long v = PyLong_AsLongLong(obj);
+            if (v == -1 && PyErr_Occurred()) {
+                return NULL;
+            }
+            u = (unsigned long long)v;
+        } else {
+            u = PyLong_AsUnsignedLongLongMask(obj);
+            if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+                return NULL;
+            }
+        }
+        return LLVMConstInt(lt, u, t->is_signed);
+    }
+    if (t->kind == CJ_FLOAT) {
+        double d = PyFloat_AsDouble(obj);
+        return d == -1.0 && PyErr_Occurred() ? NULL : LLVMConstReal(lt, d);
+    }
+    if (t->kind == CJ_COMPLEX) {
+        Py_complex c = PyComplex_AsCComplex(obj);
+        if (c.real == -1.0 && PyErr_Occurred()) {
+            return NULL;
+        }
+        const cj_type *part = cj_type_float(t->bits / 2);
+        return cj_make_complex(L, t, cj_float_const(L, part, c.real),
+                               cj_float_const(L, part, c.imag));
+    }
+    return NULL;
+}
+
+LLVMValueRef cj_const_value(cj_lower *L, PyObject *obj, const cj_type *t) {
+    if (cj_type_is_number(t)) {
+        return const_scalar(L, obj, t);
+    }
+    if (t->kind == CJ_TUPLE) {
+        if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != t->n) {
+            PyErr_SetString(cj_LoweringError, "tuple constant does not match its type");
+            return NULL;
+        }
+        LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, t));
+        for (int i = 0; i < t->n; i++) {
+            LLVMValueRef item = cj_const_value(L, PyTuple_GET_ITEM(obj, i), t->items[i]);
+            if (item == NULL) {
+                return NULL;
+            }
+            r = LLVMBuildInsertValue(L->b, r, item, (unsigned)i, "");
+        }
+        return r;
+    }
+    if (t->kind == CJ_ARRAY) {
+        return cj_const_array(L, obj, t);
+    }
+    return cj_empty(L); /* None, strings and other compile-time objects carry no data */
+}
+
+/* ---- instructions ---- */
+
+static int lower_const(cj_lower *L, cj_instr *in) {
+    LLVMValueRef v = cj_const_value(L, in->obj, in->rtype);
+    return v ? cj_store_var(L, in->dst, v, in->rtype) : -1;
+}
+
+static int lower_arg(cj_lower *L, cj_instr *in) {
+    const cj_type *at = L->argtypes[in->index];
+    if (at->kind == CJ_OMITTED) { /* the default value, known at compile time */
+        LLVMValueRef v = cj_const_value(L, at->obj, in->rtype);
+        return v ? cj_store_var(L, in->dst, v, in->rtype) : -1;
+    }
+    LLVMValueRef p = LLVMGetParam(L->fn, (unsigned)in->index + 1);
+    return cj_store_var(L, in->dst, p, at);
+}
+
+static int lower_build_tuple(cj_lower *L, cj_instr *in) {
+    const cj_type *t = in->rtype;
+    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, t));
+    for (int i = 0; i < in->nargs; i++) {
+        r = LLVMBuildInsertValue(L->b, r, cj_load_var(L, in->args[i]), (unsigned)i, "");
+    }
+    return cj_store_var(L, in->dst, r, t);
+}
+
+/* slice(start, stop[, step]) as {start, stop, step}; a None start/stop is INT64_MIN. */
+static int lower_build_slice(cj_lower *L, cj_instr *in) {
+    LLVMValueRef parts[3] = {cj_i64(L, INT64_MIN), cj_i64(L, INT64_MIN), cj_i64(L, 1)};
+    for (int i = 0; i < in->nargs; i++) {
+        const cj_type *t = CJ_VAR(L->ir, in->args[i])->type;
+        if (t->kind != CJ_NONE) {
+            parts[i] = cj_cast(L, cj_load_var(L, in->args[i]), t, cj_t_int64);
+        }
+    }
+    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, in->rtype));
+    for (int i = 0; i < 3; i++) {
+        r = LLVMBuildInsertValue(L->b, r, parts[i], (unsigned)i, "");
+    }
+    return cj_store_var(L, in->dst, r, in->rtype);
+}
+
+static const cj_type *vtype(cj_lower *L, int var) { return CJ_VAR(L->ir, var)->type; }
+
+static int lower_getattr(cj_lower *L, cj_instr *in) {
+    const cj_type *t = vtype(L, in->args[0]);
+    const char *name = PyUnicode_AsUTF8(in->obj);
+    if (name == NULL) {
+        return -1;
+    }
+    LLVMValueRef v = cj_load_var(L, in->args[0]);
+    LLVMValueRef r;
+    if (t->kind == CJ_ARRAY) {
+        r = cj_array_attr(L, v, t, name);
+    } else if (in->rtype->kind == CJ_BOUND) {
+        r = cj_empty(L);
+    } else if (t->kind == CJ_COMPLEX) {
+        LLVMValueRef im;
+        LLVMValueRef re = cj_complex_parts(L, v, &im);
+        r = strcmp(name, "real") == 0 ? re : im;
+    } else { /* .real / .imag of a real number */
+        const cj_type *rt = in->rtype;
+        r = strcmp(name, "real") == 0 ? cj_cast(L, v, t, rt)
+                                      : LLVMConstNull(cj_llvm_type(L->ctx, rt));
+    }
+    return r ? cj_store_var(L, in->dst, r, in->rtype) : -1;
+}
+
+/* tuple[i]: a static index, or a run-time index into a homogeneous tuple. */
+static LLVMValueRef tuple_getitem(cj_lower *L, cj_instr *in, const cj_type *t) {
+    LLVMValueRef tup = cj_load_var(L, in->args[0]);
+    if (in->sub == 1) {
+        return LLVMBuildExtractValue(L->b, tup, (unsigned)in->index, "item");
+    }
+    LLVMTypeRef item_t = cj_llvm_type(L->ctx, t->items[0]);
+    LLVMValueRef mem = cj_entry_alloca(L, LLVMArrayType(item_t, (unsigned)t->n), "tuple");
+    LLVMValueRef as_struct = LLVMBuildBitCast(L->b, mem, LLVMPointerType(LLVMTypeOf(tup), 0), "");
+    LLVMBuildStore(L->b, tup, as_struct);
+    LLVMValueRef idx = cj_cast(L, cj_load_var(L, in->args[1]), vtype(L, in->args[1]), cj_t_int64);
+    LLVMValueRef n = cj_i64(L, t->n);
+    LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, idx, cj_i64(L, 0), "");
+    idx = LLVMBuildSelect(L->b, neg, LLVMBuildAdd(L->b, idx, n, ""), idx, "idx");
+    LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntUGE, idx, n, "");
+    cj_emit_raise_if(L, bad, CJ_EXC_INDEX);
+    LLVMValueRef zero = cj_i64(L, 0);
+    LLVMValueRef gep_idx[2] = {zero, idx};
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, LLVMArrayType(item_t, (unsigned)t->n), mem,
+                                           gep_idx, 2, "");
+    return LLVMBuildLoad2(L->b, item_t, p, "item");
+}
+
+static int lower_getitem(cj_lower *L, cj_instr *in) {
+    const cj_type *t = vtype(L, in->args[0]);
+    LLVMValueRef r;
+    if (t->kind == CJ_TUPLE) {
+        r = tuple_getitem(L, in, t);
+    } else {
+        r = cj_array_getitem(L, cj_load_var(L, in->args[0]), t, cj_load_var(L, in->args[1]),
+                             vtype(L, in->args[1]), in->rtype);
+    }
+    return r ? cj_store_var(L, in->dst, r, in->rtype) : -1;
+}
+
+static int lower_setitem(cj_lower *L, cj_instr *in) {
+    return cj_array_setitem(L, cj_load_var(L, in->args[0]), vtype(L, in->args[0]),
+                            cj_load_var(L, in->args[1]), vtype(L, in->args[1]),
+                            cj_load_var(L, in->args[2]), vtype(L, in->args[2]), in->optype);
+}
+
+static int lower_value_op(cj_lower *L, cj_instr *in) {
+    LLVMValueRef r = NULL;
+    const cj_type *a = in->nargs > 0 ? vtype(L, in->args[0]) : NULL;
+    const cj_type *b = in->nargs > 1 ? vtype(L, in->args[1]) : NULL;
+    switch (in->op) {
+    case CJ_I_BINOP:
+        r = cj_lower_binop(L, in->sub, cj_load_var(L, in->args[0]), a,
+                           cj_load_var(L, in->args[1]), b, in->optype, in->rtype);
+        break;
+    case CJ_I_UNARY:
+        r = cj_lower_unary(L, in->sub, cj_load_var(L, in->args[0]), a, in->rtype);
+        break;
+    case CJ_I_COMPARE:
+        r = cj_lower_compare(L, in->sub, cj_load_var(L, in->args[0]), a,
+                             cj_load_var(L, in->args[1]), b, in->optype);
+        break;
+    case CJ_I_TRUTH:
+        r = cj_truth(L, cj_load_var(L, in->args[0]), a);
+        break;
+    case CJ_I_STATIC_ITEM:
+        r = LLVMBuildExtractValue(L->b, cj_load_var(L, in->args[0]), (unsigned)in->index, "");
+        break;
+    case CJ_I_GETITER:
+        r = cj_lower_getiter(L, cj_load_var(L, in->args[0]), a, in->rtype);
+        break;
+    default:
+        CJ_UNREACHABLE("not a value op");
+        return -1;
+    }
+    return r ? cj_store_var(L, in->dst, r, in->rtype) : -1;
+}
+
+static int lower_iternext(cj_lower *L, cj_instr *in) {
+    const cj_type *it = vtype(L, in->args[0]);
+    LLVMValueRef ok;
+    LLVMValueRef v = cj_lower_iternext(L, cj_load_var(L, in->args[0]), it, &ok);
+    if (v == NULL || cj_store_var(L, in->dst2, ok, cj_t_bool) < 0) {
+        return -1;
+    }
+    return cj_store_var(L, in->dst, v, it->yield);
+}
+
+static int lower_terminator(cj_lower *L, cj_instr *in) {
+    if (in->op == CJ_I_JUMP || in->op == CJ_I_BRANCH) {
+        int known = in->op == CJ_I_BRANCH ? CJ_VAR(L->ir, in->args[0])->known : 1;
+        int need_first = known != 0, need_second = in->op == CJ_I_BRANCH && known != 1;
+        if ((need_first && L->blocks[in->target] == NULL) ||
+            (need_second && L->blocks[in->target2] == NULL)) {
+            PyErr_SetString(cj_LoweringError, "cujit internal error: a branch into a pruned "
+                                              "block");
+            return -1;
+        }
+    }
+    switch (in->op) {
+    case CJ_I_JUMP:
+        LLVMBuildBr(L->b, L->blocks[in->target]);
+        return 0;
+    case CJ_I_BRANCH: {
+        cj_var *cond = CJ_VAR(L->ir, in->args[0]);
+        if (cond->known == 0 || cond->known == 1) { /* decided at compile time */
+            LLVMBuildBr(L->b, L->blocks[cond->known ? in->target : in->target2]);
+            return 0;
+        }
+        LLVMValueRef t = cj_truth(L, cj_load_var(L, in->args[0]), cond->type);
+        LLVMBuildCondBr(L->b, t, L->blocks[in->target], L->blocks[in->target2]);
+        return 0;
+    }
+    case CJ_I_RETURN: {
+        const cj_type *t = vtype(L, in->args[0]);
+        LLVMValueRef v = cj_cast(L, cj_load_var(L, in->args[0]), t, L->ret_type);
+        if (v == NULL) {
+            return -1;
+        }
+        LLVMBuildStore(L->b, v, L->ret_ptr);
+        LLVMBuildRet(L->b, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0, 0));
+        return 0;
+    }
+    case CJ_I_RAISE:
+        return cj_lower_raise(L, in);
+    default:
+        CJ_UNREACHABLE("not a terminator");
+        return -1;
+    }
+}
+
+static int lower_instr(cj_lower *L, cj_instr *in) {
+    switch (in->op) {
+    case CJ_I_CONST:
+        return lower_const(L, in);
+    case CJ_I_ARG:
+        return lower_arg(L, in);
+    case CJ_I_GLOBAL:
+        return cj_store_var(L, in->dst, cj_empty(L), in->rtype);
+    case CJ_I_COPY:
+        return cj_store_var(L, in->dst, cj_load_var(L, in->args[0]), vtype(L, in->args[0]));
+    case CJ_I_CALL:
+        return cj_lower_call(L, in);
+    case CJ_I_GETATTR:
+        return lower_getattr(L, in);
+    case CJ_I_GETITEM:
+        return lower_getitem(L, in);
+    case CJ_I_SETITEM:
+        return lower_setitem(L, in);
+    case CJ_I_BUILD_TUPLE:
+        return lower_build_tuple(L, in);
+    case CJ_I_BUILD_SLICE:
+        return lower_build_slice(L, in);
+    case CJ_I_ITERNEXT:
+        return lower_iternext(L, in);
+    case CJ_I_JUMP:
+    case CJ_I_BRANCH:
+    case CJ_I_RETURN:
+    case CJ_I_RAISE:
+        return lower_terminator(L, in);
+    default:
+        return lower_value_op(L, in);
+    }
+}
+
+static int make_slots(cj_lower *L) {
+    cj_func_ir *ir = L->ir;
+    L->slots = cj_arena_alloc(&ir->arena, sizeof(LLVMValueRef) * (size_t)(ir->vars.len + 1));
+    if (L->slots == NULL) {
+        return -1;
+    }
+    for (int v = 0; v < ir->vars.len; v++) {
+        cj_var *var = CJ_VAR(ir, v);
+        if (var->type != NULL) {
+            LLVMTypeRef t = cj_llvm_type(L->ctx, var->type);
+            L->slots[v] = cj_entry_alloca(L, t, var->name);
+            if (!var->is_temp) { /* a local read before any assignment reads zero, not junk */
+                LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+                LLVMPositionBuilderAtEnd(b, L->alloca_bb);
+                LLVMBuildStore(b, LLVMConstNull(t), L->slots[v]);
+                LLVMDisposeBuilder(b);
+            }
+        }
+    }
+    return 0;
+}
+
+static int lower_blocks(cj_lower *L) {
+    cj_func_ir *ir = L->ir;
+    for (int i = 0; i < ir->blocks.len; i++) {
+        cj_block *blk = CJ_BLOCK(ir, i);
+        if (!blk->reachable) {
+            continue;
+        }
+        LLVMPositionBuilderAtEnd(L->b, L->blocks[i]);
+        for (int k = 0; k < blk->instrs.len; k++) {
+            if (lower_instr(L, CJ_INSTR(blk, k)) < 0) {
+                return -1;
+            }
+        }
+        if (cj_block_terminator(blk) == NULL) {
+            LLVMBuildUnreachable(L->b);
+        }
+    }
+    return 0;
+}
+
+/* Unreachable "after_raise" blocks left empty get a terminator. */
+static void seal_empty_blocks(cj_lower *L) {
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        if (LLVMGetBasicBlockTerminator(bb) == NULL) {
+            LLVMPositionBuilderAtEnd(L->b, bb);
+            LLVMBuildUnreachable(L->b);
+        }
+    }
+}
+
+static LLVMValueRef declare_function(cj_lower *L, int nargs, const char *name) {
+    LLVMTypeRef params[66];
+    params[0] = LLVMPointerType(cj_llvm_type(L->ctx, L->ret_type), 0);
+    for (int i = 0; i < nargs; i++) {
+        params[i + 1] = cj_llvm_type(L->ctx, L->argtypes[i]);
+    }
+    LLVMTypeRef ft = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), params,
+                                      (unsigned)nargs + 1, 0);
+    return LLVMAddFunction(L->mod, name, ft);
+}
+
+LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, int nargs,
+                               const cj_type *ret, LLVMModuleRef module, const char *name,
+                               cj_lower_env *env) {
+    cj_lower L = {.ir = ir, .env = env, .mod = module, .ret_type = ret, .argtypes = argtypes};
+    L.ctx = LLVMGetModuleContext(module);
+    if (ret->kind == CJ_VOID) {
+        L.ret_type = cj_t_none;
+    }
+    L.fn = declare_function(&L, nargs, name);
+    if (env->fastmath) { /* the C API of LLVM 14 has no per-instruction flags: per function */
+        static const char *const fast[] = {"unsafe-fp-math", "no-nans-fp-math",
+                                           "no-infs-fp-math", "no-signed-zeros-fp-math",
+                                           "approx-func-fp-math"};
+        for (size_t i = 0; i < sizeof(fast) / sizeof(fast[0]); i++) {
+            LLVMAddAttributeAtIndex(L.fn, LLVMAttributeFunctionIndex,
+                                    LLVMCreateStringAttribute(L.ctx, fast[i],
+                                                              (unsigned)strlen(fast[i]), "true", 4));
+        }
+    }
+    L.ret_ptr = LLVMGetParam(L.fn, 0);
+    L.b = LLVMCreateBuilderInContext(L.ctx);
+    L.alloca_bb = cj_new_bb(&L, "entry");
+    L.blocks = cj_arena_alloc(&ir->arena, sizeof(LLVMBasicBlockRef) * (size_t)ir->blocks.len);
+    int rc = L.blocks && make_slots(&L) == 0 ? 0 : -1;
+    for (int i = 0; rc == 0 && i < ir->blocks.len; i++) {
+        if (CJ_BLOCK(ir, i)->reachable) {
+            char bb_name[32];
+            PyOS_snprintf(bb_name, sizeof(bb_name), "L%d", i);
+            L.blocks[i] = cj_new_bb(&L, bb_name);
+        }
+    }
+    if (rc == 0) {
+        LLVMPositionBuilderAtEnd(L.b, L.alloca_bb);
+        LLVMBuildBr(L.b, L.blocks[0]);
+        rc = lower_blocks(&L);
+    }
+    if (rc == 0) {
+        seal_empty_blocks(&L);
+    }
+    LLVMDisposeBuilder(L.b);
+    if (rc < 0) {
+        LLVMDeleteFunction(L.fn);
+        return NULL;
+    }
+    return L.fn;
+}

@@ -1,0 +1,657 @@
+/* lower_call.c: calls. Builtins and math lower inline (math through the target's library:
+ * libm on the CPU, libdevice on CUDA), cmath by its formulas over real math, jitted callees
+ * as calls following the calling convention with their status propagated, and `raise` as a
+ * return of the exception's registry id. */
+#include "lower/lower_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static const cj_type *vt(cj_lower *L, int var) { return CJ_VAR(L->ir, var)->type; }
+
+/* Argument i of a call record, converted to `to`. */
+static LLVMValueRef arg_as(cj_lower *L, const cj_call *call, int i, const cj_type *to) {
+    return cj_cast(L, cj_load_var(L, call->args[i]), vt(L, call->args[i]), to);
+}
+
+static const cj_type *part_of(const cj_type *complex_t) {
+    return cj_type_float(complex_t->bits / 2);
+}
+
+/* ---- real math ---- */
+
+static LLVMValueRef math1(cj_lower *L, const char *cname, const cj_type *t, LLVMValueRef x) {
+    return cj_math_call(L, cname, t, 1, &x);
+}
+
+static LLVMValueRef math2(cj_lower *L, const char *cname, const cj_type *t, LLVMValueRef x,
+                          LLVMValueRef y) {
+    LLVMValueRef args[2] = {x, y};
+    return cj_math_call(L, cname, t, 2, args);
+}
+
+static LLVMValueRef fabs_of(cj_lower *L, const cj_type *t, LLVMValueRef x) {
+    return math1(L, "fabs", t, x);
+}
+
+static LLVMValueRef isnan_of(cj_lower *L, LLVMValueRef x) {
+    return LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, "isnan");
+}
+
+static LLVMValueRef isinf_of(cj_lower *L, const cj_type *t, LLVMValueRef x) {
+    return LLVMBuildFCmp(L->b, LLVMRealOEQ, fabs_of(L, t, x), cj_float_const(L, t, INFINITY),
+                         "isinf");
+}
+
+static LLVMValueRef predicate(cj_lower *L, int id, LLVMValueRef x, const cj_type *t) {
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx);
+    if (cj_type_is_integer(t)) {
+        int finite = id == CJ_B_M_ISFINITE || id == CJ_B_NP_ISFINITE || id == CJ_B_C_ISFINITE;
+        return LLVMConstInt(i1, (unsigned long long)finite, 0);
+    }
+    LLVMValueRef re = x, im = NULL;
+    const cj_type *pt = t;
+    if (t->kind == CJ_COMPLEX) {
+        re = cj_complex_parts(L, x, &im);
+        pt = part_of(t);
+    }
+    LLVMValueRef r;
+    switch (id) {
+    case CJ_B_M_ISNAN:
+    case CJ_B_NP_ISNAN:
+    case CJ_B_C_ISNAN:
+        r = isnan_of(L, re);
+        return im ? LLVMBuildOr(L->b, r, isnan_of(L, im), "") : r;
+    case CJ_B_M_ISINF:
+    case CJ_B_NP_ISINF:
+    case CJ_B_C_ISINF:
+        r = isinf_of(L, pt, re);
+        return im ? LLVMBuildOr(L->b, r, isinf_of(L, pt, im), "") : r;
+    default: { /* isfinite: neither nan nor inf */
+        LLVMValueRef inf = cj_float_const(L, pt, INFINITY);
+        r = LLVMBuildFCmp(L->b, LLVMRealOLT, fabs_of(L, pt, re), inf, "");
+        return im ? LLVMBuildAnd(L->b, r,
+                                 LLVMBuildFCmp(L->b, LLVMRealOLT, fabs_of(L, pt, im), inf, ""), "")
+                  : r;
+    }
+    }
+}
+
+/* ---- complex math (cmath) by formulas over real math ---- */
+
+static LLVMValueRef cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    const cj_type *pt = part_of(t);
+    LLVMValueRef y;
+    LLVMValueRef x = cj_complex_parts(L, z, &y);
+    LLVMValueRef zero = cj_float_const(L, pt, 0.0);
+    switch (id) {
+    case CJ_B_C_EXP: {
+        LLVMValueRef e = math1(L, "exp", pt, x);
+        return cj_make_complex(L, t, LLVMBuildFMul(B, e, math1(L, "cos", pt, y), ""),
+                               LLVMBuildFMul(B, e, math1(L, "sin", pt, y), ""));
+    }
+    case CJ_B_C_LOG:
+    case CJ_B_C_LOG10: {
+        LLVMValueRef re = math1(L, "log", pt, math2(L, "hypot", pt, x, y));
+        LLVMValueRef im = math2(L, "atan2", pt, y, x);
+        if (id == CJ_B_C_LOG10) {
+            LLVMValueRef ln10 = cj_float_const(L, pt, 2.302585092994045684017991454684364208);
+            re = LLVMBuildFDiv(B, re, ln10, "");
+            im = LLVMBuildFDiv(B, im, ln10, "");
+        }
+        return cj_make_complex(L, t, re, im);
+    }
+    case CJ_B_C_SQRT: {
+        /* s = sqrt((|z| + |x|) / 2); x >= 0: (s, y / 2s) else (|y| / 2s, copysign(s, y)) */
+        LLVMValueRef r = math2(L, "hypot", pt, x, y);
+        LLVMValueRef s = math1(L, "sqrt", pt, LLVMBuildFMul(B, LLVMBuildFAdd(B, r,
+                                                    fabs_of(L, pt, x), ""), cj_float_const(L, pt, 0.5), ""));
+        LLVMValueRef two_s = LLVMBuildFMul(B, s, cj_float_const(L, pt, 2.0), "");
+        LLVMValueRef s_zero = LLVMBuildFCmp(B, LLVMRealOEQ, s, zero, "");
+        LLVMValueRef pos = LLVMBuildFCmp(B, LLVMRealOGE, x, zero, "");
+        LLVMValueRef re = LLVMBuildSelect(B, pos, s, LLVMBuildFDiv(B, fabs_of(L, pt, y), two_s, ""), "");
+        LLVMValueRef im = LLVMBuildSelect(B, pos, LLVMBuildFDiv(B, y, two_s, ""),
+                                          math2(L, "copysign", pt, s, y), "");
+        re = LLVMBuildSelect(B, s_zero, zero, re, "");
+        im = LLVMBuildSelect(B, s_zero, y, im, "");
+        return cj_make_complex(L, t, re, im);
+    }
+    case CJ_B_C_SIN:
+    case CJ_B_C_COS:
+    case CJ_B_C_SINH:
+    case CJ_B_C_COSH: {
+        LLVMValueRef sx = math1(L, "sin", pt, x), cx = math1(L, "cos", pt, x);
+        LLVMValueRef shy = math1(L, "sinh", pt, y), chy = math1(L, "cosh", pt, y);
+        LLVMValueRef sy = math1(L, "sin", pt, y), cy = math1(L, "cos", pt, y);
+        LLVMValueRef shx = math1(L, "sinh", pt, x), chx = math1(L, "cosh", pt, x);
+        if (id == CJ_B_C_SIN) {
+            return cj_make_complex(L, t, LLVMBuildFMul(B, sx, chy, ""), LLVMBuildFMul(B, cx, shy, ""));
+        }
+        if (id == CJ_B_C_COS) {
+            return cj_make_complex(L, t, LLVMBuildFMul(B, cx, chy, ""),
+                                   LLVMBuildFNeg(B, LLVMBuildFMul(B, sx, shy, ""), ""));
+        }
+        if (id == CJ_B_C_SINH) {
+            return cj_make_complex(L, t, LLVMBuildFMul(B, shx, cy, ""), LLVMBuildFMul(B, chx, sy, ""));
+        }
+        return cj_make_complex(L, t, LLVMBuildFMul(B, chx, cy, ""), LLVMBuildFMul(B, shx, sy, ""));
+    }
+    case CJ_B_C_TAN:
+    case CJ_B_C_TANH: {
+        /* tanh(x+iy) = (sinh 2x + i sin 2y) / (cosh 2x + cos 2y); tan(z) = -i tanh(iz) */
+        LLVMValueRef a = x, bb = y;
+        if (id == CJ_B_C_TAN) {
+            a = LLVMBuildFNeg(B, y, "");
+            bb = x;
+        }
+        LLVMValueRef two = cj_float_const(L, pt, 2.0);
+        LLVMValueRef a2 = LLVMBuildFMul(B, a, two, ""), b2 = LLVMBuildFMul(B, bb, two, "");
+        LLVMValueRef d = LLVMBuildFAdd(B, math1(L, "cosh", pt, a2), math1(L, "cos", pt, b2), "");
+        LLVMValueRef re = LLVMBuildFDiv(B, math1(L, "sinh", pt, a2), d, "");
+        LLVMValueRef im = LLVMBuildFDiv(B, math1(L, "sin", pt, b2), d, "");
+        /* tanh(a) saturates to +-1 where cosh overflows */
+        LLVMValueRef big = LLVMBuildFCmp(B, LLVMRealOGT, fabs_of(L, pt, a), cj_float_const(L, pt, 20.0), "");
+        re = LLVMBuildSelect(B, big, math2(L, "copysign", pt, cj_float_const(L, pt, 1.0), a), re, "");
+        im = LLVMBuildSelect(B, big, zero, im, "");
+        if (id == CJ_B_C_TAN) { /* -i * (re + i im) = im - i re */
+            return cj_make_complex(L, t, im, LLVMBuildFNeg(B, re, ""));
+        }
+        return cj_make_complex(L, t, re, im);
+    }
+    default:
+        PyErr_SetString(cj_LoweringError, "unsupported cmath function");
+        return NULL;
+    }
+}
+
+/* ---- builtins ---- */
+
+static LLVMValueRef abs_of(cj_lower *L, LLVMValueRef v, const cj_type *t, const cj_type *rt) {
+    if (t->kind == CJ_COMPLEX) {
+        LLVMValueRef im;
+        LLVMValueRef re = cj_complex_parts(L, v, &im);
+        return math2(L, "hypot", part_of(t), re, im);
+    }
+    v = cj_cast(L, v, t, rt);
+    if (rt->kind == CJ_FLOAT) {
+        return fabs_of(L, rt, v);
+    }
+    if (rt->kind == CJ_INT && !rt->is_signed) {
+        return v;
+    }
+    LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    return LLVMBuildSelect(L->b, neg, LLVMBuildNeg(L->b, v, ""), v, "abs");
+}
+
+/* Python's max/min: keeps the first of equal values; a NaN first stays. */
+static LLVMValueRef pick(cj_lower *L, int is_max, LLVMValueRef acc, LLVMValueRef x,
+                         const cj_type *t) {
+    const cj_type *ot;
+    (void)cj_rule_compare(CJ_GT, t, t, &ot);
+    LLVMValueRef better = cj_lower_compare(L, is_max ? CJ_GT : CJ_LT, x, t, acc, t, ot);
+    return better ? LLVMBuildSelect(L->b, better, x, acc, "") : NULL;
+}
+
+static LLVMValueRef minmax(cj_lower *L, cj_instr *in, const cj_call *call, int is_max) {
+    const cj_type *rt = in->rtype;
+    if (call->nargs == 1) {
+        const cj_type *st = vt(L, call->args[0]);
+        LLVMValueRef seq = cj_load_var(L, call->args[0]);
+        if (st->kind == CJ_TUPLE) {
+            LLVMValueRef acc = LLVMBuildExtractValue(L->b, seq, 0, "");
+            for (int i = 1; acc && i < st->n; i++) {
+                acc = pick(L, is_max, acc, LLVMBuildExtractValue(L->b, seq, (unsigned)i, ""), rt);
+            }
+            return acc;
+        }
+        /* an array: iterate it (numba: ValueError on an empty sequence) */
+        const cj_type *it = cj_type_iter(CJ_ITER_ARRAY, st->dtype, st, 0, NULL);
+        if (it == NULL || st->ndim != 1) {
+            PyErr_SetString(cj_UnsupportedError, "max()/min() of arrays of more than one "
+                                                 "dimension is not supported yet");
+            return NULL;
+        }
+        LLVMValueRef n = cj_array_dim(L, seq, CJ_ARR_SHAPE, 0);
+        cj_emit_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, n, cj_i64(L, 0), ""), CJ_EXC_UNPACK);
+        LLVMValueRef state = cj_lower_getiter(L, seq, st, it);
+        LLVMValueRef ok;
+        LLVMValueRef first = cj_lower_iternext(L, state, it, &ok);
+        LLVMValueRef acc_slot = cj_entry_alloca(L, cj_llvm_type(L->ctx, rt), "acc");
+        LLVMBuildStore(L->b, first, acc_slot);
+        LLVMBasicBlockRef loop = cj_new_bb(L, "mm_loop"), body = cj_new_bb(L, "mm_body"),
+                          done = cj_new_bb(L, "mm_done");
+        LLVMBuildBr(L->b, loop);
+        LLVMPositionBuilderAtEnd(L->b, loop);
+        LLVMValueRef x = cj_lower_iternext(L, state, it, &ok);
+        LLVMBuildCondBr(L->b, ok, body, done);
+        LLVMPositionBuilderAtEnd(L->b, body);
+        LLVMValueRef acc = LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, rt), acc_slot, "");
+        LLVMBuildStore(L->b, pick(L, is_max, acc, x, rt), acc_slot);
+        LLVMBuildBr(L->b, loop);
+        LLVMPositionBuilderAtEnd(L->b, done);
+        return LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, rt), acc_slot, "max");
+    }
+    LLVMValueRef acc = arg_as(L, call, 0, rt);
+    for (int i = 1; acc && i < call->nargs; i++) {
+        acc = pick(L, is_max, acc, arg_as(L, call, i, rt), rt);
+    }
+    return acc;
+}
+
+/* round(x) (half to even) and numba's round(x, ndigits). */
+static LLVMValueRef round_of(cj_lower *L, cj_instr *in, const cj_call *call) {
+    const cj_type *xt = vt(L, call->args[0]);
+    if (cj_type_is_integer(xt)) {
+        return arg_as(L, call, 0, in->rtype);
+    }
+    LLVMValueRef x = cj_load_var(L, call->args[0]);
+    if (call->nargs == 1) {
+        return cj_cast(L, math1(L, "rint", xt, x), xt, cj_t_int64);
+    }
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef nd = arg_as(L, call, 1, xt);
+    LLVMValueRef p = math2(L, "pow", xt, cj_float_const(L, xt, 10.0), nd);
+    LLVMValueRef y = LLVMBuildFMul(B, x, p, "");
+    LLVMValueRef z = math1(L, "rint", xt, y);
+    LLVMValueRef half = LLVMBuildFCmp(B, LLVMRealOEQ, fabs_of(L, xt, LLVMBuildFSub(B, y, z, "")),
+                                      cj_float_const(L, xt, 0.5), "");
+    LLVMValueRef z2 = LLVMBuildFMul(B, cj_float_const(L, xt, 2.0),
+                                    math1(L, "rint", xt, LLVMBuildFDiv(B, y, cj_float_const(L, xt, 2.0), "")), "");
+    z = LLVMBuildSelect(B, half, z2, z, "");
+    return LLVMBuildFDiv(B, z, p, "round");
+}
+
+static LLVMValueRef len_of(cj_lower *L, const cj_call *call) {
+    const cj_type *t = vt(L, call->args[0]);
+    LLVMValueRef v = cj_load_var(L, call->args[0]);
+    if (t->kind == CJ_TUPLE) {
+        return cj_i64(L, t->n);
+    }
+    if (t->kind == CJ_ARRAY) {
+        return t->ndim == 0 ? cj_i64(L, 0) : cj_array_dim(L, v, CJ_ARR_SHAPE, 0);
+    }
+    /* range: max(0, ceil((stop - start) / step)) */
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef start = LLVMBuildExtractValue(B, v, 0, ""), stop = LLVMBuildExtractValue(B, v, 1, "");
+    LLVMValueRef step = LLVMBuildExtractValue(B, v, 2, "");
+    LLVMValueRef pos = LLVMBuildICmp(B, LLVMIntSGT, step, cj_i64(L, 0), "");
+    LLVMValueRef span = LLVMBuildSub(B, stop, start, "");
+    LLVMValueRef adj = LLVMBuildSelect(B, pos, LLVMBuildSub(B, step, cj_i64(L, 1), ""),
+                                       LLVMBuildAdd(B, step, cj_i64(L, 1), ""), "");
+    LLVMValueRef n = LLVMBuildSDiv(B, LLVMBuildAdd(B, span, adj, ""), step, "");
+    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, n, cj_i64(L, 0), "");
+    return LLVMBuildSelect(B, neg, cj_i64(L, 0), n, "len");
+}
+
+static LLVMValueRef make_range(cj_lower *L, const cj_call *call) {
+    LLVMValueRef parts[3] = {cj_i64(L, 0), NULL, cj_i64(L, 1)};
+    if (call->nargs == 1) {
+        parts[1] = arg_as(L, call, 0, cj_t_int64);
+    } else {
+        parts[0] = arg_as(L, call, 0, cj_t_int64);
+        parts[1] = arg_as(L, call, 1, cj_t_int64);
+        if (call->nargs == 3) {
+            parts[2] = arg_as(L, call, 2, cj_t_int64);
+            cj_emit_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, parts[2], cj_i64(L, 0), ""),
+                             CJ_EXC_RANGE_STEP);
+        }
+    }
+    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, cj_type_range()));
+    for (int i = 0; i < 3; i++) {
+        r = LLVMBuildInsertValue(L->b, r, parts[i], (unsigned)i, "");
+    }
+    return r;
+}
+
+/* enumerate(x[, start]) / zip(a, b, ...): the iterator state, filled from the arguments. */
+static LLVMValueRef make_enumerate_zip(cj_lower *L, cj_instr *in, const cj_call *call) {
+    const cj_type *it = in->rtype;
+    LLVMTypeRef st = cj_iter_state_type(L->ctx, it);
+    LLVMValueRef state = cj_entry_alloca(L, st, "iter");
+    int first = 0;
+    if (it->iter_kind == CJ_ITER_ENUMERATE) {
+        LLVMValueRef counter = LLVMBuildStructGEP2(L->b, st, state, 0, "");
+        LLVMTypeRef ct = cj_iter_state_type(L->ctx, it->items[0]);
+        LLVMValueRef start = call->nargs == 2 ? arg_as(L, call, 1, cj_t_int64) : cj_i64(L, 0);
+        LLVMBuildStore(L->b, start, LLVMBuildStructGEP2(L->b, ct, counter, 0, ""));
+        LLVMBuildStore(L->b, cj_i64(L, INT64_MAX), LLVMBuildStructGEP2(L->b, ct, counter, 1, ""));
+        LLVMBuildStore(L->b, cj_i64(L, 1), LLVMBuildStructGEP2(L->b, ct, counter, 2, ""));
+        first = 1;
+    }
+    int nsrc = it->iter_kind == CJ_ITER_ENUMERATE ? 1 : call->nargs;
+    for (int i = 0; i < nsrc; i++) {
+        LLVMValueRef inner = LLVMBuildStructGEP2(L->b, st, state, (unsigned)(first + i), "");
+        cj_iter_init(L, inner, cj_load_var(L, call->args[i]), vt(L, call->args[i]),
+                     it->items[first + i]);
+    }
+    return state;
+}
+
+static LLVMValueRef sign_of(cj_lower *L, LLVMValueRef x, const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    if (t->kind == CJ_FLOAT) {
+        LLVMValueRef zero = cj_float_const(L, t, 0.0);
+        LLVMValueRef r = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOGT, x, zero, ""),
+                                         cj_float_const(L, t, 1.0), x, "");
+        return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOLT, x, zero, ""),
+                               cj_float_const(L, t, -1.0), r, "sign");
+    }
+    LLVMTypeRef lt = LLVMTypeOf(x);
+    LLVMValueRef zero = LLVMConstNull(lt);
+    LLVMValueRef pos = LLVMBuildICmp(B, t->is_signed ? LLVMIntSGT : LLVMIntUGT, x, zero, "");
+    LLVMValueRef r = LLVMBuildSelect(B, pos, LLVMConstInt(lt, 1, 0), zero, "");
+    if (!t->is_signed) {
+        return r;
+    }
+    return LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, x, zero, ""), LLVMConstAllOnes(lt), r,
+                           "sign");
+}
+
+/* np.maximum/minimum propagate NaN; np.fmax/fmin ignore it. */
+static LLVMValueRef np_minmax(cj_lower *L, int id, LLVMValueRef a, LLVMValueRef b,
+                              const cj_type *t) {
+    int is_max = id == CJ_B_NP_MAXIMUM || id == CJ_B_NP_FMAX;
+    const cj_type *ot;
+    (void)cj_rule_compare(CJ_GT, t, t, &ot);
+    LLVMValueRef a_wins = cj_lower_compare(L, is_max ? CJ_GE : CJ_LE, a, t, b, t, ot);
+    if (a_wins == NULL) {
+        return NULL;
+    }
+    if (t->kind != CJ_FLOAT) {
+        return LLVMBuildSelect(L->b, a_wins, a, b, "");
+    }
+    if (id == CJ_B_NP_MAXIMUM || id == CJ_B_NP_MINIMUM) { /* a NaN on either side wins */
+        a_wins = LLVMBuildOr(L->b, a_wins, isnan_of(L, a), "");
+        return LLVMBuildSelect(L->b, a_wins, a, b, "");
+    }
+    a_wins = LLVMBuildOr(L->b, a_wins, isnan_of(L, b), "");
+    return LLVMBuildSelect(L->b, a_wins, a, b, "");
+}
+
+static LLVMValueRef gcd_of(cj_lower *L, LLVMValueRef a, LLVMValueRef b) {
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef zero = cj_i64(L, 0);
+    a = abs_of(L, a, cj_t_int64, cj_t_int64);
+    b = abs_of(L, b, cj_t_int64, cj_t_int64);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef loop = cj_new_bb(L, "gcd_loop"), body = cj_new_bb(L, "gcd_body"),
+                      done = cj_new_bb(L, "gcd_done");
+    LLVMBuildBr(B, loop);
+    LLVMPositionBuilderAtEnd(B, loop);
+    LLVMValueRef x = LLVMBuildPhi(B, LLVMInt64TypeInContext(L->ctx), "x");
+    LLVMValueRef y = LLVMBuildPhi(B, LLVMInt64TypeInContext(L->ctx), "y");
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, y, zero, ""), done, body);
+    LLVMPositionBuilderAtEnd(B, body);
+    LLVMValueRef r = LLVMBuildURem(B, x, y, "");
+    LLVMBuildBr(B, loop);
+    LLVMValueRef xin[2] = {a, y}, yin[2] = {b, r};
+    LLVMBasicBlockRef from[2] = {pre, body};
+    LLVMAddIncoming(x, xin, from, 2);
+    LLVMAddIncoming(y, yin, from, 2);
+    LLVMPositionBuilderAtEnd(B, done);
+    return x;
+}
+
+static LLVMValueRef lower_rule_math(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
+    const cj_builtin_info *bi = &cj_builtin_table[id];
+    const cj_type *rt = in->rtype;
+    switch (bi->rule) {
+    case CJ_R_F1: {
+        LLVMValueRef x = arg_as(L, call, 0, rt);
+        if (id == CJ_B_M_DEGREES || id == CJ_B_NP_RAD2DEG) {
+            return LLVMBuildFMul(L->b, x, cj_float_const(L, rt, 180.0 / M_PI), "");
+        }
+        if (id == CJ_B_M_RADIANS || id == CJ_B_NP_DEG2RAD) {
+            return LLVMBuildFMul(L->b, x, cj_float_const(L, rt, M_PI / 180.0), "");
+        }
+        return math1(L, bi->cname, rt, x);
+    }
+    case CJ_R_F2:
+        return math2(L, bi->cname, rt, arg_as(L, call, 0, rt), arg_as(L, call, 1, rt));
+    case CJ_R_TO_INT: {
+        const cj_type *at = vt(L, call->args[0]);
+        if (cj_type_is_integer(at)) {
+            return arg_as(L, call, 0, cj_t_int64);
+        }
+        LLVMValueRef x = cj_load_var(L, call->args[0]);
+        return cj_cast(L, math1(L, bi->cname, at, x), at, cj_t_int64);
+    }
+    case CJ_R_PRED:
+        return predicate(L, id, cj_load_var(L, call->args[0]), vt(L, call->args[0]));
+    case CJ_R_C1:
+        return cmath1(L, id, arg_as(L, call, 0, rt), rt);
+    case CJ_R_MINMAX2:
+        return np_minmax(L, id, arg_as(L, call, 0, rt), arg_as(L, call, 1, rt), rt);
+    default:
+        return NULL;
+    }
+}
+
+static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
+    const cj_type *rt = in->rtype;
+    const cj_type *a = call->nargs > 0 ? vt(L, call->args[0]) : NULL;
+    switch (id) {
+    case CJ_B_ABS:
+    case CJ_B_OP_ABS:
+    case CJ_B_NP_ABSOLUTE:
+        return abs_of(L, cj_load_var(L, call->args[0]), a, rt);
+    case CJ_B_NP_SIGN:
+        return sign_of(L, arg_as(L, call, 0, rt), rt);
+    case CJ_B_NP_SQUARE: {
+        LLVMValueRef x = arg_as(L, call, 0, rt);
+        return cj_lower_binop(L, CJ_MUL, x, rt, x, rt, rt, rt);
+    }
+    case CJ_B_MIN:
+    case CJ_B_MAX:
+        return minmax(L, in, call, id == CJ_B_MAX);
+    case CJ_B_ROUND:
+        return round_of(L, in, call);
+    case CJ_B_LEN:
+        return len_of(L, call);
+    case CJ_B_RANGE:
+        return make_range(L, call);
+    case CJ_B_ENUMERATE:
+    case CJ_B_ZIP:
+        return make_enumerate_zip(L, in, call);
+    case CJ_B_POW:
+    case CJ_B_NP_POWER:
+        return cj_lower_binop(L, CJ_POW, cj_load_var(L, call->args[0]), a,
+                              cj_load_var(L, call->args[1]), vt(L, call->args[1]), in->optype, rt);
+    case CJ_B_DIVMOD: {
+        const cj_type *q = rt->items[0];
+        LLVMValueRef x = cj_load_var(L, call->args[0]), y = cj_load_var(L, call->args[1]);
+        const cj_type *yt = vt(L, call->args[1]);
+        LLVMValueRef d = cj_lower_binop(L, CJ_FLOORDIV, x, a, y, yt, in->optype, q);
+        LLVMValueRef m = d ? cj_lower_binop(L, CJ_MOD, x, a, y, yt, in->optype, q) : NULL;
+        if (m == NULL) {
+            return NULL;
+        }
+        LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
+        r = LLVMBuildInsertValue(L->b, r, d, 0, "");
+        return LLVMBuildInsertValue(L->b, r, m, 1, "");
+    }
+    case CJ_B_COMPLEX: /* complex(re, im) */
+        return cj_make_complex(L, rt, arg_as(L, call, 0, cj_t_float64),
+                               arg_as(L, call, 1, cj_t_float64));
+    case CJ_B_M_LOG: {
+        LLVMValueRef x = arg_as(L, call, 0, rt);
+        LLVMValueRef lx = math1(L, "log", rt, x);
+        if (call->nargs == 1) {
+            return lx;
+        }
+        return LLVMBuildFDiv(L->b, lx, math1(L, "log", rt, arg_as(L, call, 1, rt)), "");
+    }
+    case CJ_B_M_GCD:
+        return gcd_of(L, arg_as(L, call, 0, cj_t_int64), arg_as(L, call, 1, cj_t_int64));
+    case CJ_B_M_LDEXP: {
+        LLVMValueRef args[2] = {arg_as(L, call, 0, rt),
+                                LLVMBuildTrunc(L->b, arg_as(L, call, 1, cj_t_int64),
+                                               LLVMInt32TypeInContext(L->ctx), "")};
+        return cj_math_call(L, "ldexp", rt, 2, args);
+    }
+    case CJ_B_C_PHASE:
+    case CJ_B_C_POLAR: {
+        LLVMValueRef z = arg_as(L, call, 0, cj_t_complex128), im;
+        LLVMValueRef re = cj_complex_parts(L, z, &im);
+        LLVMValueRef phase = math2(L, "atan2", cj_t_float64, im, re);
+        if (id == CJ_B_C_PHASE) {
+            return phase;
+        }
+        LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
+        r = LLVMBuildInsertValue(L->b, r, math2(L, "hypot", cj_t_float64, re, im), 0, "");
+        return LLVMBuildInsertValue(L->b, r, phase, 1, "");
+    }
+    case CJ_B_C_RECT: {
+        LLVMValueRef r = arg_as(L, call, 0, cj_t_float64), phi = arg_as(L, call, 1, cj_t_float64);
+        return cj_make_complex(L, rt, LLVMBuildFMul(L->b, r, math1(L, "cos", cj_t_float64, phi), ""),
+                               LLVMBuildFMul(L->b, r, math1(L, "sin", cj_t_float64, phi), ""));
+    }
+    case CJ_B_OP_TRUTH:
+        return cj_truth(L, cj_load_var(L, call->args[0]), a);
+    default:
+        PyErr_Format(cj_LoweringError, "cujit cannot lower %s()", cj_builtin_table[id].attr);
+        return NULL;
+    }
+}
+
+static LLVMValueRef lower_operator_fn(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
+    const cj_builtin_info *bi = &cj_builtin_table[id];
+    LLVMValueRef a = cj_load_var(L, call->args[0]);
+    const cj_type *at = vt(L, call->args[0]);
+    if (bi->rule == CJ_R_UNOP) {
+        return cj_lower_unary(L, id - CJ_B_OP_NEG, a, at, in->rtype);
+    }
+    LLVMValueRef b = cj_load_var(L, call->args[1]);
+    const cj_type *bt = vt(L, call->args[1]);
+    if (bi->rule == CJ_R_CMPOP) {
+        return cj_lower_compare(L, id - CJ_B_OP_LT, a, at, b, bt, in->optype);
+    }
+    static const int ops[] = {CJ_ADD, CJ_SUB, CJ_MUL, CJ_TRUEDIV, CJ_FLOORDIV, CJ_MOD, CJ_POW,
+                              CJ_LSHIFT, CJ_RSHIFT, CJ_AND, CJ_OR, CJ_XOR};
+    return cj_lower_binop(L, ops[id - CJ_B_OP_ADD], a, at, b, bt, in->optype, in->rtype);
+}
+
+static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call) {
+    int id = call->builtin;
+    switch (cj_builtin_table[id].rule) {
+    case CJ_R_SPECIAL:
+        return lower_special(L, in, call, id);
+    case CJ_R_BINOP:
+    case CJ_R_CMPOP:
+    case CJ_R_UNOP:
+        return lower_operator_fn(L, in, call, id);
+    default:
+        return lower_rule_math(L, in, call, id);
+    }
+}
+
+/* A call to a jitted function: fn(ret*, args...) -> status, propagated. */
+static LLVMValueRef lower_jitted_call(cj_lower *L, cj_instr *in, const cj_call *call) {
+    LLVMValueRef fn = call->kind == CJ_CALL_SELF ? L->fn
+                                                 : L->env->callee_function(L->env, L->mod,
+                                                                           call->callee);
+    if (fn == NULL) {
+        return NULL;
+    }
+    const cj_type *rt = in->rtype->kind == CJ_VOID ? cj_t_none : in->rtype;
+    LLVMValueRef args[66];
+    args[0] = cj_entry_alloca(L, cj_llvm_type(L->ctx, rt), "callret");
+    for (int i = 0; i < call->nargs; i++) {
+        const cj_type *to = call->argtypes[i];
+        if (call->args[i] < 0 || to->kind == CJ_OMITTED) {
+            args[i + 1] = cj_empty(L);
+        } else if ((args[i + 1] = arg_as(L, call, i, to)) == NULL) {
+            return NULL;
+        }
+    }
+    LLVMTypeRef ft = LLVMGetElementType(LLVMTypeOf(fn));
+    LLVMValueRef status = LLVMBuildCall2(L->b, ft, fn, args, (unsigned)call->nargs + 1, "status");
+    cj_emit_check_status(L, status);
+    return LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, rt), args[0], "result");
+}
+
+int cj_lower_call(cj_lower *L, cj_instr *in) {
+    const cj_call *call = in->resolved;
+    LLVMValueRef r = NULL;
+    if (call == NULL) {
+        PyErr_SetString(cj_LoweringError, "call was not resolved by typing");
+        return -1;
+    }
+    switch (call->kind) {
+    case CJ_CALL_BUILTIN:
+        r = lower_builtin(L, in, call);
+        break;
+    case CJ_CALL_CAST:
+        r = arg_as(L, call, 0, in->rtype);
+        break;
+    case CJ_CALL_METHOD: { /* conjugate() */
+        cj_instr *get = NULL;
+        cj_func_ir *ir = L->ir;
+        for (int b = 0; get == NULL && b < ir->blocks.len; b++) {
+            cj_block *blk = CJ_BLOCK(ir, b);
+            for (int i = 0; i < blk->instrs.len; i++) {
+                if (CJ_INSTR(blk, i)->dst == in->args[0]) {
+                    get = CJ_INSTR(blk, i);
+                }
+            }
+        }
+        if (get == NULL || get->op != CJ_I_GETATTR) {
+            PyErr_SetString(cj_LoweringError, "bound method without its receiver");
+            return -1;
+        }
+        const cj_type *rt = vt(L, get->args[0]);
+        LLVMValueRef z = cj_cast(L, cj_load_var(L, get->args[0]), rt, in->rtype);
+        if (in->rtype->kind == CJ_COMPLEX) {
+            LLVMValueRef im;
+            LLVMValueRef re = cj_complex_parts(L, z, &im);
+            z = cj_make_complex(L, in->rtype, re, LLVMBuildFNeg(L->b, im, ""));
+        }
+        r = z;
+        break;
+    }
+    case CJ_CALL_DISPATCHER:
+    case CJ_CALL_SELF:
+        r = lower_jitted_call(L, in, call);
+        break;
+    case CJ_CALL_EXCEPTION:
+        r = cj_empty(L);
+        break;
+    }
+    return r ? cj_store_var(L, in->dst, r, in->rtype) : -1;
+}
+
+/* raise: the exception instance made at typing (or the class) gets a registry id. */
+int cj_lower_raise(cj_lower *L, cj_instr *in) {
+    cj_func_ir *ir = L->ir;
+    const cj_type *t = vt(L, in->args[0]);
+    PyObject *exc = t->obj;
+    int var = in->args[0];
+    /* follow copies back to the instruction that made the value */
+    for (int hops = 0; hops < 64; hops++) {
+        cj_instr *def = NULL;
+        for (int b = 0; def == NULL && b < ir->blocks.len; b++) {
+            cj_block *blk = CJ_BLOCK(ir, b);
+            for (int i = 0; i < blk->instrs.len; i++) {
+                if (CJ_INSTR(blk, i)->dst == var) {
+                    def = CJ_INSTR(blk, i);
+                }
+            }
+        }
+        if (def != NULL && def->op == CJ_I_COPY) {
+            var = def->args[0];
+            continue;
+        }
+        if (def != NULL && def->op == CJ_I_CALL && def->resolved != NULL &&
+            ((const cj_call *)def->resolved)->kind == CJ_CALL_EXCEPTION) {
+            exc = ((const cj_call *)def->resolved)->exception;
+        }
+        break;
+    }
+    int id = cj_exc_register(exc);
+    if (id < 0) {
+        return -1;
+    }
+    LLVMBuildRet(L->b, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
+    return 0;
+}

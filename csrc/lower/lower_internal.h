@@ -1,0 +1,91 @@
+/* lower_internal.h: the lowering context and the helpers the lower_*.c files share. */
+#ifndef CJ_LOWER_INTERNAL_H
+#define CJ_LOWER_INTERNAL_H
+
+#include "lower/lower.h"
+#include "types/builtins.h"
+
+typedef struct cj_lower {
+    cj_func_ir *ir;
+    cj_lower_env *env;
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    LLVMBuilderRef b;
+    LLVMValueRef fn;
+    LLVMValueRef ret_ptr;
+    LLVMBasicBlockRef alloca_bb;  /* allocas go here, so loops do not grow the stack */
+    LLVMBasicBlockRef *blocks;    /* per IR block */
+    LLVMValueRef *slots;          /* per variable: its alloca */
+    const cj_type *ret_type;
+    const cj_type *const *argtypes;
+    cj_instr **def;               /* per variable: its only definition, or NULL */
+} cj_lower;
+
+/* ---- lower.c ---- */
+LLVMValueRef cj_load_var(cj_lower *L, int var);               /* in the variable's type */
+int cj_store_var(cj_lower *L, int var, LLVMValueRef v, const cj_type *from);
+LLVMValueRef cj_entry_alloca(cj_lower *L, LLVMTypeRef t, const char *name);
+/* Returns `id` from the function (raises exception #id); leaves the builder in a fresh,
+ * unreachable block so callers can go on emitting. */
+void cj_emit_raise(cj_lower *L, int id);
+/* if (cond) raise #id */
+void cj_emit_raise_if(cj_lower *L, LLVMValueRef cond, int id);
+/* Propagates a callee's status: if (status != 0) return status. */
+void cj_emit_check_status(cj_lower *L, LLVMValueRef status);
+LLVMValueRef cj_const_value(cj_lower *L, PyObject *obj, const cj_type *t); /* NULL + exc */
+LLVMBasicBlockRef cj_new_bb(cj_lower *L, const char *name);
+
+/* ---- lower_types.c ---- */
+LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to);
+LLVMValueRef cj_truth(cj_lower *L, LLVMValueRef v, const cj_type *t);
+LLVMTypeRef cj_elem_type(LLVMContextRef ctx, const cj_type *dtype); /* in memory (bool: i8) */
+LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it);
+LLVMValueRef cj_i64(cj_lower *L, long long v);
+LLVMValueRef cj_empty(cj_lower *L); /* the value of a type without data */
+
+/* ---- lower_num.c ---- */
+LLVMValueRef cj_lower_binop(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                            LLVMValueRef b, const cj_type *bt, const cj_type *optype,
+                            const cj_type *rtype);
+LLVMValueRef cj_lower_unary(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                            const cj_type *rtype);
+LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                              LLVMValueRef b, const cj_type *bt, const cj_type *optype);
+/* A call to the target's math function `cname` (sin, atan2...) in float type `t`. */
+LLVMValueRef cj_math_call(cj_lower *L, const char *cname, const cj_type *t, int nargs,
+                          LLVMValueRef *args);
+LLVMValueRef cj_complex_parts(cj_lower *L, LLVMValueRef c, LLVMValueRef *im); /* re */
+LLVMValueRef cj_make_complex(cj_lower *L, const cj_type *t, LLVMValueRef re, LLVMValueRef im);
+LLVMValueRef cj_float_const(cj_lower *L, const cj_type *t, double v);
+
+/* ---- lower_call.c ---- */
+int cj_lower_call(cj_lower *L, cj_instr *in);
+int cj_lower_raise(cj_lower *L, cj_instr *in);
+
+/* ---- lower_array.c ---- */
+LLVMValueRef cj_array_dim(cj_lower *L, LLVMValueRef arr, int field, int i); /* shape/strides */
+LLVMValueRef cj_array_getitem(cj_lower *L, LLVMValueRef arr, const cj_type *at,
+                              LLVMValueRef idx, const cj_type *it, const cj_type *rtype);
+int cj_array_setitem(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRef idx,
+                     const cj_type *it, LLVMValueRef v, const cj_type *vt,
+                     const cj_type *target);
+LLVMValueRef cj_array_attr(cj_lower *L, LLVMValueRef arr, const cj_type *at, const char *name);
+LLVMValueRef cj_array_size(cj_lower *L, LLVMValueRef arr, const cj_type *at);
+LLVMValueRef cj_const_array(cj_lower *L, PyObject *array, const cj_type *t);
+#define CJ_ARR_DATA 0
+#define CJ_ARR_PARENT 1
+#define CJ_ARR_SHAPE 2
+#define CJ_ARR_STRIDES 3
+
+/* ---- lower_iter.c ---- */
+/* A new iterator over `v` (a pointer to its state, allocated in the entry block). */
+LLVMValueRef cj_lower_getiter(cj_lower *L, LLVMValueRef v, const cj_type *vt,
+                              const cj_type *it);
+/* Initialises the state at `state` for iterating `v`. */
+void cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type *vt,
+                  const cj_type *it);
+/* Steps the iterator: returns the value (in it->yield) and sets *ok. */
+LLVMValueRef cj_lower_iternext(cj_lower *L, LLVMValueRef state, const cj_type *it,
+                               LLVMValueRef *ok);
+
+#endif

@@ -1,0 +1,482 @@
+/* lower_num.c: operators on numbers with Python's semantics on fixed-width values:
+ * floor division and modulo take the divisor's sign, division by zero raises
+ * ZeroDivisionError (error_model 'python') or gives inf/nan ('numpy'), INT64_MIN // -1 wraps
+ * instead of trapping, shifts past the width give 0 (or the sign), integer ** follows numba
+ * (a negative exponent gives 1 // base**-exp), complex division is CPython's algorithm. */
+#include "lower/lower_internal.h"
+
+#include <string.h>
+
+LLVMValueRef cj_float_const(cj_lower *L, const cj_type *t, double v) {
+    return LLVMConstReal(cj_llvm_type(L->ctx, t), v);
+}
+
+LLVMValueRef cj_complex_parts(cj_lower *L, LLVMValueRef c, LLVMValueRef *im) {
+    *im = LLVMBuildExtractValue(L->b, c, 1, "im");
+    return LLVMBuildExtractValue(L->b, c, 0, "re");
+}
+
+LLVMValueRef cj_make_complex(cj_lower *L, const cj_type *t, LLVMValueRef re, LLVMValueRef im) {
+    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, t));
+    r = LLVMBuildInsertValue(L->b, r, re, 0, "");
+    return LLVMBuildInsertValue(L->b, r, im, 1, "");
+}
+
+/* ---- math functions of the target ---- */
+
+static LLVMValueRef get_or_declare(cj_lower *L, const char *name, LLVMTypeRef ret,
+                                   LLVMTypeRef *params, unsigned n) {
+    LLVMValueRef f = LLVMGetNamedFunction(L->mod, name);
+    if (f == NULL) {
+        f = LLVMAddFunction(L->mod, name, LLVMFunctionType(ret, params, n, 0));
+        /* pure functions: lets LLVM hoist and fold them (sqrt becomes an instruction) */
+        unsigned kind = LLVMGetEnumAttributeKindForName("readnone", 8);
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(L->ctx, kind, 0));
+        kind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(L->ctx, kind, 0));
+    }
+    return f;
+}
+
+LLVMValueRef cj_math_call(cj_lower *L, const char *cname, const cj_type *t, int nargs,
+                          LLVMValueRef *args) {
+    char name[64];
+    int single = t->bits <= 32;
+    if (L->env->target == CJ_TARGET_CUDA) {
+        PyOS_snprintf(name, sizeof(name), "__nv_%s%s", cname, single ? "f" : "");
+    } else {
+        PyOS_snprintf(name, sizeof(name), "%s%s", cname, single ? "f" : "");
+    }
+    LLVMTypeRef ft = cj_llvm_type(L->ctx, t->bits == 16 ? cj_t_float32 : t);
+    LLVMTypeRef params[3] = {ft, ft, ft};
+    if (strcmp(cname, "ldexp") == 0) {
+        params[1] = LLVMInt32TypeInContext(L->ctx);
+    }
+    LLVMValueRef f = get_or_declare(L, name, ft, params, (unsigned)nargs);
+    return LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(f)), f, args, (unsigned)nargs, "");
+}
+
+static LLVMValueRef intrinsic1(cj_lower *L, const char *base, LLVMValueRef x) {
+    char name[64];
+    LLVMTypeRef t = LLVMTypeOf(x);
+    const char *suffix = t == LLVMFloatTypeInContext(L->ctx) ? "f32"
+                         : t == LLVMHalfTypeInContext(L->ctx) ? "f16" : "f64";
+    PyOS_snprintf(name, sizeof(name), "llvm.%s.%s", base, suffix);
+    LLVMValueRef f = get_or_declare(L, name, t, &t, 1);
+    return LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(f)), f, &x, 1, "");
+}
+
+/* ---- integers ---- */
+
+static int error_python(cj_lower *L) { return L->env->error_model == CJ_ERRORS_PYTHON; }
+
+static LLVMValueRef is_zero(cj_lower *L, LLVMValueRef v) {
+    return LLVMBuildICmp(L->b, LLVMIntEQ, v, LLVMConstNull(LLVMTypeOf(v)), "is_zero");
+}
+
+/* Python's a // b and a % b for signed integers (b != 0 checked by the caller). */
+static LLVMValueRef int_floordiv_mod(cj_lower *L, LLVMValueRef a, LLVMValueRef b, int is_signed,
+                                     int want_mod) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef t = LLVMTypeOf(a);
+    if (!is_signed) {
+        return want_mod ? LLVMBuildURem(B, a, b, "") : LLVMBuildUDiv(B, a, b, "");
+    }
+    /* b == -1 would trap on INT_MIN: compute with 1 and fix up */
+    LLVMValueRef minus1 = LLVMBuildICmp(B, LLVMIntEQ, b, LLVMConstAllOnes(t), "");
+    LLVMValueRef safe_b = LLVMBuildSelect(B, minus1, LLVMConstInt(t, 1, 0), b, "");
+    LLVMValueRef q = LLVMBuildSDiv(B, a, safe_b, "");
+    LLVMValueRef r = LLVMBuildSRem(B, a, safe_b, "");
+    /* when the remainder's sign differs from the divisor's, step down */
+    LLVMValueRef zero = LLVMConstNull(t);
+    LLVMValueRef r_nz = LLVMBuildICmp(B, LLVMIntNE, r, zero, "");
+    LLVMValueRef signs = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildICmp(B, LLVMIntSLT, r, zero, ""),
+                                       LLVMBuildICmp(B, LLVMIntSLT, safe_b, zero, ""), "");
+    LLVMValueRef adjust = LLVMBuildAnd(B, r_nz, signs, "");
+    if (want_mod) {
+        LLVMValueRef m = LLVMBuildSelect(B, adjust, LLVMBuildAdd(B, r, safe_b, ""), r, "");
+        return LLVMBuildSelect(B, minus1, zero, m, "mod");
+    }
+    LLVMValueRef fq = LLVMBuildSelect(B, adjust, LLVMBuildSub(B, q, LLVMConstInt(t, 1, 0), ""),
+                                      q, "");
+    return LLVMBuildSelect(B, minus1, LLVMBuildNeg(B, a, ""), fq, "floordiv");
+}
+
+/* i ** n by squaring; a negative n gives 1 // i**-n (numba), 0 ** negative raises. */
+static LLVMValueRef int_pow(cj_lower *L, LLVMValueRef base, LLVMValueRef exp, int is_signed) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef t = LLVMTypeOf(base);
+    LLVMValueRef zero = LLVMConstNull(t), one = LLVMConstInt(t, 1, 0);
+    LLVMValueRef negative = is_signed ? LLVMBuildICmp(B, LLVMIntSLT, exp, zero, "")
+                                      : LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
+    if (error_python(L)) {
+        cj_emit_raise_if(L, LLVMBuildAnd(B, negative, is_zero(L, base), ""), CJ_EXC_POW_ZERO);
+    }
+    LLVMValueRef n = LLVMBuildSelect(B, negative, LLVMBuildNeg(B, exp, ""), exp, "n");
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef loop = cj_new_bb(L, "pow_loop"), done = cj_new_bb(L, "pow_done");
+    LLVMBuildBr(B, loop);
+    LLVMPositionBuilderAtEnd(B, loop);
+    LLVMValueRef acc = LLVMBuildPhi(B, t, "acc"), x = LLVMBuildPhi(B, t, "x"),
+                 k = LLVMBuildPhi(B, t, "k");
+    LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, k, one, ""), zero, "");
+    LLVMValueRef acc2 = LLVMBuildSelect(B, odd, LLVMBuildMul(B, acc, x, ""), acc, "");
+    LLVMValueRef x2 = LLVMBuildMul(B, x, x, "");
+    LLVMValueRef k2 = LLVMBuildLShr(B, k, one, "");
+    LLVMValueRef more = LLVMBuildICmp(B, LLVMIntNE, k2, zero, "");
+    LLVMBasicBlockRef body_end = LLVMGetInsertBlock(B);
+    LLVMBuildCondBr(B, more, loop, done);
+    LLVMValueRef acc_in[2] = {one, acc2}, x_in[2] = {base, x2}, k_in[2] = {n, k2};
+    LLVMBasicBlockRef from[2] = {pre, body_end};
+    LLVMAddIncoming(acc, acc_in, from, 2);
+    LLVMAddIncoming(x, x_in, from, 2);
+    LLVMAddIncoming(k, k_in, from, 2);
+    LLVMPositionBuilderAtEnd(B, done);
+    /* n == 0 runs one round with k = 0: acc stays 1 */
+    LLVMValueRef p = acc2;
+    if (!is_signed) {
+        return p;
+    }
+    /* negative exponent: 1 // p, which is 0 unless p is 1 or -1 */
+    LLVMValueRef p_is_one = LLVMBuildICmp(B, LLVMIntEQ, p, one, "");
+    LLVMValueRef p_is_m1 = LLVMBuildICmp(B, LLVMIntEQ, p, LLVMConstAllOnes(t), "");
+    LLVMValueRef inv = LLVMBuildSelect(B, p_is_one, one,
+                                       LLVMBuildSelect(B, p_is_m1, LLVMConstAllOnes(t), zero, ""),
+                                       "");
+    return LLVMBuildSelect(B, negative, inv, p, "ipow");
+}
+
+/* Shifts: a count past the width gives 0 (left, logical right) or the sign (arithmetic). */
+static LLVMValueRef int_shift(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b,
+                              int is_signed) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef t = LLVMTypeOf(a);
+    unsigned bits = LLVMGetIntTypeWidth(t);
+    LLVMValueRef too_far = LLVMBuildICmp(B, LLVMIntUGE, b, LLVMConstInt(t, bits, 0), "");
+    LLVMValueRef count = LLVMBuildSelect(B, too_far, LLVMConstInt(t, bits - 1, 0), b, "");
+    if (op == CJ_LSHIFT) {
+        LLVMValueRef r = LLVMBuildShl(B, a, count, "");
+        return LLVMBuildSelect(B, too_far, LLVMConstNull(t), r, "shl");
+    }
+    if (is_signed) {
+        return LLVMBuildAShr(B, a, count, "shr");
+    }
+    LLVMValueRef r = LLVMBuildLShr(B, a, count, "");
+    return LLVMBuildSelect(B, too_far, LLVMConstNull(t), r, "shr");
+}
+
+static LLVMValueRef int_binop(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b,
+                              const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    int s = t->kind == CJ_INT ? t->is_signed : 1;
+    switch (op) {
+    case CJ_ADD:
+        return LLVMBuildAdd(B, a, b, "add");
+    case CJ_SUB:
+        return LLVMBuildSub(B, a, b, "sub");
+    case CJ_MUL:
+        return LLVMBuildMul(B, a, b, "mul");
+    case CJ_FLOORDIV:
+    case CJ_MOD: {
+        LLVMValueRef z = is_zero(L, b);
+        if (error_python(L)) {
+            cj_emit_raise_if(L, z, op == CJ_MOD ? CJ_EXC_INT_MOD_ZERO : CJ_EXC_INT_DIV_ZERO);
+            return int_floordiv_mod(L, a, b, s, op == CJ_MOD);
+        }
+        /* numpy model: x // 0 and x % 0 give 0 */
+        LLVMValueRef safe = LLVMBuildSelect(B, z, LLVMConstInt(LLVMTypeOf(b), 1, 0), b, "");
+        LLVMValueRef r = int_floordiv_mod(L, a, safe, s, op == CJ_MOD);
+        return LLVMBuildSelect(B, z, LLVMConstNull(LLVMTypeOf(a)), r, "");
+    }
+    case CJ_POW:
+        return int_pow(L, a, b, s);
+    case CJ_LSHIFT:
+    case CJ_RSHIFT:
+        return int_shift(L, op, a, b, s);
+    case CJ_AND:
+        return LLVMBuildAnd(B, a, b, "and");
+    case CJ_OR:
+        return LLVMBuildOr(B, a, b, "or");
+    case CJ_XOR:
+        return LLVMBuildXor(B, a, b, "xor");
+    default:
+        PyErr_SetString(cj_LoweringError, "unsupported integer operator");
+        return NULL;
+    }
+}
+
+/* ---- floats ---- */
+
+/* CPython's float divmod: the remainder takes the divisor's sign. */
+static LLVMValueRef float_floordiv_mod(cj_lower *L, LLVMValueRef a, LLVMValueRef b,
+                                       const cj_type *t, int want_mod) {
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef zero = cj_float_const(L, t, 0.0), one = cj_float_const(L, t, 1.0);
+    LLVMValueRef mod = LLVMBuildFRem(B, a, b, "fmod");
+    LLVMValueRef div = LLVMBuildFDiv(B, LLVMBuildFSub(B, a, mod, ""), b, "");
+    LLVMValueRef mod_nz = LLVMBuildFCmp(B, LLVMRealUNE, mod, zero, "");
+    LLVMValueRef signs = LLVMBuildICmp(B, LLVMIntNE,
+                                       LLVMBuildFCmp(B, LLVMRealOLT, b, zero, ""),
+                                       LLVMBuildFCmp(B, LLVMRealOLT, mod, zero, ""), "");
+    LLVMValueRef adjust = LLVMBuildAnd(B, mod_nz, signs, "");
+    LLVMValueRef args2[2] = {zero, b};
+    LLVMValueRef signed_zero = cj_math_call(L, "copysign", t, 2, args2);
+    mod = LLVMBuildSelect(B, adjust, LLVMBuildFAdd(B, mod, b, ""),
+                          LLVMBuildSelect(B, mod_nz, mod, signed_zero, ""), "mod");
+    if (want_mod) {
+        return mod;
+    }
+    div = LLVMBuildSelect(B, adjust, LLVMBuildFSub(B, div, one, ""), div, "");
+    LLVMValueRef fl = intrinsic1(L, "floor", div);
+    LLVMValueRef up = LLVMBuildFCmp(B, LLVMRealOGT, LLVMBuildFSub(B, div, fl, ""),
+                                    cj_float_const(L, t, 0.5), "");
+    fl = LLVMBuildSelect(B, up, LLVMBuildFAdd(B, fl, one, ""), fl, "");
+    LLVMValueRef div_nz = LLVMBuildFCmp(B, LLVMRealUNE, div, zero, "");
+    LLVMValueRef args3[2] = {zero, LLVMBuildFDiv(B, a, b, "")};
+    return LLVMBuildSelect(B, div_nz, fl, cj_math_call(L, "copysign", t, 2, args3), "floordiv");
+}
+
+static LLVMValueRef float_binop(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b,
+                                const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    if ((op == CJ_TRUEDIV || op == CJ_FLOORDIV || op == CJ_MOD) && error_python(L)) {
+        LLVMValueRef z = LLVMBuildFCmp(B, LLVMRealOEQ, b, cj_float_const(L, t, 0.0), "");
+        cj_emit_raise_if(L, z, op == CJ_MOD ? CJ_EXC_MOD_ZERO : CJ_EXC_DIV_ZERO);
+    }
+    switch (op) {
+    case CJ_ADD:
+        return LLVMBuildFAdd(B, a, b, "fadd");
+    case CJ_SUB:
+        return LLVMBuildFSub(B, a, b, "fsub");
+    case CJ_MUL:
+        return LLVMBuildFMul(B, a, b, "fmul");
+    case CJ_TRUEDIV:
+        return LLVMBuildFDiv(B, a, b, "fdiv");
+    case CJ_FLOORDIV:
+        return float_floordiv_mod(L, a, b, t, 0);
+    case CJ_MOD:
+        return float_floordiv_mod(L, a, b, t, 1);
+    case CJ_POW: {
+        LLVMValueRef args[2] = {a, b};
+        return cj_math_call(L, "pow", t, 2, args);
+    }
+    default:
+        PyErr_SetString(cj_LoweringError, "unsupported float operator");
+        return NULL;
+    }
+}
+
+/* ---- complex ---- */
+
+/* CPython's _Py_c_quot: scales by the larger component of the divisor. */
+static LLVMValueRef complex_div(cj_lower *L, LLVMValueRef a, LLVMValueRef b, const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    const cj_type *pt = cj_type_float(t->bits / 2);
+    LLVMValueRef ai, bi;
+    LLVMValueRef ar = cj_complex_parts(L, a, &ai), br = cj_complex_parts(L, b, &bi);
+    if (error_python(L)) {
+        LLVMValueRef zero = cj_float_const(L, pt, 0.0);
+        LLVMValueRef z = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, br, zero, ""),
+                                      LLVMBuildFCmp(B, LLVMRealOEQ, bi, zero, ""), "");
+        cj_emit_raise_if(L, z, CJ_EXC_DIV_ZERO);
+    }
+    LLVMValueRef abs_br = intrinsic1(L, "fabs", br), abs_bi = intrinsic1(L, "fabs", bi);
+    LLVMValueRef real_big = LLVMBuildFCmp(B, LLVMRealOGE, abs_br, abs_bi, "");
+    /* real_big: ratio = bi/br, denom = br + bi*ratio; re = (ar + ai*ratio)/denom,
+     *           im = (ai - ar*ratio)/denom
+     * else:     ratio = br/bi, denom = br*ratio + bi; re = (ar*ratio + ai)/denom,
+     *           im = (ai*ratio - ar)/denom */
+    LLVMValueRef r1 = LLVMBuildFDiv(B, bi, br, ""), d1 = LLVMBuildFAdd(B, br, LLVMBuildFMul(B, bi, r1, ""), "");
+    LLVMValueRef re1 = LLVMBuildFDiv(B, LLVMBuildFAdd(B, ar, LLVMBuildFMul(B, ai, r1, ""), ""), d1, "");
+    LLVMValueRef im1 = LLVMBuildFDiv(B, LLVMBuildFSub(B, ai, LLVMBuildFMul(B, ar, r1, ""), ""), d1, "");
+    LLVMValueRef r2 = LLVMBuildFDiv(B, br, bi, ""), d2 = LLVMBuildFAdd(B, LLVMBuildFMul(B, br, r2, ""), bi, "");
+    LLVMValueRef re2 = LLVMBuildFDiv(B, LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, r2, ""), ai, ""), d2, "");
+    LLVMValueRef im2 = LLVMBuildFDiv(B, LLVMBuildFSub(B, LLVMBuildFMul(B, ai, r2, ""), ar, ""), d2, "");
+    return cj_make_complex(L, t, LLVMBuildSelect(B, real_big, re1, re2, ""),
+                           LLVMBuildSelect(B, real_big, im1, im2, ""));
+}
+
+/* z ** w = exp(w * log(z)), with 0 ** w = 0 (w != 0) and z ** 0 = 1. */
+static LLVMValueRef complex_pow(cj_lower *L, LLVMValueRef a, LLVMValueRef b, const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    const cj_type *pt = cj_type_float(t->bits / 2);
+    LLVMValueRef ai, bi;
+    LLVMValueRef ar = cj_complex_parts(L, a, &ai), br = cj_complex_parts(L, b, &bi);
+    LLVMValueRef hyp_args[2] = {ar, ai}, at_args[2] = {ai, ar};
+    LLVMValueRef vabs = cj_math_call(L, "hypot", pt, 2, hyp_args);
+    LLVMValueRef len = cj_math_call(L, "pow", pt, 2, (LLVMValueRef[]){vabs, br});
+    LLVMValueRef at = cj_math_call(L, "atan2", pt, 2, at_args);
+    LLVMValueRef phase = LLVMBuildFMul(B, at, br, "");
+    LLVMValueRef lnabs = cj_math_call(L, "log", pt, 1, &vabs);
+    len = LLVMBuildFDiv(B, len, cj_math_call(L, "exp", pt, 1,
+                                            (LLVMValueRef[]){LLVMBuildFMul(B, at, bi, "")}), "");
+    phase = LLVMBuildFAdd(B, phase, LLVMBuildFMul(B, bi, lnabs, ""), "");
+    LLVMValueRef re = LLVMBuildFMul(B, len, cj_math_call(L, "cos", pt, 1, &phase), "");
+    LLVMValueRef im = LLVMBuildFMul(B, len, cj_math_call(L, "sin", pt, 1, &phase), "");
+    LLVMValueRef zero = cj_float_const(L, pt, 0.0);
+    LLVMValueRef b_zero = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, br, zero, ""),
+                                       LLVMBuildFCmp(B, LLVMRealOEQ, bi, zero, ""), "");
+    LLVMValueRef a_zero = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, ar, zero, ""),
+                                       LLVMBuildFCmp(B, LLVMRealOEQ, ai, zero, ""), "");
+    re = LLVMBuildSelect(B, a_zero, zero, re, "");
+    im = LLVMBuildSelect(B, a_zero, zero, im, "");
+    re = LLVMBuildSelect(B, b_zero, cj_float_const(L, pt, 1.0), re, "");
+    im = LLVMBuildSelect(B, b_zero, zero, im, "");
+    return cj_make_complex(L, t, re, im);
+}
+
+static LLVMValueRef complex_binop(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b,
+                                  const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef ai, bi;
+    LLVMValueRef ar = cj_complex_parts(L, a, &ai), br = cj_complex_parts(L, b, &bi);
+    switch (op) {
+    case CJ_ADD:
+        return cj_make_complex(L, t, LLVMBuildFAdd(B, ar, br, ""), LLVMBuildFAdd(B, ai, bi, ""));
+    case CJ_SUB:
+        return cj_make_complex(L, t, LLVMBuildFSub(B, ar, br, ""), LLVMBuildFSub(B, ai, bi, ""));
+    case CJ_MUL:
+        return cj_make_complex(
+            L, t, LLVMBuildFSub(B, LLVMBuildFMul(B, ar, br, ""), LLVMBuildFMul(B, ai, bi, ""), ""),
+            LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, bi, ""), LLVMBuildFMul(B, ai, br, ""), ""));
+    case CJ_TRUEDIV:
+        return complex_div(L, a, b, t);
+    case CJ_POW:
+        return complex_pow(L, a, b, t);
+    default:
+        PyErr_SetString(cj_LoweringError, "unsupported complex operator");
+        return NULL;
+    }
+}
+
+static LLVMValueRef tuple_concat(cj_lower *L, LLVMValueRef a, const cj_type *at, LLVMValueRef b,
+                                 const cj_type *bt, const cj_type *rt) {
+    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
+    for (int i = 0; i < at->n; i++) {
+        r = LLVMBuildInsertValue(L->b, r, LLVMBuildExtractValue(L->b, a, (unsigned)i, ""),
+                                 (unsigned)i, "");
+    }
+    for (int i = 0; i < bt->n; i++) {
+        r = LLVMBuildInsertValue(L->b, r, LLVMBuildExtractValue(L->b, b, (unsigned)i, ""),
+                                 (unsigned)(at->n + i), "");
+    }
+    return r;
+}
+
+LLVMValueRef cj_lower_binop(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                            LLVMValueRef b, const cj_type *bt, const cj_type *optype,
+                            const cj_type *rtype) {
+    if (at->kind == CJ_TUPLE) {
+        return tuple_concat(L, a, at, b, bt, rtype);
+    }
+    const cj_type *ot = optype ? optype : rtype;
+    /* shifts keep the count in the result's type too */
+    a = cj_cast(L, a, at, ot);
+    b = cj_cast(L, b, bt, ot);
+    if (a == NULL || b == NULL) {
+        return NULL;
+    }
+    LLVMValueRef r;
+    if (ot->kind == CJ_COMPLEX) {
+        r = complex_binop(L, op, a, b, ot);
+    } else if (ot->kind == CJ_FLOAT) {
+        r = float_binop(L, op, a, b, ot);
+    } else {
+        r = int_binop(L, op, a, b, ot);
+    }
+    return r ? cj_cast(L, r, ot, rtype) : NULL;
+}
+
+LLVMValueRef cj_lower_unary(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                            const cj_type *rtype) {
+    LLVMBuilderRef B = L->b;
+    if (op == CJ_NOT) {
+        return LLVMBuildNot(B, cj_truth(L, a, at), "not");
+    }
+    LLVMValueRef v = cj_cast(L, a, at, rtype);
+    if (v == NULL || op == CJ_POS) {
+        return v;
+    }
+    if (op == CJ_INVERT) {
+        return LLVMBuildNot(B, v, "invert");
+    }
+    if (rtype->kind == CJ_FLOAT) {
+        return LLVMBuildFNeg(B, v, "fneg");
+    }
+    if (rtype->kind == CJ_COMPLEX) {
+        LLVMValueRef im;
+        LLVMValueRef re = cj_complex_parts(L, v, &im);
+        return cj_make_complex(L, rtype, LLVMBuildFNeg(B, re, ""), LLVMBuildFNeg(B, im, ""));
+    }
+    return LLVMBuildNeg(B, v, "neg");
+}
+
+static LLVMValueRef tuple_equal(cj_lower *L, LLVMValueRef a, const cj_type *at, LLVMValueRef b,
+                                const cj_type *bt) {
+    LLVMValueRef all = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), at->n == bt->n, 0);
+    for (int i = 0; at->n == bt->n && i < at->n; i++) {
+        const cj_type *ot;
+        const cj_type *r = cj_rule_compare(CJ_EQ, at->items[i], bt->items[i], &ot);
+        if (r == NULL) {
+            return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
+        }
+        LLVMValueRef e = cj_lower_compare(L, CJ_EQ, LLVMBuildExtractValue(L->b, a, (unsigned)i, ""),
+                                          at->items[i],
+                                          LLVMBuildExtractValue(L->b, b, (unsigned)i, ""),
+                                          bt->items[i], ot);
+        if (e == NULL) {
+            return NULL;
+        }
+        all = LLVMBuildAnd(L->b, all, e, "");
+    }
+    return all;
+}
+
+LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                              LLVMValueRef b, const cj_type *bt, const cj_type *optype) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx);
+    if (op == CJ_IS || op == CJ_ISNOT || at->kind == CJ_NONE || bt->kind == CJ_NONE) {
+        int a_none = at->kind == CJ_NONE, b_none = bt->kind == CJ_NONE;
+        int same;
+        if (a_none || b_none) {
+            same = a_none && b_none;
+        } else if (cj_type_is_number(at) && cj_type_is_number(bt)) {
+            return cj_lower_compare(L, op == CJ_ISNOT ? CJ_NE : CJ_EQ, a, at, b, bt,
+                                    cj_promote(at, bt));
+        } else {
+            same = 0;
+        }
+        int want = op == CJ_IS || op == CJ_EQ ? same : !same;
+        return LLVMConstInt(i1, (unsigned long long)want, 0);
+    }
+    if (at->kind == CJ_TUPLE) {
+        LLVMValueRef eq = tuple_equal(L, a, at, b, bt);
+        return eq == NULL ? NULL : op == CJ_EQ ? eq : LLVMBuildNot(B, eq, "");
+    }
+    a = cj_cast(L, a, at, optype);
+    b = cj_cast(L, b, bt, optype);
+    if (a == NULL || b == NULL) {
+        return NULL;
+    }
+    if (optype->kind == CJ_COMPLEX) {
+        LLVMValueRef ai, bi;
+        LLVMValueRef ar = cj_complex_parts(L, a, &ai), br = cj_complex_parts(L, b, &bi);
+        LLVMValueRef eq = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, ar, br, ""),
+                                       LLVMBuildFCmp(B, LLVMRealOEQ, ai, bi, ""), "");
+        return op == CJ_EQ ? eq : LLVMBuildNot(B, eq, "");
+    }
+    if (optype->kind == CJ_FLOAT) {
+        static const LLVMRealPredicate preds[] = {LLVMRealOLT, LLVMRealOLE, LLVMRealOEQ,
+                                                  LLVMRealUNE, LLVMRealOGT, LLVMRealOGE};
+        return LLVMBuildFCmp(B, preds[op], a, b, "fcmp");
+    }
+    int s = optype->kind == CJ_INT ? optype->is_signed : 0;
+    static const LLVMIntPredicate spreds[] = {LLVMIntSLT, LLVMIntSLE, LLVMIntEQ,
+                                              LLVMIntNE,  LLVMIntSGT, LLVMIntSGE};
+    static const LLVMIntPredicate upreds[] = {LLVMIntULT, LLVMIntULE, LLVMIntEQ,
+                                              LLVMIntNE,  LLVMIntUGT, LLVMIntUGE};
+    return LLVMBuildICmp(B, s ? spreds[op] : upreds[op], a, b, "icmp");
+}

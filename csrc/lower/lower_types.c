@@ -1,0 +1,275 @@
+/* lower_types.c: cujit types as LLVM types, their C-side layout (for boxing and unboxing in
+ * the dispatcher), and casts between types.
+ * Arrays are {T* data, i8* parent, [n x i64] shape, [n x i64] strides} (strides in bytes;
+ * parent is the Python object owning the memory, borrowed for the call). Types without data
+ * (None, compile-time objects, omitted arguments) are the empty struct. Iterators are pointers
+ * to their state. */
+#include "lower/lower_internal.h"
+
+LLVMValueRef cj_i64(cj_lower *L, long long v) {
+    return LLVMConstInt(LLVMInt64TypeInContext(L->ctx), (unsigned long long)v, 1);
+}
+
+LLVMValueRef cj_empty(cj_lower *L) {
+    return LLVMConstNull(LLVMStructTypeInContext(L->ctx, NULL, 0, 0));
+}
+
+static LLVMTypeRef float_type(LLVMContextRef ctx, int bits) {
+    return bits == 16 ? LLVMHalfTypeInContext(ctx)
+           : bits == 32 ? LLVMFloatTypeInContext(ctx) : LLVMDoubleTypeInContext(ctx);
+}
+
+LLVMTypeRef cj_elem_type(LLVMContextRef ctx, const cj_type *dtype) {
+    if (dtype->kind == CJ_BOOL) {
+        return LLVMInt8TypeInContext(ctx);
+    }
+    return cj_llvm_type(ctx, dtype);
+}
+
+static LLVMTypeRef i64x3(LLVMContextRef ctx) {
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+    LLVMTypeRef f[3] = {i64, i64, i64};
+    return LLVMStructTypeInContext(ctx, f, 3, 0);
+}
+
+LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it) {
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+    switch (it->iter_kind) {
+    case CJ_ITER_RANGE:
+        return i64x3(ctx); /* cur, stop, step */
+    case CJ_ITER_ARRAY:
+    case CJ_ITER_TUPLE: {
+        LLVMTypeRef f[2] = {cj_llvm_type(ctx, it->source), i64}; /* container, index */
+        return LLVMStructTypeInContext(ctx, f, 2, 0);
+    }
+    case CJ_ITER_ENUMERATE:
+    case CJ_ITER_ZIP: {
+        LLVMTypeRef f[64];
+        for (int i = 0; i < it->n; i++) {
+            f[i] = cj_iter_state_type(ctx, it->items[i]);
+        }
+        return LLVMStructTypeInContext(ctx, f, (unsigned)it->n, 0);
+    }
+    }
+    return i64x3(ctx);
+}
+
+LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
+    switch (t->kind) {
+    case CJ_BOOL:
+        return LLVMInt1TypeInContext(ctx);
+    case CJ_INT:
+        return LLVMIntTypeInContext(ctx, (unsigned)t->bits);
+    case CJ_FLOAT:
+        return float_type(ctx, t->bits);
+    case CJ_COMPLEX: {
+        LLVMTypeRef f = float_type(ctx, t->bits / 2);
+        LLVMTypeRef parts[2] = {f, f};
+        return LLVMStructTypeInContext(ctx, parts, 2, 0);
+    }
+    case CJ_TUPLE: {
+        LLVMTypeRef items[256];
+        for (int i = 0; i < t->n && i < 256; i++) {
+            items[i] = cj_llvm_type(ctx, t->items[i]);
+        }
+        return LLVMStructTypeInContext(ctx, items, (unsigned)t->n, 0);
+    }
+    case CJ_ARRAY: {
+        LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+        LLVMTypeRef dims = LLVMArrayType(i64, (unsigned)t->ndim);
+        LLVMTypeRef f[4] = {LLVMPointerType(cj_elem_type(ctx, t->dtype), 0),
+                            LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), dims, dims};
+        return LLVMStructTypeInContext(ctx, f, 4, 0);
+    }
+    case CJ_RANGE:
+    case CJ_SLICE:
+        return i64x3(ctx);
+    case CJ_ITER:
+        return LLVMPointerType(cj_iter_state_type(ctx, t), 0);
+    default: /* none, void, omitted, compile-time objects, bound methods */
+        return LLVMStructTypeInContext(ctx, NULL, 0, 0);
+    }
+}
+
+/* ---- C-side layout, matching LLVM's natural layout on x86-64 and NVPTX ---- */
+
+size_t cj_abi_align(const cj_type *t) {
+    switch (t->kind) {
+    case CJ_BOOL:
+        return 1;
+    case CJ_INT:
+        return (size_t)t->bits / 8;
+    case CJ_FLOAT:
+        return (size_t)t->bits / 8;
+    case CJ_COMPLEX:
+        return (size_t)t->bits / 16;
+    case CJ_TUPLE: {
+        size_t a = 1;
+        for (int i = 0; i < t->n; i++) {
+            size_t ai = cj_abi_align(t->items[i]);
+            a = ai > a ? ai : a;
+        }
+        return a;
+    }
+    case CJ_ARRAY:
+    case CJ_RANGE:
+    case CJ_SLICE:
+    case CJ_ITER:
+        return 8;
+    default:
+        return 1;
+    }
+}
+
+static size_t round_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
+
+size_t cj_abi_tuple_offset(const cj_type *t, int i) {
+    size_t off = 0;
+    for (int k = 0; k <= i; k++) {
+        off = round_up(off, cj_abi_align(t->items[k]));
+        if (k < i) {
+            off += cj_abi_size(t->items[k]);
+        }
+    }
+    return off;
+}
+
+size_t cj_abi_size(const cj_type *t) {
+    switch (t->kind) {
+    case CJ_BOOL:
+        return 1;
+    case CJ_INT:
+    case CJ_FLOAT:
+        return (size_t)t->bits / 8;
+    case CJ_COMPLEX:
+        return (size_t)t->bits / 8;
+    case CJ_TUPLE:
+        if (t->n == 0) {
+            return 0;
+        }
+        return round_up(cj_abi_tuple_offset(t, t->n - 1) + cj_abi_size(t->items[t->n - 1]),
+                        cj_abi_align(t));
+    case CJ_ARRAY:
+        return 16 + 16 * (size_t)t->ndim;
+    case CJ_RANGE:
+    case CJ_SLICE:
+        return 24;
+    case CJ_ITER:
+        return 8;
+    default:
+        return 0;
+    }
+}
+
+/* ---- casts ---- */
+
+LLVMValueRef cj_truth(cj_lower *L, LLVMValueRef v, const cj_type *t) {
+    LLVMBuilderRef b = L->b;
+    switch (t->kind) {
+    case CJ_BOOL:
+        return v;
+    case CJ_INT:
+        return LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "truth");
+    case CJ_FLOAT: /* bool(nan) is True */
+        return LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "truth");
+    case CJ_COMPLEX: {
+        LLVMValueRef im;
+        LLVMValueRef re = cj_complex_parts(L, v, &im);
+        LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(re));
+        return LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealUNE, re, zero, ""),
+                           LLVMBuildFCmp(b, LLVMRealUNE, im, zero, ""), "truth");
+    }
+    case CJ_TUPLE:
+        return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), t->n > 0, 0);
+    default:
+        return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
+    }
+}
+
+/* A scalar (bool/int/float) to a real scalar type. */
+static LLVMValueRef cast_real(cj_lower *L, LLVMValueRef v, const cj_type *from,
+                              const cj_type *to) {
+    LLVMBuilderRef b = L->b;
+    LLVMTypeRef tt = cj_llvm_type(L->ctx, to);
+    if (to->kind == CJ_BOOL) {
+        return cj_truth(L, v, from);
+    }
+    int from_int = from->kind == CJ_INT || from->kind == CJ_BOOL;
+    int from_signed = from->kind == CJ_INT && from->is_signed;
+    if (to->kind == CJ_INT) {
+        if (from_int) {
+            int fb = from->kind == CJ_BOOL ? 1 : from->bits;
+            if (fb == to->bits) {
+                return v;
+            }
+            if (fb > to->bits) {
+                return LLVMBuildTrunc(b, v, tt, "");
+            }
+            return from_signed ? LLVMBuildSExt(b, v, tt, "") : LLVMBuildZExt(b, v, tt, "");
+        }
+        return to->is_signed ? LLVMBuildFPToSI(b, v, tt, "") : LLVMBuildFPToUI(b, v, tt, "");
+    }
+    /* to float */
+    if (from_int) {
+        return from_signed ? LLVMBuildSIToFP(b, v, tt, "") : LLVMBuildUIToFP(b, v, tt, "");
+    }
+    if (from->bits == to->bits) {
+        return v;
+    }
+    return from->bits < to->bits ? LLVMBuildFPExt(b, v, tt, "") : LLVMBuildFPTrunc(b, v, tt, "");
+}
+
+static LLVMValueRef cast_tuple(cj_lower *L, LLVMValueRef v, const cj_type *from,
+                               const cj_type *to) {
+    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, to));
+    for (int i = 0; i < to->n; i++) {
+        LLVMValueRef item = LLVMBuildExtractValue(L->b, v, (unsigned)i, "");
+        item = cj_cast(L, item, from->items[i], to->items[i]);
+        if (item == NULL) {
+            return NULL;
+        }
+        r = LLVMBuildInsertValue(L->b, r, item, (unsigned)i, "");
+    }
+    return r;
+}
+
+LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to) {
+    if (from == to) {
+        return v;
+    }
+    if (cj_type_is_number(from) && cj_type_is_number(to)) {
+        if (to->kind == CJ_COMPLEX) {
+            const cj_type *part = cj_type_float(to->bits / 2);
+            LLVMValueRef re, im;
+            if (from->kind == CJ_COMPLEX) {
+                const cj_type *fpart = cj_type_float(from->bits / 2);
+                re = cast_real(L, cj_complex_parts(L, v, &im), fpart, part);
+                im = cast_real(L, im, fpart, part);
+            } else {
+                re = cast_real(L, v, from, part);
+                im = LLVMConstNull(cj_llvm_type(L->ctx, part));
+            }
+            return cj_make_complex(L, to, re, im);
+        }
+        if (from->kind == CJ_COMPLEX) {
+            if (to->kind == CJ_BOOL) {
+                return cj_truth(L, v, from);
+            }
+            LLVMValueRef im;
+            return cast_real(L, cj_complex_parts(L, v, &im), cj_type_float(from->bits / 2), to);
+        }
+        return cast_real(L, v, from, to);
+    }
+    if (from->kind == CJ_TUPLE && to->kind == CJ_TUPLE && from->n == to->n) {
+        return cast_tuple(L, v, from, to);
+    }
+    if (from->kind == CJ_ARRAY && to->kind == CJ_ARRAY && from->dtype == to->dtype &&
+        from->ndim == to->ndim) {
+        return v; /* layout and read-only flags do not change the representation */
+    }
+    if (LLVMTypeOf(v) == cj_llvm_type(L->ctx, to)) {
+        return v;
+    }
+    PyErr_Format(cj_LoweringError, "cujit cannot convert %s to %s", from->name, to->name);
+    return NULL;
+}

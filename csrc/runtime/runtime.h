@@ -1,0 +1,61 @@
+/* runtime: what Python calls. compile.c (the pipeline, one driver function), boxing.c
+ * (Python values <-> the compiled code's C layout), dispatcher.c (the Dispatcher type:
+ * one compiled overload per argument-type signature). */
+#ifndef CJ_RUNTIME_H
+#define CJ_RUNTIME_H
+
+#include "types/types.h"
+
+/* A compiled version of a function for one argument-type signature. */
+typedef struct cj_overload {
+    int nargs;
+    const cj_type **argtypes;     /* PyMem */
+    const cj_type *ret;
+    int (*entry)(void *ret, void **args); /* the wrapper: status 0, or an exception id */
+    char *symbol;                 /* the compiled function (PyMem) */
+    PyObject *bitcode;            /* bytes: the module before the wrapper, for callers */
+    PyObject *llvm_ir;            /* str: the optimised module */
+    PyObject *annotation;         /* str: typed IR per source line (inspect_types) */
+    PyObject *signature;          /* Signature: ret(args) */
+    PyObject *keep;               /* list: objects the code points at (frozen arrays) */
+    size_t *arg_offsets;          /* PyMem: where each argument sits in the argument buffer */
+    size_t args_size;
+} cj_overload;
+
+/* Compile options of a dispatcher. */
+typedef struct cj_options {
+    int error_model;  /* CJ_ERRORS_* */
+    int fastmath;
+    int boundscheck;
+    int opt;          /* LLVM optimisation level 0..3 */
+} cj_options;
+
+typedef struct cj_dispatcher cj_dispatcher;
+
+/* ---- compile.c ---- */
+/* Compiles `disp`'s function for these argument types (`declared_ret` may be NULL: inferred).
+ * A new overload (caller owns: cj_overload_free), or NULL with an exception. */
+cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes, int nargs,
+                            const cj_type *declared_ret);
+void cj_overload_free(cj_overload *ov);
+/* Assembly of an overload (new reference). */
+PyObject *cj_overload_asm(cj_overload *ov);
+
+/* ---- boxing.c ---- */
+/* Writes the C value of `value` as type `t` at `dst`; -1 with TypeError/OverflowError. */
+int cj_unbox(PyObject *value, const cj_type *t, void *dst);
+/* A Python object for the C value of type `t` at `src` (new reference). */
+PyObject *cj_box(const void *src, const cj_type *t);
+/* Whether a value of type `from` can be passed where `to` is declared (safe conversion). */
+int cj_can_convert(const cj_type *from, const cj_type *to);
+
+/* ---- dispatcher.c ---- */
+extern PyTypeObject *cj_DispatcherType;
+PyObject *cj_dispatcher_pyfunc(PyObject *obj);   /* borrowed, or NULL if not a dispatcher */
+const cj_options *cj_dispatcher_options(cj_dispatcher *disp);
+PyObject *cj_dispatcher_func(cj_dispatcher *disp); /* borrowed */
+/* The overload for these exact types, compiling it if needed (NULL + exception). */
+cj_overload *cj_dispatcher_get_overload(cj_dispatcher *disp, const cj_type *const *argtypes,
+                                        int nargs);
+
+#endif

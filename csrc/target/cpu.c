@@ -1,0 +1,162 @@
+/* cpu.c: the host CPU target. One ORC LLJIT per process (made on first use, never torn down:
+ * compiled code lives as long as the process), the host's target machine for optimisation and
+ * assembly listings, and the process's symbols (libm) visible to compiled code. */
+#include "target/target.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include <string.h>
+
+static LLVMOrcLLJITRef jit;
+static LLVMOrcThreadSafeContextRef ts_context;
+static LLVMTargetMachineRef host_machine;
+
+/* Sets a LoweringError from an LLVMErrorRef (consumed); returns -1. */
+static int llvm_error(LLVMErrorRef err, const char *what) {
+    char *msg = LLVMGetErrorMessage(err);
+    PyErr_Format(cj_LoweringError, "%s: %s", what, msg);
+    LLVMDisposeErrorMessage(msg);
+    return -1;
+}
+
+static int make_host_machine(void) {
+    char *triple = LLVMGetDefaultTargetTriple();
+    char *error = NULL;
+    LLVMTargetRef target;
+    if (LLVMGetTargetFromTriple(triple, &target, &error)) {
+        PyErr_Format(cj_LoweringError, "no LLVM target for %s: %s", triple, error);
+        LLVMDisposeMessage(error);
+        LLVMDisposeMessage(triple);
+        return -1;
+    }
+    char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+    host_machine = LLVMCreateTargetMachine(target, triple, cpu, features,
+                                           LLVMCodeGenLevelAggressive, LLVMRelocPIC,
+                                           LLVMCodeModelJITDefault);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    LLVMDisposeMessage(triple);
+    if (host_machine == NULL) {
+        PyErr_SetString(cj_LoweringError, "cannot create the host target machine");
+        return -1;
+    }
+    return 0;
+}
+
+/* The JIT, made once: host CPU and features, process symbols searchable. */
+static int ensure_jit(void) {
+    if (jit != NULL) {
+        return 0;
+    }
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    LLVMInitializeNativeAsmParser();
+    if (make_host_machine() < 0) {
+        return -1;
+    }
+    LLVMOrcJITTargetMachineBuilderRef jtmb;
+    LLVMErrorRef err = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
+    if (err) {
+        return llvm_error(err, "cannot detect the host for the JIT");
+    }
+    LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, jtmb); /* takes jtmb */
+    LLVMOrcLLJITRef made;
+    if ((err = LLVMOrcCreateLLJIT(&made, builder))) { /* takes builder */
+        return llvm_error(err, "cannot create the JIT");
+    }
+    LLVMOrcDefinitionGeneratorRef process_symbols;
+    err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+        &process_symbols, LLVMOrcLLJITGetGlobalPrefix(made), NULL, NULL);
+    if (err) {
+        LLVMOrcDisposeLLJIT(made);
+        return llvm_error(err, "cannot expose process symbols to the JIT");
+    }
+    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(made), process_symbols);
+    ts_context = LLVMOrcCreateNewThreadSafeContext();
+    jit = made;
+    return 0;
+}
+
+LLVMContextRef cj_cpu_context(void) {
+    if (ensure_jit() < 0) {
+        return NULL;
+    }
+    return LLVMOrcThreadSafeContextGetContext(ts_context);
+}
+
+LLVMModuleRef cj_cpu_new_module(const char *name) {
+    LLVMContextRef ctx = cj_cpu_context();
+    if (ctx == NULL) {
+        return NULL;
+    }
+    LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(name, ctx);
+    LLVMSetTarget(mod, LLVMOrcLLJITGetTripleString(jit));
+    LLVMSetDataLayout(mod, LLVMOrcLLJITGetDataLayoutStr(jit));
+    return mod;
+}
+
+int cj_cpu_optimize(LLVMModuleRef mod, int level) {
+    char passes[32];
+    PyOS_snprintf(passes, sizeof(passes), "default<O%d>", level < 0 ? 0 : level > 3 ? 3 : level);
+    LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsSetLoopVectorization(options, level >= 2);
+    LLVMPassBuilderOptionsSetSLPVectorization(options, level >= 2);
+    LLVMErrorRef err = LLVMRunPasses(mod, passes, host_machine, options);
+    LLVMDisposePassBuilderOptions(options);
+    return err ? llvm_error(err, "LLVM optimisation failed") : 0;
+}
+
+PyObject *cj_cpu_assembly(LLVMModuleRef mod) {
+    LLVMModuleRef copy = LLVMCloneModule(mod);
+    char *error = NULL;
+    LLVMMemoryBufferRef buf;
+    if (LLVMTargetMachineEmitToMemoryBuffer(host_machine, copy, LLVMAssemblyFile, &error, &buf)) {
+        PyErr_Format(cj_LoweringError, "cannot emit assembly: %s", error);
+        LLVMDisposeMessage(error);
+        LLVMDisposeModule(copy);
+        return NULL;
+    }
+    PyObject *text = PyUnicode_FromStringAndSize(LLVMGetBufferStart(buf),
+                                                 (Py_ssize_t)LLVMGetBufferSize(buf));
+    LLVMDisposeMemoryBuffer(buf);
+    LLVMDisposeModule(copy);
+    return text;
+}
+
+int cj_cpu_add_module(LLVMModuleRef mod) {
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, ts_context);
+    LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
+    if (err) {
+        LLVMOrcDisposeThreadSafeModule(tsm);
+        return llvm_error(err, "cannot add the module to the JIT");
+    }
+    return 0;
+}
+
+void *cj_cpu_lookup(const char *symbol) {
+    LLVMOrcExecutorAddress addr;
+    LLVMErrorRef err = LLVMOrcLLJITLookup(jit, &addr, symbol);
+    if (err) {
+        llvm_error(err, "cannot find compiled code");
+        return NULL;
+    }
+    return (void *)(uintptr_t)addr;
+}
+
+int cj_verify_module(LLVMModuleRef mod) {
+    char *msg = NULL;
+    if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+        PyErr_Format(cj_LoweringError, "cujit generated invalid LLVM IR (a bug): %s", msg);
+        LLVMDisposeMessage(msg);
+        return -1;
+    }
+    LLVMDisposeMessage(msg);
+    return 0;
+}

@@ -1,0 +1,182 @@
+/* builtins.h: the callables cujit compiles, found by identity of the Python object
+ * (module attribute) and shared by typing (builtins.c) and lowering (lower_call.c).
+ * CJ_BUILTIN(ID, module, attribute, rule, C math name) */
+#ifndef CJ_BUILTINS_H
+#define CJ_BUILTINS_H
+
+#include <Python.h>
+
+typedef enum cj_builtin_rule {
+    CJ_R_SPECIAL,   /* typed and lowered by id */
+    CJ_R_F1,        /* float f(float): ints give float64, float32 stays float32 */
+    CJ_R_F2,        /* float f(float, float): numba's float rule */
+    CJ_R_TO_INT,    /* math.floor/ceil/trunc: float -> int64 (ints pass through) */
+    CJ_R_PRED,      /* bool f(number) */
+    CJ_R_C1,        /* complex f(complex): cmath */
+    CJ_R_BINOP,     /* operator.X: typed as the binary operator (C name = cj_binop) */
+    CJ_R_CMPOP,     /* operator.lt...: the comparison */
+    CJ_R_UNOP,      /* operator.neg...: the unary operator */
+    CJ_R_MINMAX2,   /* np.maximum/np.minimum/np.fmax/np.fmin: promote */
+} cj_builtin_rule;
+
+#define CJ_BUILTINS(X)                                                              \
+    X(ABS, "builtins", "abs", CJ_R_SPECIAL, "")                                     \
+    X(MIN, "builtins", "min", CJ_R_SPECIAL, "")                                     \
+    X(MAX, "builtins", "max", CJ_R_SPECIAL, "")                                     \
+    X(ROUND, "builtins", "round", CJ_R_SPECIAL, "")                                 \
+    X(LEN, "builtins", "len", CJ_R_SPECIAL, "")                                     \
+    X(RANGE, "builtins", "range", CJ_R_SPECIAL, "")                                 \
+    X(ENUMERATE, "builtins", "enumerate", CJ_R_SPECIAL, "")                         \
+    X(ZIP, "builtins", "zip", CJ_R_SPECIAL, "")                                     \
+    X(POW, "builtins", "pow", CJ_R_SPECIAL, "")                                     \
+    X(INT, "builtins", "int", CJ_R_SPECIAL, "")                                     \
+    X(FLOAT, "builtins", "float", CJ_R_SPECIAL, "")                                 \
+    X(BOOL, "builtins", "bool", CJ_R_SPECIAL, "")                                   \
+    X(COMPLEX, "builtins", "complex", CJ_R_SPECIAL, "")                             \
+    X(DIVMOD, "builtins", "divmod", CJ_R_SPECIAL, "")                               \
+    X(PRINT, "builtins", "print", CJ_R_SPECIAL, "")                                 \
+    X(M_SQRT, "math", "sqrt", CJ_R_F1, "sqrt")                                      \
+    X(M_EXP, "math", "exp", CJ_R_F1, "exp")                                         \
+    X(M_EXPM1, "math", "expm1", CJ_R_F1, "expm1")                                   \
+    X(M_LOG, "math", "log", CJ_R_SPECIAL, "log")                                    \
+    X(M_LOG2, "math", "log2", CJ_R_F1, "log2")                                      \
+    X(M_LOG10, "math", "log10", CJ_R_F1, "log10")                                   \
+    X(M_LOG1P, "math", "log1p", CJ_R_F1, "log1p")                                   \
+    X(M_SIN, "math", "sin", CJ_R_F1, "sin")                                         \
+    X(M_COS, "math", "cos", CJ_R_F1, "cos")                                         \
+    X(M_TAN, "math", "tan", CJ_R_F1, "tan")                                         \
+    X(M_ASIN, "math", "asin", CJ_R_F1, "asin")                                      \
+    X(M_ACOS, "math", "acos", CJ_R_F1, "acos")                                      \
+    X(M_ATAN, "math", "atan", CJ_R_F1, "atan")                                      \
+    X(M_SINH, "math", "sinh", CJ_R_F1, "sinh")                                      \
+    X(M_COSH, "math", "cosh", CJ_R_F1, "cosh")                                      \
+    X(M_TANH, "math", "tanh", CJ_R_F1, "tanh")                                      \
+    X(M_ASINH, "math", "asinh", CJ_R_F1, "asinh")                                   \
+    X(M_ACOSH, "math", "acosh", CJ_R_F1, "acosh")                                   \
+    X(M_ATANH, "math", "atanh", CJ_R_F1, "atanh")                                   \
+    X(M_ERF, "math", "erf", CJ_R_F1, "erf")                                         \
+    X(M_ERFC, "math", "erfc", CJ_R_F1, "erfc")                                      \
+    X(M_GAMMA, "math", "gamma", CJ_R_F1, "tgamma")                                  \
+    X(M_LGAMMA, "math", "lgamma", CJ_R_F1, "lgamma")                                \
+    X(M_FABS, "math", "fabs", CJ_R_F1, "fabs")                                      \
+    X(M_CBRT, "math", "cbrt", CJ_R_F1, "cbrt")                                      \
+    X(M_EXP2, "math", "exp2", CJ_R_F1, "exp2")                                      \
+    X(M_DEGREES, "math", "degrees", CJ_R_F1, "")                                    \
+    X(M_RADIANS, "math", "radians", CJ_R_F1, "")                                    \
+    X(M_ATAN2, "math", "atan2", CJ_R_F2, "atan2")                                   \
+    X(M_HYPOT, "math", "hypot", CJ_R_F2, "hypot")                                   \
+    X(M_COPYSIGN, "math", "copysign", CJ_R_F2, "copysign")                          \
+    X(M_FMOD, "math", "fmod", CJ_R_F2, "fmod")                                      \
+    X(M_POW, "math", "pow", CJ_R_F2, "pow")                                         \
+    X(M_FLOOR, "math", "floor", CJ_R_TO_INT, "floor")                               \
+    X(M_CEIL, "math", "ceil", CJ_R_TO_INT, "ceil")                                  \
+    X(M_TRUNC, "math", "trunc", CJ_R_TO_INT, "trunc")                               \
+    X(M_ISNAN, "math", "isnan", CJ_R_PRED, "")                                      \
+    X(M_ISINF, "math", "isinf", CJ_R_PRED, "")                                      \
+    X(M_ISFINITE, "math", "isfinite", CJ_R_PRED, "")                                \
+    X(M_GCD, "math", "gcd", CJ_R_SPECIAL, "")                                       \
+    X(M_LDEXP, "math", "ldexp", CJ_R_SPECIAL, "ldexp")                              \
+    X(C_SQRT, "cmath", "sqrt", CJ_R_C1, "")                                         \
+    X(C_EXP, "cmath", "exp", CJ_R_C1, "")                                           \
+    X(C_LOG, "cmath", "log", CJ_R_C1, "")                                           \
+    X(C_LOG10, "cmath", "log10", CJ_R_C1, "")                                       \
+    X(C_SIN, "cmath", "sin", CJ_R_C1, "")                                           \
+    X(C_COS, "cmath", "cos", CJ_R_C1, "")                                           \
+    X(C_TAN, "cmath", "tan", CJ_R_C1, "")                                           \
+    X(C_SINH, "cmath", "sinh", CJ_R_C1, "")                                         \
+    X(C_COSH, "cmath", "cosh", CJ_R_C1, "")                                         \
+    X(C_TANH, "cmath", "tanh", CJ_R_C1, "")                                         \
+    X(C_PHASE, "cmath", "phase", CJ_R_SPECIAL, "")                                  \
+    X(C_POLAR, "cmath", "polar", CJ_R_SPECIAL, "")                                  \
+    X(C_RECT, "cmath", "rect", CJ_R_SPECIAL, "")                                    \
+    X(C_ISNAN, "cmath", "isnan", CJ_R_PRED, "")                                     \
+    X(C_ISINF, "cmath", "isinf", CJ_R_PRED, "")                                     \
+    X(C_ISFINITE, "cmath", "isfinite", CJ_R_PRED, "")                               \
+    X(OP_ADD, "operator", "add", CJ_R_BINOP, "")                                    \
+    X(OP_SUB, "operator", "sub", CJ_R_BINOP, "")                                    \
+    X(OP_MUL, "operator", "mul", CJ_R_BINOP, "")                                    \
+    X(OP_TRUEDIV, "operator", "truediv", CJ_R_BINOP, "")                            \
+    X(OP_FLOORDIV, "operator", "floordiv", CJ_R_BINOP, "")                          \
+    X(OP_MOD, "operator", "mod", CJ_R_BINOP, "")                                    \
+    X(OP_POW, "operator", "pow", CJ_R_BINOP, "")                                    \
+    X(OP_LSHIFT, "operator", "lshift", CJ_R_BINOP, "")                              \
+    X(OP_RSHIFT, "operator", "rshift", CJ_R_BINOP, "")                              \
+    X(OP_AND, "operator", "and_", CJ_R_BINOP, "")                                   \
+    X(OP_OR, "operator", "or_", CJ_R_BINOP, "")                                     \
+    X(OP_XOR, "operator", "xor", CJ_R_BINOP, "")                                    \
+    X(OP_LT, "operator", "lt", CJ_R_CMPOP, "")                                      \
+    X(OP_LE, "operator", "le", CJ_R_CMPOP, "")                                      \
+    X(OP_EQ, "operator", "eq", CJ_R_CMPOP, "")                                      \
+    X(OP_NE, "operator", "ne", CJ_R_CMPOP, "")                                      \
+    X(OP_GT, "operator", "gt", CJ_R_CMPOP, "")                                      \
+    X(OP_GE, "operator", "ge", CJ_R_CMPOP, "")                                      \
+    X(OP_NEG, "operator", "neg", CJ_R_UNOP, "")                                     \
+    X(OP_POS, "operator", "pos", CJ_R_UNOP, "")                                     \
+    X(OP_INVERT, "operator", "invert", CJ_R_UNOP, "")                               \
+    X(OP_NOT, "operator", "not_", CJ_R_UNOP, "")                                    \
+    X(OP_ABS, "operator", "abs", CJ_R_SPECIAL, "")                                  \
+    X(OP_TRUTH, "operator", "truth", CJ_R_SPECIAL, "")                              \
+    X(NP_SIN, "numpy", "sin", CJ_R_F1, "sin")                                       \
+    X(NP_COS, "numpy", "cos", CJ_R_F1, "cos")                                       \
+    X(NP_TAN, "numpy", "tan", CJ_R_F1, "tan")                                       \
+    X(NP_ARCSIN, "numpy", "arcsin", CJ_R_F1, "asin")                                \
+    X(NP_ARCCOS, "numpy", "arccos", CJ_R_F1, "acos")                                \
+    X(NP_ARCTAN, "numpy", "arctan", CJ_R_F1, "atan")                                \
+    X(NP_SINH, "numpy", "sinh", CJ_R_F1, "sinh")                                    \
+    X(NP_COSH, "numpy", "cosh", CJ_R_F1, "cosh")                                    \
+    X(NP_TANH, "numpy", "tanh", CJ_R_F1, "tanh")                                    \
+    X(NP_ARCSINH, "numpy", "arcsinh", CJ_R_F1, "asinh")                             \
+    X(NP_ARCCOSH, "numpy", "arccosh", CJ_R_F1, "acosh")                             \
+    X(NP_ARCTANH, "numpy", "arctanh", CJ_R_F1, "atanh")                             \
+    X(NP_EXP, "numpy", "exp", CJ_R_F1, "exp")                                       \
+    X(NP_EXP2, "numpy", "exp2", CJ_R_F1, "exp2")                                    \
+    X(NP_EXPM1, "numpy", "expm1", CJ_R_F1, "expm1")                                 \
+    X(NP_LOG, "numpy", "log", CJ_R_F1, "log")                                       \
+    X(NP_LOG2, "numpy", "log2", CJ_R_F1, "log2")                                    \
+    X(NP_LOG10, "numpy", "log10", CJ_R_F1, "log10")                                 \
+    X(NP_LOG1P, "numpy", "log1p", CJ_R_F1, "log1p")                                 \
+    X(NP_SQRT, "numpy", "sqrt", CJ_R_F1, "sqrt")                                    \
+    X(NP_CBRT, "numpy", "cbrt", CJ_R_F1, "cbrt")                                    \
+    X(NP_FABS, "numpy", "fabs", CJ_R_F1, "fabs")                                    \
+    X(NP_FLOOR, "numpy", "floor", CJ_R_F1, "floor")                                 \
+    X(NP_CEIL, "numpy", "ceil", CJ_R_F1, "ceil")                                    \
+    X(NP_TRUNC, "numpy", "trunc", CJ_R_F1, "trunc")                                 \
+    X(NP_RINT, "numpy", "rint", CJ_R_F1, "rint")                                    \
+    X(NP_DEG2RAD, "numpy", "deg2rad", CJ_R_F1, "")                                  \
+    X(NP_RAD2DEG, "numpy", "rad2deg", CJ_R_F1, "")                                  \
+    X(NP_ARCTAN2, "numpy", "arctan2", CJ_R_F2, "atan2")                             \
+    X(NP_HYPOT, "numpy", "hypot", CJ_R_F2, "hypot")                                 \
+    X(NP_COPYSIGN, "numpy", "copysign", CJ_R_F2, "copysign")                        \
+    X(NP_POWER, "numpy", "power", CJ_R_SPECIAL, "")                                 \
+    X(NP_ABSOLUTE, "numpy", "absolute", CJ_R_SPECIAL, "")                           \
+    X(NP_SIGN, "numpy", "sign", CJ_R_SPECIAL, "")                                   \
+    X(NP_SQUARE, "numpy", "square", CJ_R_SPECIAL, "")                               \
+    X(NP_MAXIMUM, "numpy", "maximum", CJ_R_MINMAX2, "")                             \
+    X(NP_MINIMUM, "numpy", "minimum", CJ_R_MINMAX2, "")                             \
+    X(NP_FMAX, "numpy", "fmax", CJ_R_MINMAX2, "")                                   \
+    X(NP_FMIN, "numpy", "fmin", CJ_R_MINMAX2, "")                                   \
+    X(NP_ISNAN, "numpy", "isnan", CJ_R_PRED, "")                                    \
+    X(NP_ISINF, "numpy", "isinf", CJ_R_PRED, "")                                    \
+    X(NP_ISFINITE, "numpy", "isfinite", CJ_R_PRED, "")                              \
+    X(METH_CONJUGATE, "", "conjugate", CJ_R_SPECIAL, "")
+
+typedef enum cj_builtin {
+#define CJ_BUILTIN_ENUM(id, mod, attr, rule, cname) CJ_B_##id,
+    CJ_BUILTINS(CJ_BUILTIN_ENUM)
+#undef CJ_BUILTIN_ENUM
+    CJ_B_COUNT
+} cj_builtin;
+
+typedef struct cj_builtin_info {
+    const char *module;
+    const char *attr;
+    cj_builtin_rule rule;
+    const char *cname;
+} cj_builtin_info;
+
+extern const cj_builtin_info cj_builtin_table[CJ_B_COUNT];
+
+/* The builtin id of a Python object, or -1 (no exception) when it is none of them. */
+int cj_builtin_lookup(PyObject *obj);
+
+#endif

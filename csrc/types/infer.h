@@ -1,0 +1,64 @@
+/* infer: type inference over the IR (numba's rules), with the typing rules it uses.
+ * Sections: infer.c (fixpoint over reachable blocks, unification, pruning), rules.c (operators),
+ * builtins.c (calls to builtins, math/cmath/operator/NumPy functions, casts), access.c
+ * (attributes, indexing, iteration). */
+#ifndef CJ_INFER_H
+#define CJ_INFER_H
+
+#include "ir/ir.h"
+
+enum { CJ_TARGET_CPU = 0, CJ_TARGET_CUDA = 1 };
+
+/* What a call resolved to (instr->resolved points at one of these, in the IR's arena). */
+typedef enum cj_call_kind {
+    CJ_CALL_BUILTIN,     /* builtin: the cj_builtin id */
+    CJ_CALL_DISPATCHER,  /* another jitted function: callee is the env's overload handle */
+    CJ_CALL_SELF,        /* recursion into the function being compiled */
+    CJ_CALL_CAST,        /* int()/float()/np.float32()/cujit.float32(): cast to sig_ret */
+    CJ_CALL_EXCEPTION,   /* an exception class called with constant args (raise only) */
+    CJ_CALL_METHOD,      /* a method bound by GETATTR: builtin id; receiver = GETATTR's arg */
+} cj_call_kind;
+
+typedef struct cj_call {
+    cj_call_kind kind;
+    int builtin;            /* cj_builtin id */
+    const void *callee;     /* CJ_CALL_DISPATCHER: opaque handle from the env */
+    int nargs;              /* arguments after folding keywords and defaults */
+    int *args;              /* variable per argument, or -1 where the default is used */
+    PyObject **defaults;    /* borrowed default values (kept by the IR) where args[i] == -1 */
+    const cj_type **argtypes;
+    PyObject *exception;    /* CJ_CALL_EXCEPTION: the exception instance (kept by the IR) */
+} cj_call;
+
+typedef struct cj_typing_env cj_typing_env;
+struct cj_typing_env {
+    int target;                 /* CJ_TARGET_* */
+    PyObject *self_dispatcher;  /* the dispatcher being compiled (for recursion), or NULL */
+    /* For a callee that may be a jitted function: 1 if it is one (its return type in *ret and
+     * a handle in *callee, valid as long as the env), 0 if it is not, -1 with an exception. */
+    int (*resolve_dispatcher)(cj_typing_env *env, PyObject *callee, int nargs,
+                              const cj_type *const *argtypes, const cj_type **ret,
+                              const void **handle);
+    /* The Python function behind a dispatcher (borrowed), or NULL if `obj` is not one. */
+    PyObject *(*dispatcher_pyfunc)(PyObject *obj);
+    void *opaque;
+};
+
+/* Types every variable of `ir` for the argument types; sets *ret to the return type.
+ * -1 with TypingError / UnsupportedError set on failure. */
+int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typing_env *env,
+             const cj_type **ret);
+
+/* ---- rules.c ---- */
+/* Result types of operators; NULL (no exception) when the operation does not apply.
+ * *optype receives the type both operands are converted to before operating. */
+const cj_type *cj_rule_binop(int op, const cj_type *a, const cj_type *b, const cj_type **optype);
+const cj_type *cj_rule_unary(int op, const cj_type *a);
+const cj_type *cj_rule_compare(int op, const cj_type *a, const cj_type *b,
+                               const cj_type **optype);
+/* Whether `t` has a truth value (numbers, none, tuples). */
+int cj_rule_has_truth(const cj_type *t);
+/* The float type numba computes in for mixed float arithmetic (float32 or float64), or complex. */
+const cj_type *cj_rule_float_result(const cj_type *a, const cj_type *b);
+
+#endif

@@ -1,0 +1,35 @@
+"""Signatures in numba's spellings: "float64(float64, float64)", float64(float64, int32),
+"(int64[:], float32)", lists of them, and tuples of types (argument types only)."""
+from . import _core, types
+
+_NAMESPACE = {name: getattr(types, name) for name in types.__all__}
+_NAMESPACE.update({"UniTuple": types.UniTuple, "Tuple": types.Tuple, "Array": types.Array,
+                   "__builtins__": {}})
+
+
+def parse_signature(sig):
+    """A cujit Signature from any of numba's spellings (its return type may be None)."""
+    if isinstance(sig, _core.Signature):
+        return sig
+    if isinstance(sig, str):
+        try:
+            value = eval(sig, dict(_NAMESPACE))  # names are cujit types only; no builtins
+        except Exception as exc:
+            raise TypeError(f"invalid signature {sig!r}: {exc}") from None
+        if isinstance(value, _core.Type):
+            value = (value,)
+        return parse_signature(value)
+    if isinstance(sig, _core.Type):
+        return _core.make_signature(None, (sig,))
+    if isinstance(sig, tuple):
+        if not all(isinstance(t, _core.Type) for t in sig):
+            raise TypeError(f"invalid signature {sig!r}: items must be cujit types")
+        return _core.make_signature(None, sig)
+    raise TypeError(f"invalid signature {sig!r} (type {type(sig).__name__})")
+
+
+def parse_signatures(sigs):
+    """A list of Signatures from one signature or a list of them."""
+    if isinstance(sigs, list):
+        return [parse_signature(s) for s in sigs]
+    return [parse_signature(sigs)]
