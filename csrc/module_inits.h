@@ -6,6 +6,16 @@
 #define CJ_MODULE_INITS_PROTOTYPES
 #endif
 CJ_SUBSYSTEM(cj_types_init)
+CJ_SUBSYSTEM(cj_driver_init)
+CJ_SUBSYSTEM(cj_context_init)
+CJ_SUBSYSTEM(cj_memory_init)
+CJ_SUBSYSTEM(cj_stream_init)
+CJ_SUBSYSTEM(cj_event_init)
+CJ_SUBSYSTEM(cj_cai_init)
+CJ_SUBSYSTEM(cj_devicearray_init)
+CJ_SUBSYSTEM(cj_devicearray_copy_init)
+CJ_SUBSYSTEM(cj_dlpack_init)
+CJ_SUBSYSTEM(cj_ipc_init)
 CJ_SUBSYSTEM(cj_frontend_init)
 CJ_SUBSYSTEM(cj_excinfo_init)
 CJ_SUBSYSTEM(cj_dispatcher_init)
