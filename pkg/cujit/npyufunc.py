@@ -24,10 +24,8 @@ def _identity(identity):
 def _check_target(target, what):
     if target in ("cpu", None):
         return
-    if target == "cuda":
-        from .cuda import _vectorize_cuda_available  # noqa: F401  (raises when absent)
-    raise NotImplementedError(f"{what}(target={target!r}) is not supported yet; "
-                              "use target='cpu'")
+    raise NotImplementedError(f"{what}(target={target!r}) is not supported yet "
+                              "(target='cuda' comes with the CUDA kernels); use target='cpu'")
 
 
 def _make(func, sigs, nin, nout, identity, layout=None, core_dims=None):
