@@ -89,7 +89,8 @@ static int npy_typenum_of(const cj_type *t) {
 }
 
 static int unbox_int(PyObject *value, const cj_type *t, void *dst) {
-    if (PyArray_IsScalar(value, Integer) || PyArray_IsScalar(value, Bool)) {
+    if (!PyLong_CheckExact(value) &&
+        (PyArray_IsScalar(value, Integer) || PyArray_IsScalar(value, Bool))) {
         PyObject *as_int = PyNumber_Index(value);
         if (as_int == NULL) {
             return -1;
@@ -98,12 +99,25 @@ static int unbox_int(PyObject *value, const cj_type *t, void *dst) {
         Py_DECREF(as_int);
         return rc;
     }
-    if (!PyLong_Check(value)) {
+    if (!PyLong_Check(value)) { /* an exact int, a bool or an int subclass pass */
         PyErr_Format(PyExc_TypeError, "expected an integer for %s, got %.200s", t->name,
                      Py_TYPE(value)->tp_name);
         return -1;
     }
     unsigned long long u;
+    if (t->is_signed && t->bits == 64) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow) {
+            PyErr_Format(PyExc_OverflowError, "%R does not fit in int64", value);
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        memcpy(dst, &v, 8);
+        return 0;
+    }
     if (t->is_signed) {
         long long v = PyLong_AsLongLong(value);
         if (v == -1 && PyErr_Occurred()) {

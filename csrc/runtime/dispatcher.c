@@ -472,6 +472,45 @@ static PyObject *dispatcher_inspect_asm(PyObject *self, PyObject *args) {
     return per_overload((cj_dispatcher *)self, sig, cj_overload_asm);
 }
 
+/* inspect_types(signature=None, file=None): prints each version's source annotated with the
+ * typed IR of each line, as numba's. */
+static PyObject *dispatcher_inspect_types(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"signature", "file", "pretty", NULL};
+    PyObject *sig = NULL, *file = NULL, *pretty = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:inspect_types", kwlist, &sig, &file,
+                                     &pretty)) {
+        return NULL;
+    }
+    if (file == NULL || file == Py_None) {
+        file = PySys_GetObject("stdout"); /* borrowed */
+    }
+    PyObject *texts = per_overload((cj_dispatcher *)self, sig, ov_annotation);
+    if (texts == NULL) {
+        return NULL;
+    }
+    PyObject *values = PyDict_Check(texts) ? PyDict_Values(texts) : PyList_New(0);
+    if (values != NULL && !PyDict_Check(texts) && PyList_Append(values, texts) < 0) {
+        Py_CLEAR(values);
+    }
+    Py_DECREF(texts);
+    if (values == NULL) {
+        return NULL;
+    }
+    int rc = 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < PyList_GET_SIZE(values); i++) {
+        rc = PyFile_WriteObject(PyList_GET_ITEM(values, i), file, Py_PRINT_RAW);
+        if (rc == 0) {
+            rc = PyFile_WriteString("\n========================================================"
+                                    "========================\n", file);
+        }
+    }
+    Py_DECREF(values);
+    if (rc < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *dispatcher_annotations(PyObject *self, PyObject *args) {
     PyObject *sig = NULL;
     if (!PyArg_ParseTuple(args, "|O:_annotations", &sig)) {
@@ -495,6 +534,9 @@ static PyMethodDef dispatcher_methods[] = {
     {"inspect_asm", dispatcher_inspect_asm, METH_VARARGS,
      "inspect_asm(signature=None): the assembly (a dict over versions without a signature)"},
     {"_annotations", dispatcher_annotations, METH_VARARGS, "typed IR per line, per version"},
+    {"inspect_types", (PyCFunction)(void (*)(void))dispatcher_inspect_types,
+     METH_VARARGS | METH_KEYWORDS,
+     "inspect_types(signature=None, file=None): print the typed IR per source line"},
     {"_lock", dispatcher_lock, METH_NOARGS, "no new versions: calls convert to existing ones"},
     {NULL},
 };
@@ -530,7 +572,7 @@ static PyType_Slot dispatcher_slots[] = {
 };
 
 static PyType_Spec dispatcher_spec = {
-    .name = "cujit._core.Dispatcher",
+    .name = "cujit.Dispatcher",
     .basicsize = sizeof(cj_dispatcher),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC |
              Py_TPFLAGS_HAVE_VECTORCALL,

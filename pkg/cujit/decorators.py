@@ -1,6 +1,5 @@
 """jit / njit: numba's decorators for the CPU target (nopython mode only)."""
 import functools
-import sys
 
 from . import _core
 from .typing import parse_signatures
@@ -9,16 +8,8 @@ _OPTIONS = {"cache", "fastmath", "error_model", "boundscheck", "nopython", "nogi
             "parallel", "forceobj", "looplift", "inline", "opt", "debug", "_nrt"}
 
 
-class Dispatcher(_core.Dispatcher):
-    """A jitted function (numba's CPUDispatcher)."""
-
-    def inspect_types(self, signature=None, file=None, pretty=False):
-        """Prints each compiled version's source with the typed IR of each line."""
-        out = file if file is not None else sys.stdout
-        texts = self._annotations(signature)
-        for text in (texts.values() if isinstance(texts, dict) else [texts]):
-            print(text, file=out)
-            print("=" * 80, file=out)
+# numba's CPUDispatcher; a C type (a Python subclass would lose vectorcall on 3.11)
+Dispatcher = _core.Dispatcher
 
 
 def _check_options(options):
