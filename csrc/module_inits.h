@@ -20,6 +20,7 @@ CJ_SUBSYSTEM(cj_frontend_init)
 CJ_SUBSYSTEM(cj_excinfo_init)
 CJ_SUBSYSTEM(cj_dispatcher_init)
 CJ_SUBSYSTEM(cj_ufunc_init)
+CJ_SUBSYSTEM(cj_cpu_init)
 CJ_SUBSYSTEM(cj_nvvm_init)
 #ifdef CJ_MODULE_INITS_PROTOTYPES
 #undef CJ_SUBSYSTEM

@@ -751,6 +751,14 @@ int cj_lower_raise(cj_lower *L, cj_instr *in) {
     if (id < 0) {
         return -1;
     }
+    if (L->env->exc_ids != NULL) {
+        PyObject *key = PyLong_FromLong(id);
+        if (key == NULL || PySet_Add(L->env->exc_ids, key) < 0) {
+            Py_XDECREF(key);
+            return -1;
+        }
+        Py_DECREF(key);
+    }
     LLVMBuildRet(L->b, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
     return 0;
 }

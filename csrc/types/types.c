@@ -319,6 +319,7 @@ static const struct {
     const cj_type **type;
 } scalar_names[] = {
     {"boolean", &cj_t_bool},     {"bool_", &cj_t_bool},         {"b1", &cj_t_bool},
+    {"bool", &cj_t_bool},
     {"int8", &cj_t_int8},        {"int16", &cj_t_int16},        {"int32", &cj_t_int32},
     {"int64", &cj_t_int64},      {"uint8", &cj_t_uint8},        {"uint16", &cj_t_uint16},
     {"uint32", &cj_t_uint32},    {"uint64", &cj_t_uint64},      {"intp", &cj_t_int64},
