@@ -115,3 +115,27 @@ def test_int64_index_arithmetic():
 
     index_math(np.int32(5), np.int16(3))
     assert str(index_math.nopython_signatures[0].return_type) == "UniTuple(int64 x 2)"
+
+
+def test_variables_are_versioned_like_numba():
+    # a name reassigned with an unrelated type is a new variable unless the two meet at a join
+    @njit
+    def reuse(a):
+        x = a[0]
+        y = x * 2
+        x = (1, 2)
+        z = x[1]
+        x = 1.5
+        return y + z + x
+
+    assert reuse(np.arange(3.0)) == 3.5
+
+    @njit
+    def joined(c):
+        if c:
+            x = 1
+        else:
+            x = 2.5
+        return x
+
+    assert joined(True) == 1.0 and isinstance(joined(True), float)

@@ -1013,6 +1013,9 @@ cj_func_ir *cj_build_ir(PyObject *pyfunc) {
             goto fail;
         }
     }
+    if (cj_version_locals(ir) < 0) {
+        goto fail;
+    }
     return ir;
 fail:
     cj_ir_free(ir);

@@ -127,6 +127,11 @@ const char *cj_binop_symbol(int op);
 const char *cj_cmpop_symbol(int op);
 const char *cj_unop_symbol(int op);
 
+/* ---- versions.c ---- */
+/* Splits each named local into versions whose definitions never meet at a use (numba's SSA
+ * versioning): -1 with MemoryError on failure. */
+int cj_version_locals(cj_func_ir *ir);
+
 /* ---- ir_loc.c ---- */
 /* 'File "f.py", line 3, in name:\n    <source line>\n    ^' (new reference). */
 PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line);
