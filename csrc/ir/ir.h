@@ -6,6 +6,8 @@
 #ifndef CJ_IR_H
 #define CJ_IR_H
 
+#include <stdarg.h>
+
 #include "types/types.h"
 #include "util/util.h"
 
@@ -137,4 +139,7 @@ int cj_version_locals(cj_func_ir *ir);
 PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line);
 /* Sets `exc` with "<message>\n\n<location>" and returns -1. */
 int cj_ir_error(const cj_func_ir *ir, PyObject *exc, int line, const char *fmt, ...);
+/* The same with a prefix before the message and a va_list. */
+int cj_ir_errorv(const cj_func_ir *ir, PyObject *exc, int line, const char *prefix,
+                 const char *fmt, va_list ap);
 #endif

@@ -66,28 +66,6 @@ static double half_to_double(uint16_t h) {
     return f;
 }
 
-static int npy_typenum_of(const cj_type *t) {
-    switch (t->kind) {
-    case CJ_BOOL:
-        return NPY_BOOL;
-    case CJ_INT:
-        switch (t->bits) {
-        case 8:
-            return t->is_signed ? NPY_INT8 : NPY_UINT8;
-        case 16:
-            return t->is_signed ? NPY_INT16 : NPY_UINT16;
-        case 32:
-            return t->is_signed ? NPY_INT32 : NPY_UINT32;
-        default:
-            return t->is_signed ? NPY_INT64 : NPY_UINT64;
-        }
-    case CJ_FLOAT:
-        return t->bits == 16 ? NPY_HALF : t->bits == 32 ? NPY_FLOAT32 : NPY_FLOAT64;
-    default:
-        return t->bits == 64 ? NPY_COMPLEX64 : NPY_COMPLEX128;
-    }
-}
-
 static int unbox_int(PyObject *value, const cj_type *t, void *dst) {
     if (!PyLong_CheckExact(value) &&
         (PyArray_IsScalar(value, Integer) || PyArray_IsScalar(value, Bool))) {
@@ -294,7 +272,7 @@ static PyObject *box_array(const void *src, const cj_type *t) {
         memcpy(&v, p + 16 + 8 * (size_t)(t->ndim + d), 8);
         strides[d] = (npy_intp)v;
     }
-    PyArray_Descr *descr = PyArray_DescrFromType(npy_typenum_of(t->dtype));
+    PyArray_Descr *descr = PyArray_DescrFromType(cj_type_npy_typenum(t->dtype));
     if (descr == NULL) {
         return NULL;
     }

@@ -97,18 +97,6 @@ static int add_overload(cj_dispatcher *d, cj_overload *ov) {
     return 0;
 }
 
-static PyObject *types_tuple(const cj_type *const *types, int nargs) {
-    PyObject *t = PyTuple_New(nargs);
-    for (int i = 0; t != NULL && i < nargs; i++) {
-        PyObject *item = cj_type_to_py(types[i]);
-        if (item == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, i, Py_NewRef(item));
-    }
-    return t;
-}
 
 /* An overload from the on-disk cache, or NULL (no exception) on a miss. */
 static cj_overload *cache_load(cj_dispatcher *d, const cj_type *const *types, int nargs,
@@ -154,7 +142,7 @@ static cj_overload *compile_for(cj_dispatcher *d, const cj_type *const *types, i
     }
     PyObject *argtuple = NULL, *declared = Py_None;
     if (d->cache != NULL) {
-        argtuple = types_tuple(types, nargs);
+        argtuple = cj_types_tuple(types, nargs);
         declared = declared_ret ? cj_type_to_py(declared_ret) : Py_None;
         if (argtuple == NULL || declared == NULL) {
             Py_XDECREF(argtuple);
@@ -469,17 +457,7 @@ static PyObject *dispatcher_lock(PyObject *self, PyObject *unused) {
 }
 
 static PyObject *args_tuple(const cj_overload *ov) {
-    PyObject *t = PyTuple_New(ov->nargs);
-    for (int i = 0; t != NULL && i < ov->nargs; i++) {
-        PyObject *item = cj_type_to_py(ov->argtypes[i]);
-        if (item == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(t, i, item);
-    }
-    return t;
+    return cj_types_tuple(ov->argtypes, ov->nargs);
 }
 
 static PyObject *get_signatures(PyObject *self, void *full) {

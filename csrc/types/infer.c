@@ -17,27 +17,17 @@
 int cj_typing_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    PyObject *msg = PyUnicode_FromFormatV(fmt, ap);
+    cj_ir_errorv(c->ir, cj_TypingError, in ? in->line : c->ir->firstline,
+                 "Failed in cujit nopython pipeline (step: typing)\n", fmt, ap);
     va_end(ap);
-    if (msg == NULL) {
-        return -1;
-    }
-    cj_ir_error(c->ir, cj_TypingError, in ? in->line : c->ir->firstline,
-                "Failed in cujit nopython pipeline (step: typing)\n%U", msg);
-    Py_DECREF(msg);
     return -1;
 }
 
 int cj_unsupported_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    PyObject *msg = PyUnicode_FromFormatV(fmt, ap);
+    cj_ir_errorv(c->ir, cj_UnsupportedError, in ? in->line : c->ir->firstline, "", fmt, ap);
     va_end(ap);
-    if (msg == NULL) {
-        return -1;
-    }
-    cj_ir_error(c->ir, cj_UnsupportedError, in ? in->line : c->ir->firstline, "%U", msg);
-    Py_DECREF(msg);
     return -1;
 }
 
