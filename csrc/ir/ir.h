@@ -135,6 +135,9 @@ const char *cj_unop_symbol(int op);
 int cj_version_locals(cj_func_ir *ir);
 
 /* ---- ir_loc.c ---- */
+/* Source line `line` of the function's file through linecache, with `strip` ("strip",
+ * "rstrip") applied (new reference; "" when the file is unknown). */
+PyObject *cj_ir_source_line(const cj_func_ir *ir, int line, const char *strip);
 /* 'File "f.py", line 3, in name:\n    <source line>\n    ^' (new reference). */
 PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line);
 /* Sets `exc` with "<message>\n\n<location>" and returns -1. */

@@ -3,7 +3,7 @@
 
 #include <stdarg.h>
 
-PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line) {
+PyObject *cj_ir_source_line(const cj_func_ir *ir, int line, const char *strip) {
     PyObject *linecache = PyImport_ImportModule("linecache");
     if (linecache == NULL) {
         return NULL;
@@ -13,8 +13,13 @@ PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line) {
     if (src == NULL) {
         return NULL;
     }
-    PyObject *stripped = PyObject_CallMethod(src, "strip", NULL);
+    PyObject *stripped = PyObject_CallMethod(src, strip, NULL);
     Py_DECREF(src);
+    return stripped;
+}
+
+PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line) {
+    PyObject *stripped = cj_ir_source_line(ir, line, "strip");
     if (stripped == NULL) {
         return NULL;
     }
