@@ -581,9 +581,8 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
                 LLVMBuildFCmp(L->b, LLVMRealOEQ, x, cj_float_const(L, ft, 0.0), ""),
                 LLVMBuildFCmp(L->b, LLVMRealUGE, ax, cj_float_const(L, ft, INFINITY), ""), "");
             first = LLVMBuildSelect(L->b, zero_or_odd, x, m, "");
-            second = LLVMBuildSExt(L->b, LLVMBuildSelect(L->b, zero_or_odd,
-                                   LLVMConstNull(LLVMInt32TypeInContext(L->ctx)), ei, ""),
-                                   LLVMInt64TypeInContext(L->ctx), "");
+            second = LLVMBuildSelect(L->b, zero_or_odd, LLVMConstNull(LLVMInt32TypeInContext(L->ctx)),
+                                     ei, "");
         }
         LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
         r = LLVMBuildInsertValue(L->b, r, first, 0, "");
@@ -626,9 +625,7 @@ static LLVMValueRef lower_operator_fn(cj_lower *L, cj_instr *in, const cj_call *
     if (bi->rule == CJ_R_CMPOP) {
         return cj_lower_compare(L, id - CJ_B_OP_LT, a, at, b, bt, in->optype);
     }
-    static const int ops[] = {CJ_ADD, CJ_SUB, CJ_MUL, CJ_TRUEDIV, CJ_FLOORDIV, CJ_MOD, CJ_POW,
-                              CJ_LSHIFT, CJ_RSHIFT, CJ_AND, CJ_OR, CJ_XOR};
-    return cj_lower_binop(L, ops[id - CJ_B_OP_ADD], a, at, b, bt, in->optype, in->rtype);
+    return cj_lower_binop(L, cj_binop_of_builtin(id), a, at, b, bt, in->optype, in->rtype);
 }
 
 static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call) {

@@ -5,6 +5,9 @@
 #include "lower/lower.h"
 #include "types/builtins.h"
 
+/* types/builtins.c: the binary operator of operator.add/iadd/... */
+int cj_binop_of_builtin(int id);
+
 typedef struct cj_lower {
     cj_func_ir *ir;
     cj_lower_env *env;

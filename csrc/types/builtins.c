@@ -268,9 +268,12 @@ static int type_enumerate_zip(cj_infer_ctx *c, cj_instr *in, int builtin, const 
     return *out ? 1 : -1;
 }
 
-static int binop_of_builtin(int id) {
+int cj_binop_of_builtin(int id) {
     static const int map[] = {CJ_ADD, CJ_SUB, CJ_MUL, CJ_TRUEDIV, CJ_FLOORDIV, CJ_MOD, CJ_POW,
                               CJ_LSHIFT, CJ_RSHIFT, CJ_AND, CJ_OR, CJ_XOR};
+    if (id >= CJ_B_OP_IADD && id <= CJ_B_OP_IXOR) {
+        return map[id - CJ_B_OP_IADD];
+    }
     return map[id - CJ_B_OP_ADD];
 }
 
@@ -284,7 +287,7 @@ static int type_operator_fn(cj_infer_ctx *c, cj_instr *in, int id, const cj_type
     } else if (b->rule == CJ_R_CMPOP) {
         *out = in->nargs == 3 ? cj_rule_compare(id - CJ_B_OP_LT, a, bt, &in->optype) : NULL;
     } else {
-        *out = in->nargs == 3 ? cj_rule_binop(binop_of_builtin(id), a, bt, &in->optype) : NULL;
+        *out = in->nargs == 3 ? cj_rule_binop(cj_binop_of_builtin(id), a, bt, &in->optype) : NULL;
     }
     return *out ? 1 : no_match(c, in, b->attr);
 }
@@ -390,7 +393,7 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
             return no_match(c, in, name);
         }
         const cj_type *f = float_of(a);
-        const cj_type *items[2] = {f, id == CJ_B_M_MODF ? f : cj_t_int64};
+        const cj_type *items[2] = {f, id == CJ_B_M_MODF ? f : cj_t_int32}; /* numba's */
         *out = cj_type_tuple(2, items);
         return *out ? 1 : -1;
     }
@@ -405,6 +408,15 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_B_C_RECT:
         *out = n == 2 && all_numbers(c, in, 0) ? cj_t_complex128 : NULL;
         return *out ? 1 : no_match(c, in, name);
+    case CJ_B_OP_GETITEM: /* operator.getitem(x, i) is x[i]: the call becomes a getitem */
+        if (n != 2) {
+            return no_match(c, in, name);
+        }
+        in->op = CJ_I_GETITEM;
+        in->args = in->args + 1;
+        in->nargs = 2;
+        in->resolved = NULL;
+        return cj_type_getitem(c, in, out);
     case CJ_B_OP_TRUTH:
         *out = n == 1 && cj_rule_has_truth(a) ? cj_t_bool : NULL;
         return *out ? 1 : no_match(c, in, name);

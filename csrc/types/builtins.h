@@ -68,6 +68,7 @@ typedef enum cj_builtin_rule {
     X(M_COPYSIGN, "math", "copysign", CJ_R_F2, "copysign")                          \
     X(M_FMOD, "math", "fmod", CJ_R_F2, "fmod")                                      \
     X(M_POW, "math", "pow", CJ_R_F2, "pow")                                         \
+    X(M_NEXTAFTER, "math", "nextafter", CJ_R_F2, "nextafter")                       \
     X(M_FLOOR, "math", "floor", CJ_R_TO_INT, "floor")                               \
     X(M_CEIL, "math", "ceil", CJ_R_TO_INT, "ceil")                                  \
     X(M_TRUNC, "math", "trunc", CJ_R_TO_INT, "trunc")                               \
@@ -122,7 +123,20 @@ typedef enum cj_builtin_rule {
     X(OP_POS, "operator", "pos", CJ_R_UNOP, "")                                     \
     X(OP_INVERT, "operator", "invert", CJ_R_UNOP, "")                               \
     X(OP_NOT, "operator", "not_", CJ_R_UNOP, "")                                    \
+    X(OP_IADD, "operator", "iadd", CJ_R_BINOP, "")                                  \
+    X(OP_ISUB, "operator", "isub", CJ_R_BINOP, "")                                  \
+    X(OP_IMUL, "operator", "imul", CJ_R_BINOP, "")                                  \
+    X(OP_ITRUEDIV, "operator", "itruediv", CJ_R_BINOP, "")                          \
+    X(OP_IFLOORDIV, "operator", "ifloordiv", CJ_R_BINOP, "")                        \
+    X(OP_IMOD, "operator", "imod", CJ_R_BINOP, "")                                  \
+    X(OP_IPOW, "operator", "ipow", CJ_R_BINOP, "")                                  \
+    X(OP_ILSHIFT, "operator", "ilshift", CJ_R_BINOP, "")                            \
+    X(OP_IRSHIFT, "operator", "irshift", CJ_R_BINOP, "")                            \
+    X(OP_IAND, "operator", "iand", CJ_R_BINOP, "")                                  \
+    X(OP_IOR, "operator", "ior", CJ_R_BINOP, "")                                    \
+    X(OP_IXOR, "operator", "ixor", CJ_R_BINOP, "")                                  \
     X(OP_ABS, "operator", "abs", CJ_R_SPECIAL, "")                                  \
+    X(OP_GETITEM, "operator", "getitem", CJ_R_SPECIAL, "")                          \
     X(OP_TRUTH, "operator", "truth", CJ_R_SPECIAL, "")                              \
     X(NP_SIN, "numpy", "sin", CJ_R_F1, "sin")                                       \
     X(NP_COS, "numpy", "cos", CJ_R_F1, "cos")                                       \

@@ -181,11 +181,12 @@ static int known_value(cj_infer_ctx *c, const cj_instr *in) {
         if (b->kind == CJ_OMITTED) {
             b_none = b->obj == Py_None;
         }
-        if (!a_none && !b_none) {
-            return KNOWN_VARIES; /* value identity, decided at run time */
+        if (!a_none || !b_none) {
+            /* numba prunes only when the value is None: with a value passed, both sides are
+             * typed (and must unify) */
+            return KNOWN_VARIES;
         }
-        int same = a_none && b_none;
-        return in->sub == CJ_IS ? same : !same;
+        return in->sub == CJ_IS;
     }
     case CJ_I_UNARY:
         if (in->sub == CJ_NOT && (in->index == 0 || in->index == 1)) {
@@ -315,10 +316,40 @@ static int type_truth(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
     return 1;
 }
 
+static int is_string(const cj_type *t) {
+    return t != NULL && t->kind == CJ_CONST_OBJ && PyUnicode_Check(t->obj);
+}
+
+/* Strings exist only as constant exception messages: any other use is unsupported. */
+static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
+    int first = 0;
+    if (in->op == CJ_I_COPY || in->op == CJ_I_CONST) {
+        return 0;
+    }
+    if (in->op == CJ_I_CALL) {
+        const cj_type *callee = cj_vt(c, in->args[0]);
+        if (callee != NULL && callee->kind == CJ_CONST_OBJ && PyType_Check(callee->obj) &&
+            PyType_IsSubtype((PyTypeObject *)callee->obj, (PyTypeObject *)PyExc_BaseException)) {
+            return 0;
+        }
+        first = 1;
+    }
+    for (int i = first; i < in->nargs; i++) {
+        if (is_string(cj_vt(c, in->args[i]))) {
+            return cj_unsupported_error(c, in, "cujit does not support strings (str values are "
+                                               "allowed only as constant exception messages)");
+        }
+    }
+    return 0;
+}
+
 /* Types one instruction; 1 done, 0 operands not known yet, -1 error. */
 static int type_instr(cj_infer_ctx *c, cj_instr *in) {
     const cj_type *out = NULL;
     int rc;
+    if (reject_strings(c, in) < 0) {
+        return -1;
+    }
     switch (in->op) {
     case CJ_I_CONST:
         out = cj_const_type(in->obj);

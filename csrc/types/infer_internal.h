@@ -18,6 +18,8 @@ typedef struct cj_infer_ctx {
 /* Each typing function: 1 typed (*out set; NULL for no result), 0 operands not known yet,
  * -1 error with an exception set. */
 int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* The binary operator (cj_binop) of operator.add/iadd/... */
+int cj_binop_of_builtin(int id);
 int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 int cj_type_setitem(cj_infer_ctx *c, cj_instr *in);

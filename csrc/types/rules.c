@@ -75,6 +75,10 @@ const cj_type *cj_rule_binop(int op, const cj_type *a, const cj_type *b, const c
     if (!cj_type_is_number(a) || !cj_type_is_number(b) || op == CJ_MATMUL) {
         return NULL;
     }
+    if (op == CJ_POW && a->kind == CJ_BOOL && b == cj_t_int32) {
+        *optype = cj_t_float32; /* numba resolves bool ** int32 to its (float32, int32) pow */
+        return cj_t_float32;
+    }
     if (cj_type_is_integer(a) && cj_type_is_integer(b)) {
         const cj_type *r = integer_result(op, a, b);
         /* shifts compute in the left operand's signedness; true division in float64 */
