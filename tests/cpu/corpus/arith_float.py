@@ -15,7 +15,7 @@ def add(a, b):
     return a + b
 
 
-@case(gen=ff)
+@case(gen=ff, sig="float64(float64, float64)")
 def sub(a, b):
     return a - b
 
@@ -30,12 +30,12 @@ def truediv(a, b):
     return a / b
 
 
-@case(gen=ffnz)
+@case(gen=ffnz, sig="float64(float64, float64)")
 def floordiv(a, b):
     return a // b
 
 
-@case(gen=ffnz)
+@case(gen=ffnz, sig="float64(float64, float64)")
 def mod(a, b):
     return a % b
 
@@ -107,12 +107,12 @@ def augmented(a, b):
     return x
 
 
-@case(gen=ff)
+@case(gen=ff, sig="float64(float64, float64)")
 def poly(a, b):
     return 0.5 * a * a - 1.5 * a * b + 2.0 * b - 7.0
 
 
-@case(gen=lambda rng: (F(rng, -5.0, 5.0),))
+@case(gen=lambda rng: (F(rng, -5.0, 5.0),), sig="float64(float64)")
 def horner(x):
     return ((((1.0 / 120.0) * x + 1.0 / 24.0) * x + 1.0 / 6.0) * x + 0.5) * x * x + x + 1.0
 

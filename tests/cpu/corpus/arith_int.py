@@ -20,7 +20,7 @@ def sub(a, b):
     return a - b
 
 
-@case(gen=ii)
+@case(gen=ii, sig="int64(int64, int64)")
 def mul(a, b):
     return a * b
 
@@ -35,7 +35,7 @@ def floordiv(a, b):
     return a // b
 
 
-@case(gen=inz)
+@case(gen=inz, sig="int64(int64, int64)")
 def mod(a, b):
     return a % b
 
@@ -75,7 +75,7 @@ def bit_and(a, b):
     return a & b
 
 
-@case(gen=ii)
+@case(gen=ii, sig="int64(int64, int64)")
 def bit_or(a, b):
     return a | b
 
@@ -85,7 +85,7 @@ def bit_xor(a, b):
     return a ^ b
 
 
-@case(gen=lambda rng: I(rng, -1000, 1000))
+@case(gen=lambda rng: I(rng, -1000, 1000), sig="int64(int64)")
 def invert(a):
     return ~a
 
@@ -131,7 +131,7 @@ def augmented(a, b):
     return x
 
 
-@case(gen=ii)
+@case(gen=ii, sig="int64(int64, int64)")
 def poly(a, b):
     return 3 * a * a - 2 * a * b + 7 * b - 11
 

@@ -38,7 +38,7 @@ def sum_1d(a):
     return s
 
 
-@case(gen=lambda rng: (arr1(rng),))
+@case(gen=lambda rng: (arr1(rng),), sig="float64(float64[:])")
 def iterate_1d(a):
     s = 0.0
     for v in a:
@@ -84,7 +84,7 @@ def attributes_2d_f(a):
     return a.shape, a.strides, a.size
 
 
-@case(gen=lambda rng: (arr2(rng),))
+@case(gen=lambda rng: (arr2(rng),), sig="float64(float64[:, ::1])")
 def sum_2d(a):
     s = 0.0
     for i in range(a.shape[0]):
@@ -93,7 +93,7 @@ def sum_2d(a):
     return s
 
 
-@case(gen=lambda rng: (arr2(rng, "F"),))
+@case(gen=lambda rng: (arr2(rng, "F"),), sig="float64(float64[::1, :])")
 def sum_2d_fortran(a):
     s = 0.0
     for i in range(a.shape[0]):
@@ -227,7 +227,7 @@ def three_d_subview(a):
     return m.shape, m[2, 3], a[-1, -1, -1]
 
 
-@case(gen=lambda rng: (arr1(rng, dtype=np.int64),))
+@case(gen=lambda rng: (arr1(rng, dtype=np.int64),), sig="int64(int64[:])")
 def argmax_loop(a):
     best = 0
     for i in range(1, len(a)):

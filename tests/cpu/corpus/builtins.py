@@ -33,7 +33,7 @@ def min_max_tuple(t):
     return min(t), max(t)
 
 
-@case(gen=lambda rng: (F(rng, -1000, 1000),))
+@case(gen=lambda rng: (F(rng, -1000, 1000),), sig="int64(float64)")
 def round_one_arg(x):
     return round(x)
 
@@ -89,7 +89,7 @@ def pow_builtin(a, b):
     return pow(a, b)
 
 
-@case(gen=lambda rng: (F(rng, 0.01, 5), F(rng, -2, 2)))
+@case(gen=lambda rng: (F(rng, 0.01, 5), F(rng, -2, 2)), sig="float64(float64, float64)")
 def pow_builtin_float(x, y):
     return pow(x, y)
 

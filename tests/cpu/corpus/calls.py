@@ -72,7 +72,7 @@ def call_positional(a, b):
     return h_add(a, b)
 
 
-@case(gen=lambda rng: (I(rng), I(rng)))
+@case(gen=lambda rng: (I(rng), I(rng)), sig="int64(int64, int64)")
 def call_keywords(a, b):
     return h_add(b=b, a=a)
 
@@ -131,7 +131,7 @@ def fact(n):
     return n * fact(n - 1) % 1000000007
 
 
-@case(gen=lambda rng: (I(rng, 0, 20),))
+@case(gen=lambda rng: (I(rng, 0, 20),), sig="int64(int64)")
 def fib(n):
     if n < 2:
         return n

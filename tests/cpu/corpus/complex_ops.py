@@ -18,12 +18,12 @@ def add(a, b):
     return a + b
 
 
-@case(gen=cc)
+@case(gen=cc, sig="complex128(complex128, complex128)")
 def sub(a, b):
     return a - b
 
 
-@case(gen=cc)
+@case(gen=cc, sig="complex128(complex128, complex128)")
 def mul(a, b):
     return a * b
 

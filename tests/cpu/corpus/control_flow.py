@@ -12,7 +12,7 @@ def sign(x):
         return 0
 
 
-@case(gen=lambda rng: (I(rng), I(rng)))
+@case(gen=lambda rng: (I(rng), I(rng)), sig="int64(int64, int64)")
 def ternary(a, b):
     return a if a > b else b
 
@@ -95,7 +95,7 @@ def chained_in_if(a, b):
     return 0
 
 
-@case(gen=lambda rng: (F(rng, -2.0, 2.0),))
+@case(gen=lambda rng: (F(rng, -2.0, 2.0),), sig="float64(float64)")
 def piecewise(x):
     if x < -1.0:
         y = -1.0
@@ -137,7 +137,7 @@ def fizzbuzz_code(n):
     return n
 
 
-@case(gen=lambda rng: (F(rng, -5, 5), F(rng, -5, 5)))
+@case(gen=lambda rng: (F(rng, -5, 5), F(rng, -5, 5)), sig="int64(float64, float64)")
 def quadrant(x, y):
     if x >= 0.0:
         if y >= 0.0:

@@ -10,7 +10,7 @@ def sum_range(n):
     return s
 
 
-@case(gen=lambda rng: (I(rng, -20, 20), I(rng, -20, 20)))
+@case(gen=lambda rng: (I(rng, -20, 20), I(rng, -20, 20)), sig="int64(int64, int64)")
 def range2(a, b):
     s = 0
     for i in range(a, b):
@@ -37,7 +37,7 @@ def range_negative_step(n):
     return s
 
 
-@case(gen=lambda rng: (I(rng, 0, 60),))
+@case(gen=lambda rng: (I(rng, 0, 60),), sig="int64(int64)")
 def while_loop(n):
     i = 0
     s = 0
@@ -111,7 +111,7 @@ def is_prime(n):
     return True
 
 
-@case(gen=lambda rng: (I(rng, 0, 80),))
+@case(gen=lambda rng: (I(rng, 0, 80),), sig="int64(int64)")
 def fib_iter(n):
     a, b = 0, 1
     for _ in range(n):
@@ -119,7 +119,7 @@ def fib_iter(n):
     return a
 
 
-@case(gen=lambda rng: (F(rng, 0.1, 100.0),))
+@case(gen=lambda rng: (F(rng, 0.1, 100.0),), sig="float64(float64)")
 def newton_sqrt(x):
     g = x
     for _ in range(60):

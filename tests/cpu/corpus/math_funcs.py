@@ -23,7 +23,7 @@ def m_sqrt(x):
     return math.sqrt(x)
 
 
-@case(gen=any_f)
+@case(gen=any_f, sig="float64(float64)")
 def m_exp(x):
     return math.exp(x)
 
@@ -53,7 +53,7 @@ def m_log1p(x):
     return math.log1p(x)
 
 
-@case(gen=any_f)
+@case(gen=any_f, sig="float64(float64)")
 def m_sin(x):
     return math.sin(x)
 
@@ -83,7 +83,7 @@ def m_atan(x):
     return math.atan(x)
 
 
-@case(gen=lambda rng: (F(rng, -10, 10), F(rng, -10, 10)))
+@case(gen=lambda rng: (F(rng, -10, 10), F(rng, -10, 10)), sig="float64(float64, float64)")
 def m_atan2(y, x):
     return math.atan2(y, x)
 

@@ -25,7 +25,7 @@ def float32_plus_int64(a, k):
     return a + k
 
 
-@case(gen=lambda rng: (np.float32(F(rng)), np.int32(I(rng))))
+@case(gen=lambda rng: (np.float32(F(rng)), np.int32(I(rng))), sig="float64(float32, int32)")
 def float32_plus_int32(a, k):
     return a + k
 
@@ -60,7 +60,7 @@ def int32_args(a, b):
     return a + b, a * b, a - b
 
 
-@case(gen=lambda rng: (np.uint8(I(rng, 0, 100)), np.uint8(I(rng, 0, 100))))
+@case(gen=lambda rng: (np.uint8(I(rng, 0, 100)), np.uint8(I(rng, 0, 100))), sig="uint64(uint8, uint8)")
 def uint8_args(a, b):
     return a + b
 
@@ -70,7 +70,7 @@ def uint64_args(a, b):
     return a + b, a * b
 
 
-@case(gen=lambda rng: (np.int16(I(rng)), np.float32(F(rng))))
+@case(gen=lambda rng: (np.int16(I(rng)), np.float32(F(rng))), sig="float32(int16, float32)")
 def int16_times_float32(a, x):
     return a * x
 
