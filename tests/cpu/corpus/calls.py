@@ -169,7 +169,7 @@ def _ack(m, n):
     return _ack(m - 1, _ack(m, n - 1))
 
 
-@case(gen=lambda rng: (I(rng, 0, 40),))
+@case(gen=lambda rng: (I(rng, 0, 40),), scope="beyond")
 def mutual_recursion(n):
     return h_is_even(n)
 

@@ -112,14 +112,14 @@ case(gen=lambda rng: (I(rng, 0, 100),), name="closure_array")(
     make_array_closure(np.array([5, 7, 11, 13], dtype=np.int64)))
 
 
-@case(gen=lambda rng: (F(rng),))
+@case(gen=lambda rng: (F(rng),), scope="beyond")
 def inner_function_call(x):
     def double(y):
         return 2 * y
     return double(x) + 1
 
 
-@case(gen=lambda rng: (I(rng, 0, 20),))
+@case(gen=lambda rng: (I(rng, 0, 20),), scope="beyond")
 def inner_closure_over_arg(n):
     k = n * 2
 

@@ -61,7 +61,12 @@ def iterate_tuple(t):
     return m
 
 
-@case(gen=lambda rng: (I(rng), I(rng)))
+@case(gen=lambda rng: (I(rng, -3, 3), I(rng, -3, 3)))
+def tuple_equal(a, b):
+    return (a, b) == (b, a), (a, 1) != (b, 1)
+
+
+@case(gen=lambda rng: (I(rng), I(rng)), scope="beyond")
 def tuple_compare(a, b):
     return (a, b) == (b, a), (a, 1) < (b, 2)
 
@@ -97,7 +102,7 @@ def tuple_scale(v, k):
     return (v[0] * k, v[1] * k)
 
 
-@case(gen=lambda rng: ((I(rng), I(rng), I(rng)),))
+@case(gen=lambda rng: ((I(rng), I(rng), I(rng)),), scope="beyond")
 def tuple_slice_static(t):
     return t[1:], t[:2]
 
