@@ -10,6 +10,8 @@ CJ_SUBSYSTEM(cj_frontend_init)
 CJ_SUBSYSTEM(cj_excinfo_init)
 CJ_SUBSYSTEM(cj_dispatcher_init)
 CJ_SUBSYSTEM(cj_nvvm_init)
+CJ_SUBSYSTEM(cj_cuda_typing_init)
+CJ_SUBSYSTEM(cj_cuda_init)
 #ifdef CJ_MODULE_INITS_PROTOTYPES
 #undef CJ_SUBSYSTEM
 #undef CJ_MODULE_INITS_PROTOTYPES
