@@ -63,6 +63,19 @@ static LLVMValueRef inline_asm_i32(cj_lower *L, const char *text) {
     return LLVMBuildCall2(L->b, ft, asm_v, NULL, 0, "");
 }
 
+/* An inline PTX call with these operands. */
+static LLVMValueRef asm_call(cj_lower *L, const char *text, const char *constraints,
+                             LLVMTypeRef ret, LLVMValueRef *ops, unsigned n) {
+    LLVMTypeRef params[4];
+    for (unsigned i = 0; i < n; i++) {
+        params[i] = LLVMTypeOf(ops[i]);
+    }
+    LLVMTypeRef ft = LLVMFunctionType(ret, params, n, 0);
+    LLVMValueRef asm_v = LLVMGetInlineAsm(ft, (char *)text, strlen(text), (char *)constraints,
+                                          strlen(constraints), 1, 0, LLVMInlineAsmDialectATT, 0);
+    return LLVMBuildCall2(L->b, ft, asm_v, ops, n, "");
+}
+
 /* ---- threadIdx.x, laneid, grid(), gridsize() ---- */
 
 static const char *const sreg_of[] = {"tid", "ctaid", "ntid", "nctaid"};
@@ -471,15 +484,27 @@ static LLVMValueRef lower_match(cj_lower *L, cj_instr *in, const cj_call *call, 
     v = t->kind == CJ_INT && t->is_signed ? LLVMBuildSExtOrBitCast(L->b, v, it, "")
                                           : LLVMBuildZExtOrBitCast(L->b, v, it, "");
     LLVMValueRef args[2] = {mask_arg(L, call), v};
+    LLVMValueRef out = LLVMGetUndef(cj_llvm_type(L->ctx, in->rtype));
+    if (wide) {
+        /* LLVM 14 and NVVM's LLVM 7 disagree on the 64-bit forms' result types: inline PTX */
+        LLVMValueRef ops[2] = {v, args[0]};
+        if (id == CJ_CU_MATCH_ANY_SYNC) {
+            return asm_call(L, "match.any.sync.b64 $0, $1, $2;", "=r,l,r", i32t(L), ops, 2);
+        }
+        LLVMTypeRef f2[2] = {i32t(L), i32t(L)};
+        LLVMValueRef r = asm_call(L, "{\n.reg .pred %cjp;\nmatch.all.sync.b64 $0|%cjp, $2, $3;\n"
+                                     "selp.u32 $1, 1, 0, %cjp;\n}", "=r,=r,l,r",
+                                  LLVMStructTypeInContext(L->ctx, f2, 2, 0), ops, 2);
+        out = LLVMBuildInsertValue(L->b, out, LLVMBuildExtractValue(L->b, r, 0, ""), 0, "");
+        LLVMValueRef pred = LLVMBuildTrunc(L->b, LLVMBuildExtractValue(L->b, r, 1, ""), i1t(L), "");
+        return LLVMBuildInsertValue(L->b, out, pred, 1, "");
+    }
     if (id == CJ_CU_MATCH_ANY_SYNC) {
-        return call_named(L, wide ? "llvm.nvvm.match.any.sync.i64" : "llvm.nvvm.match.any.sync.i32",
-                          i32t(L), args, 2);
+        return call_named(L, "llvm.nvvm.match.any.sync.i32", i32t(L), args, 2);
     }
     LLVMTypeRef f[2] = {i32t(L), i1t(L)};
     LLVMTypeRef st = LLVMStructTypeInContext(L->ctx, f, 2, 0);
-    LLVMValueRef r = call_named(L, wide ? "llvm.nvvm.match.all.sync.i64p"
-                                        : "llvm.nvvm.match.all.sync.i32p", st, args, 2);
-    LLVMValueRef out = LLVMGetUndef(cj_llvm_type(L->ctx, in->rtype));
+    LLVMValueRef r = call_named(L, "llvm.nvvm.match.all.sync.i32p", st, args, 2);
     out = LLVMBuildInsertValue(L->b, out, LLVMBuildExtractValue(L->b, r, 0, ""), 0, "");
     return LLVMBuildInsertValue(L->b, out, LLVMBuildExtractValue(L->b, r, 1, ""), 1, "");
 }
