@@ -22,6 +22,10 @@
 #include "target/target.h"
 #include "types/infer.h"
 
+#define NVPTX_DATA_LAYOUT                                                                  \
+    "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"     \
+    "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+
 typedef struct cuda_options {
     int debug;
     int lineinfo;
@@ -230,6 +234,9 @@ static int compile_function(cuda_compile *cc, PyObject *self, PyObject *pyfunc,
     sanitize(ir->name, base, sizeof(base));
     PyOS_snprintf(out->symbol, sizeof(out->symbol), "cj_%s_%lu", base, ++symbol_counter);
     out->mod = LLVMModuleCreateWithNameInContext(out->symbol, ctx);
+    /* NVPTX's layout before lowering, so loads and stores get their natural alignment */
+    LLVMSetTarget(out->mod, "nvptx64-nvidia-cuda");
+    LLVMSetDataLayout(out->mod, NVPTX_DATA_LAYOUT);
     out->inner = cj_lower_function(ir, argtypes, nargs, ret, out->mod, out->symbol, &lenv);
     if (out->inner == NULL) {
         goto fail;
