@@ -385,6 +385,9 @@ static int lower_blocks(cj_lower *L) {
         }
         LLVMPositionBuilderAtEnd(L->b, L->blocks[i]);
         for (int k = 0; k < blk->instrs.len; k++) {
+            if (L->env->at_line != NULL) {
+                L->env->at_line(L->env, L->b, L->fn, CJ_INSTR(blk, k)->line);
+            }
             if (lower_instr(L, CJ_INSTR(blk, k)) < 0) {
                 return -1;
             }

@@ -9,6 +9,7 @@
  * options: debug, lineinfo, fastmath, max_registers, opt, cc=(major, minor). */
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
 
 #include <stdlib.h>
@@ -171,7 +172,81 @@ typedef struct compiled {
     const cj_type *ret;
     PyObject *annotation;
     char symbol[256];
+    /* lineinfo / debug: debug locations from the IR's source lines */
+    LLVMDIBuilderRef di;
+    LLVMMetadataRef file, cu;
+    int firstline;
 } compiled;
+
+/* ---- line tables: a DICompileUnit, a DISubprogram per function, a location per line ---- */
+
+static int start_debug_info(compiled *c, const char *filename, int full) {
+    const char *slash = strrchr(filename, '/');
+    const char *base = slash ? slash + 1 : filename;
+    size_t dirlen = slash ? (size_t)(slash - filename) : 0;
+    c->di = LLVMCreateDIBuilder(c->mod);
+    c->file = LLVMDIBuilderCreateFile(c->di, base, strlen(base), filename, dirlen);
+    c->cu = LLVMDIBuilderCreateCompileUnit(
+        c->di, LLVMDWARFSourceLanguagePython, c->file, "cujit", 5, 1, "", 0, 0, "", 0,
+        full ? LLVMDWARFEmissionFull : LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
+    LLVMContextRef ctx = LLVMGetModuleContext(c->mod);
+    LLVMAddModuleFlag(c->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 3, 0)));
+    return 0;
+}
+
+static LLVMMetadataRef subprogram_of(compiled *c, LLVMValueRef fn, int line) {
+    LLVMMetadataRef sp = LLVMGetSubprogram(fn);
+    if (sp != NULL) {
+        return sp;
+    }
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(c->di, c->file, NULL, 0,
+                                                           LLVMDIFlagZero);
+    sp = LLVMDIBuilderCreateFunction(c->di, c->file, name, len, name, len, c->file,
+                                     (unsigned)line, ty, 0, 1, (unsigned)line, LLVMDIFlagZero, 1);
+    LLVMSetSubprogram(fn, sp);
+    return sp;
+}
+
+static void at_line(cj_lower_env *env, LLVMBuilderRef b, LLVMValueRef fn, int line) {
+    compiled *c = env->opaque;
+    if (line <= 0) {
+        line = c->firstline;
+    }
+    LLVMMetadataRef sp = subprogram_of(c, fn, line);
+    LLVMContextRef ctx = LLVMGetModuleContext(c->mod);
+    LLVMSetCurrentDebugLocation2(b, LLVMDIBuilderCreateDebugLocation(ctx, (unsigned)line, 0, sp,
+                                                                     NULL));
+}
+
+/* Gives functions made after lowering (the kernel entry) a subprogram, and every call in a
+ * function with one a location (LLVM's verifier requires it), then finalises. */
+static void finish_debug_info(compiled *c) {
+    if (c->di == NULL) {
+        return;
+    }
+    LLVMContextRef ctx = LLVMGetModuleContext(c->mod);
+    for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f)) {
+            continue;
+        }
+        LLVMMetadataRef sp = subprogram_of(c, f, c->firstline);
+        LLVMMetadataRef loc = LLVMDIBuilderCreateDebugLocation(ctx, (unsigned)c->firstline, 0,
+                                                               sp, NULL);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                if (LLVMIsACallInst(i) && LLVMInstructionGetDebugLoc(i) == NULL) {
+                    LLVMInstructionSetDebugLoc(i, loc);
+                }
+            }
+        }
+    }
+    LLVMDIBuilderFinalize(c->di);
+    LLVMDisposeDIBuilder(c->di);
+    c->di = NULL;
+}
 
 static PyObject *signature_text(PyCodeObject *code, const cj_type *const *argtypes, int nargs) {
     PyObject *t = PyTuple_New(nargs);
@@ -237,6 +312,12 @@ static int compile_function(cuda_compile *cc, PyObject *self, PyObject *pyfunc,
     /* NVPTX's layout before lowering, so loads and stores get their natural alignment */
     LLVMSetTarget(out->mod, "nvptx64-nvidia-cuda");
     LLVMSetDataLayout(out->mod, NVPTX_DATA_LAYOUT);
+    out->firstline = ir->firstline;
+    if (cc->opt.lineinfo || cc->opt.debug) {
+        start_debug_info(out, ir->filename, 0);
+        lenv.at_line = at_line;
+        lenv.opaque = out;
+    }
     out->inner = cj_lower_function(ir, argtypes, nargs, ret, out->mod, out->symbol, &lenv);
     if (out->inner == NULL) {
         goto fail;
@@ -246,6 +327,10 @@ static int compile_function(cuda_compile *cc, PyObject *self, PyObject *pyfunc,
 fail:
     cj_ir_free(ir);
     Py_CLEAR(out->annotation);
+    if (out->di != NULL) {
+        LLVMDisposeDIBuilder(out->di);
+        out->di = NULL;
+    }
     if (out->mod != NULL) {
         LLVMDisposeModule(out->mod);
         out->mod = NULL;
@@ -296,6 +381,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     compiled out = {0};
     devfn *f = NULL;
     if (compile_function(&inner, callee, pyfunc, argtypes, nargs, NULL, ctx, &out) == 0) {
+        finish_debug_info(&out);
         f = PyMem_Calloc(1, sizeof(devfn));
         if (f == NULL) {
             PyErr_NoMemory();
@@ -477,15 +563,8 @@ static PyObject *cuda_compile_py(PyObject *self, PyObject *args, PyObject *kwarg
     if (cj_nvvm_check_options(&nopts) < 0) {
         return NULL;
     }
-    if (cc.opt.lineinfo || cc.opt.debug) {
-        /* line tables need debug locations on every lowered instruction */
-        if (cc.opt.lineinfo) {
-            PyErr_SetString(PyExc_NotImplementedError,
-                            "cujit.cuda: lineinfo=True is not implemented yet (no line tables "
-                            "in the PTX)");
-            return NULL;
-        }
-    }
+    nopts.lineinfo = cc.opt.lineinfo || cc.opt.debug; /* -generate-line-info; DWARF (-g) is
+                                                        * not emitted */
     LLVMContextRef ctx = LLVMContextCreate();
     compiled c = {0};
     PyObject *result = NULL, *llvm = NULL, *ptx = NULL;
@@ -524,6 +603,7 @@ static PyObject *cuda_compile_py(PyObject *self, PyObject *args, PyObject *kwarg
             goto done;
         }
     }
+    finish_debug_info(&c);
     name_parameters(c.mod);
     if (cj_verify_module(c.mod) < 0 || (llvm = module_text(c.mod)) == NULL) {
         goto done;
@@ -540,6 +620,9 @@ static PyObject *cuda_compile_py(PyObject *self, PyObject *args, PyObject *kwarg
     }
     result = result_dict(&c, ptx, llvm, entry, types, nargs);
 done:
+    if (c.di != NULL) {
+        LLVMDisposeDIBuilder(c.di);
+    }
     Py_XDECREF(ptx);
     Py_XDECREF(llvm);
     Py_XDECREF(c.annotation);
