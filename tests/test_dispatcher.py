@@ -190,3 +190,22 @@ def test_repr_and_wrapping():
 
     d = njit(named)
     assert d.__name__ == "named" and d.__doc__ == "doc" and "CPUDispatcher" in repr(d)
+
+
+def test_fastmath_allows_reassociation():
+    def total(a):
+        t = 0.0
+        for x in a:
+            t += x
+        return t
+
+    fast, plain = njit(fastmath=True)(total), njit(total)
+    a = np.arange(100.0)
+    assert fast(a) == plain(a) == 4950.0
+    assert " fast " in list(fast.inspect_llvm().values())[0]
+    assert " fast " not in list(plain.inspect_llvm().values())[0]
+
+
+def test_cache_option_is_explicitly_unsupported():
+    with pytest.raises(NotImplementedError, match="cache=True"):
+        njit(cache=True)

@@ -370,7 +370,14 @@ static int make_slots(cj_lower *L) {
     for (int v = 0; v < ir->vars.len; v++) {
         cj_var *var = CJ_VAR(ir, v);
         if (var->type != NULL) {
-            L->slots[v] = cj_entry_alloca(L, cj_llvm_type(L->ctx, var->type), var->name);
+            LLVMTypeRef t = cj_llvm_type(L->ctx, var->type);
+            L->slots[v] = cj_entry_alloca(L, t, var->name);
+            if (!var->is_temp) { /* a local read before any assignment reads zero, not junk */
+                LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+                LLVMPositionBuilderAtEnd(b, L->alloca_bb);
+                LLVMBuildStore(b, LLVMConstNull(t), L->slots[v]);
+                LLVMDisposeBuilder(b);
+            }
         }
     }
     return 0;
@@ -429,6 +436,16 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
         L.ret_type = cj_t_none;
     }
     L.fn = declare_function(&L, nargs, name);
+    if (env->fastmath) { /* the C API of LLVM 14 has no per-instruction flags: per function */
+        static const char *const fast[] = {"unsafe-fp-math", "no-nans-fp-math",
+                                           "no-infs-fp-math", "no-signed-zeros-fp-math",
+                                           "approx-func-fp-math"};
+        for (size_t i = 0; i < sizeof(fast) / sizeof(fast[0]); i++) {
+            LLVMAddAttributeAtIndex(L.fn, LLVMAttributeFunctionIndex,
+                                    LLVMCreateStringAttribute(L.ctx, fast[i],
+                                                              (unsigned)strlen(fast[i]), "true", 4));
+        }
+    }
     L.ret_ptr = LLVMGetParam(L.fn, 0);
     L.b = LLVMCreateBuilderInContext(L.ctx);
     L.alloca_bb = cj_new_bb(&L, "entry");

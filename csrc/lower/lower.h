@@ -45,6 +45,11 @@ size_t cj_abi_align(const cj_type *t);
 /* Byte offset of item `i` of a tuple type, or of field i of an array struct. */
 size_t cj_abi_tuple_offset(const cj_type *t, int i);
 
+/* ---- fastmath.c ---- */
+/* The module with `fast` on every floating-point operation; takes `mod` (disposed on
+ * success), returns the new module, NULL with an exception on failure. */
+LLVMModuleRef cj_apply_fastmath(LLVMModuleRef mod);
+
 /* ---- excinfo.c: exceptions raised by compiled code, by id ---- */
 /* Registers an exception class or instance to raise; its id (>= 1), or -1 with an exception. */
 int cj_exc_register(PyObject *exc);

@@ -327,6 +327,46 @@ static LLVMValueRef complex_pow(cj_lower *L, LLVMValueRef a, LLVMValueRef b, con
     return cj_make_complex(L, t, re, im);
 }
 
+/* z ** n for an integral n with |n| <= 100, by squaring (CPython's c_powi): exact where
+ * exp(n log z) is not, e.g. (1+2j)**2 == -3+4j. */
+static LLVMValueRef complex_powi(cj_lower *L, LLVMValueRef z, LLVMValueRef n, const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    const cj_type *pt = cj_type_float(t->bits / 2);
+    LLVMTypeRef ct = cj_llvm_type(L->ctx, t), i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, n, cj_i64(L, 0), "");
+    LLVMValueRef k0 = LLVMBuildSelect(B, neg, LLVMBuildNeg(B, n, ""), n, "");
+    LLVMValueRef one = cj_make_complex(L, t, cj_float_const(L, pt, 1.0), cj_float_const(L, pt, 0.0));
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef loop = cj_new_bb(L, "powi_loop"), done = cj_new_bb(L, "powi_done");
+    LLVMBuildBr(B, loop);
+    LLVMPositionBuilderAtEnd(B, loop);
+    LLVMValueRef acc = LLVMBuildPhi(B, ct, "acc"), x = LLVMBuildPhi(B, ct, "x"), k = LLVMBuildPhi(B, i64, "k");
+    LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, k, cj_i64(L, 1), ""), cj_i64(L, 0), "");
+    LLVMValueRef ai, xi;
+    LLVMValueRef ar = cj_complex_parts(L, acc, &ai), xr = cj_complex_parts(L, x, &xi);
+    LLVMValueRef prod = cj_make_complex(
+        L, t, LLVMBuildFSub(B, LLVMBuildFMul(B, ar, xr, ""), LLVMBuildFMul(B, ai, xi, ""), ""),
+        LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, xi, ""), LLVMBuildFMul(B, ai, xr, ""), ""));
+    LLVMValueRef sq = cj_make_complex(
+        L, t, LLVMBuildFSub(B, LLVMBuildFMul(B, xr, xr, ""), LLVMBuildFMul(B, xi, xi, ""), ""),
+        LLVMBuildFMul(B, cj_float_const(L, pt, 2.0), LLVMBuildFMul(B, xr, xi, ""), ""));
+    LLVMValueRef acc2 = LLVMBuildSelect(B, odd, prod, acc, "");
+    LLVMValueRef k2 = LLVMBuildLShr(B, k, cj_i64(L, 1), "");
+    LLVMBasicBlockRef end = LLVMGetInsertBlock(B);
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, k2, cj_i64(L, 0), ""), loop, done);
+    LLVMValueRef acc_in[2] = {one, acc2}, x_in[2] = {z, sq}, k_in[2] = {k0, k2};
+    LLVMBasicBlockRef from[2] = {pre, end};
+    LLVMAddIncoming(acc, acc_in, from, 2);
+    LLVMAddIncoming(x, x_in, from, 2);
+    LLVMAddIncoming(k, k_in, from, 2);
+    LLVMPositionBuilderAtEnd(B, done);
+    int saved = L->env->error_model;
+    L->env->error_model = CJ_ERRORS_NUMPY; /* 0 ** -n is inf/nan here, as CPython's c_powi */
+    LLVMValueRef inv = complex_div(L, one, acc2, t);
+    L->env->error_model = saved;
+    return LLVMBuildSelect(B, neg, inv, acc2, "powi");
+}
+
 static LLVMValueRef complex_binop(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b,
                                   const cj_type *t) {
     LLVMBuilderRef B = L->b;
@@ -343,8 +383,21 @@ static LLVMValueRef complex_binop(cj_lower *L, int op, LLVMValueRef a, LLVMValue
             LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, bi, ""), LLVMBuildFMul(B, ai, br, ""), ""));
     case CJ_TRUEDIV:
         return complex_div(L, a, b, t);
-    case CJ_POW:
-        return complex_pow(L, a, b, t);
+    case CJ_POW: {
+        /* integral exponents up to 100 in magnitude multiply, others go through exp/log */
+        const cj_type *pt = cj_type_float(t->bits / 2);
+        LLVMValueRef fl = intrinsic1(L, "floor", br);
+        LLVMValueRef small = LLVMBuildFCmp(B, LLVMRealOLE, intrinsic1(L, "fabs", br),
+                                           cj_float_const(L, pt, 100.0), "");
+        LLVMValueRef integral = LLVMBuildAnd(
+            B, LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, bi, cj_float_const(L, pt, 0.0), ""),
+                            LLVMBuildFCmp(B, LLVMRealOEQ, fl, br, ""), ""), small, "");
+        LLVMValueRef n = LLVMBuildFPToSI(B, LLVMBuildSelect(B, small, br, cj_float_const(L, pt, 0.0), ""),
+                                         LLVMInt64TypeInContext(L->ctx), "");
+        LLVMValueRef general = complex_pow(L, a, b, t);
+        LLVMValueRef exact = complex_powi(L, a, n, t);
+        return LLVMBuildSelect(B, integral, exact, general, "cpow");
+    }
     default:
         PyErr_SetString(cj_LoweringError, "unsupported complex operator");
         return NULL;

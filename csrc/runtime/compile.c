@@ -63,8 +63,7 @@ static int resolve_dispatcher(cj_typing_env *env, PyObject *callee, int nargs,
 
 /* ---- lowering env: link a callee's module in ---- */
 
-static LLVMValueRef link_callee(cj_lower_env *env, LLVMModuleRef module, const void *handle) {
-    const cj_overload *ov = handle;
+LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov) {
     LLVMValueRef existing = LLVMGetNamedFunction(module, ov->symbol);
     if (existing != NULL) {
         return existing;
@@ -92,6 +91,10 @@ static LLVMValueRef link_callee(cj_lower_env *env, LLVMModuleRef module, const v
     }
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     return fn;
+}
+
+static LLVMValueRef link_callee(cj_lower_env *env, LLVMModuleRef module, const void *handle) {
+    return cj_link_overload(module, handle);
 }
 
 /* ---- the wrapper the dispatcher calls: i32 @wrap(i8* ret, i8** args) ---- */
@@ -205,6 +208,14 @@ static int generate(cj_dispatcher *disp, cj_func_ir *ir, cj_overload *ov) {
                                         &lenv);
     if (fn == NULL || cj_verify_module(mod) < 0) {
         goto fail;
+    }
+    if (opt->fastmath) {
+        LLVMModuleRef fast = cj_apply_fastmath(mod);
+        if (fast == NULL) {
+            goto fail;
+        }
+        mod = fast;
+        fn = LLVMGetNamedFunction(mod, ov->symbol);
     }
     if (dump_enabled("llvm")) {
         PyObject *t = module_text(mod);

@@ -42,6 +42,11 @@ const cj_options *cj_dispatcher_options(cj_dispatcher *disp) { return &disp->opt
 
 PyObject *cj_dispatcher_func(cj_dispatcher *disp) { return disp->py_func; }
 
+cj_overload **cj_dispatcher_overloads(cj_dispatcher *disp, int *n) {
+    *n = disp->n;
+    return disp->ovs;
+}
+
 static int same_types(const cj_type *const *a, const cj_type *const *b, int n) {
     for (int i = 0; i < n; i++) {
         if (a[i] != b[i]) {
@@ -283,6 +288,11 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
         return NULL;
     }
     PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
+    if (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) {
+        PyErr_Format(cj_UnsupportedError, "cujit does not support *args or **kwargs "
+                                          "parameters (in %R)", func);
+        return NULL;
+    }
     int np = code->co_argcount + code->co_kwonlyargcount;
     if (np > 64) {
         PyErr_SetString(cj_UnsupportedError, "functions of more than 64 parameters");

@@ -4,6 +4,8 @@
 #ifndef CJ_RUNTIME_H
 #define CJ_RUNTIME_H
 
+#include <llvm-c/Core.h>
+
 #include "types/types.h"
 
 /* A compiled version of a function for one argument-type signature. */
@@ -38,6 +40,8 @@ typedef struct cj_dispatcher cj_dispatcher;
 cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes, int nargs,
                             const cj_type *declared_ret);
 void cj_overload_free(cj_overload *ov);
+/* Links an overload's code into `module` (internal linkage; once); its function, or NULL. */
+LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov);
 /* Assembly of an overload (new reference). */
 PyObject *cj_overload_asm(cj_overload *ov);
 
@@ -54,6 +58,8 @@ extern PyTypeObject *cj_DispatcherType;
 PyObject *cj_dispatcher_pyfunc(PyObject *obj);   /* borrowed, or NULL if not a dispatcher */
 const cj_options *cj_dispatcher_options(cj_dispatcher *disp);
 PyObject *cj_dispatcher_func(cj_dispatcher *disp); /* borrowed */
+/* The compiled versions, in the order they were made (borrowed). */
+cj_overload **cj_dispatcher_overloads(cj_dispatcher *disp, int *n);
 /* The overload for these exact types, compiling it if needed (NULL + exception). */
 cj_overload *cj_dispatcher_get_overload(cj_dispatcher *disp, const cj_type *const *argtypes,
                                         int nargs);

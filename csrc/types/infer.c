@@ -336,7 +336,12 @@ static int type_instr(cj_infer_ctx *c, cj_instr *in) {
         }
         rc = 1;
         break;
-    case CJ_I_GLOBAL:
+    case CJ_I_GLOBAL: /* modules, classes and callables are typed where they are used */
+        if (!PyModule_Check(in->obj) && !PyType_Check(in->obj) && !PyCallable_Check(in->obj)) {
+            return cj_typing_error(c, in, "Untyped global name '%U': Cannot determine cujit "
+                                          "type of %R", in->name ? in->name : Py_None,
+                                   (PyObject *)Py_TYPE(in->obj));
+        }
         out = cj_type_const_obj(in->obj);
         rc = out ? 1 : -1;
         break;

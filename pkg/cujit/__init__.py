@@ -2,8 +2,10 @@
 from . import _core, errors, types
 from .decorators import jit, njit
 from .errors import TypingError, UnsupportedError
+from .npyufunc import DUFunc, guvectorize, vectorize
 from .types import *  # noqa: F401,F403  (numba's type names at top level)
 from .types import typeof
 from .typing import parse_signature
+from . import cuda
 
 __version__ = "0.1.0"

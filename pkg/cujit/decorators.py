@@ -29,6 +29,10 @@ def _check_options(options):
         raise NotImplementedError("cujit has no object mode: it compiles in nopython mode only")
     if options.get("parallel"):
         raise NotImplementedError("parallel=True is not supported by cujit yet")
+    if options.get("cache"):
+        raise NotImplementedError(
+            "cache=True (on-disk caching of compiled CPU code) is not implemented by cujit "
+            "yet; compiles take tens of milliseconds, so omit cache=True")
     em = options.get("error_model", "python")
     if em not in ("python", "numpy"):
         raise ValueError(f"error_model must be 'python' or 'numpy', not {em!r}")
@@ -39,8 +43,6 @@ def _make(func, sigs, options):
                     if k in options}
     disp = Dispatcher(func, core_options)
     functools.update_wrapper(disp, func)
-    if options.get("cache"):
-        disp._cache_requested = True  # on-disk caching is a later issue; compiles are fast
     if sigs:
         for sig in sigs:
             disp.compile(sig)

@@ -1,15 +1,41 @@
-"""cujit.cuda: numba's cuda API (kernels compiled by cujit through libnvvm)."""
+"""cujit.cuda: numba's cuda API over cujit's C runtime (driver loaded at first use).
+
+`import cujit` works without CUDA; is_available() then says False and every device call raises
+CudaSupportError saying why.
+"""
+from ..errors import CudaAPIError, CudaSupportError
+from .arrays import (DeviceNDArray, as_cuda_array, device_array, device_array_like,
+                     from_dlpack, is_cuda_array, to_device)
+from .devices import (Context, Device, close, current_context, detect, get_current_device,
+                      gpus, is_available, list_devices, select_device, synchronize)
+from .ipc import IpcHandle
+from .memory import (BaseCUDAMemoryManager, DefaultMemoryManager, GetIpcHandleMixin,
+                     HostOnlyCUDAMemoryManager, MappedMemory, MappedNDArray, MemoryPointer,
+                     NumbaCUDAMemoryManager, PinnedMemory, PoolMemoryManager, defer_cleanup,
+                     mapped, mapped_array, mapped_array_like, pinned, pinned_array,
+                     pinned_array_like, set_deallocation_limits, set_memory_manager)
+from .streams import (Event, Stream, default_stream, event, event_elapsed_time,
+                      external_stream, legacy_default_stream, per_thread_default_stream, stream)
+from . import memory as _memory
+# kernels (cujit's compiler: cuda.jit, compile_ptx, intrinsics)
 from . import fp16
 from .compiler import (compile, compile_ptx, compile_ptx_for_current_device, declare_device,
                        jit)
 from .intrinsics import *  # noqa: F401,F403
 from .intrinsics import __all__ as _intrinsics_all
 
+_memory._configure_from_environment()
 
-def is_available():
-    """Whether a CUDA GPU can be used (the runtime is not part of this build yet)."""
-    return False
-
-
-__all__ = ["jit", "compile", "compile_ptx", "compile_ptx_for_current_device", "declare_device",
-           "fp16", "is_available"] + list(_intrinsics_all)
+__all__ = [
+    "CudaAPIError", "CudaSupportError", "DeviceNDArray", "as_cuda_array", "device_array",
+    "device_array_like", "from_dlpack", "is_cuda_array", "to_device", "Context", "Device",
+    "close", "current_context", "detect", "get_current_device", "gpus", "is_available",
+    "list_devices", "select_device", "synchronize", "IpcHandle", "BaseCUDAMemoryManager",
+    "DefaultMemoryManager", "GetIpcHandleMixin", "HostOnlyCUDAMemoryManager", "MappedMemory",
+    "MappedNDArray", "MemoryPointer", "NumbaCUDAMemoryManager", "PinnedMemory",
+    "PoolMemoryManager", "defer_cleanup", "mapped", "mapped_array", "mapped_array_like",
+    "pinned", "pinned_array", "pinned_array_like", "set_deallocation_limits",
+    "set_memory_manager", "Event", "Stream", "default_stream", "event", "event_elapsed_time",
+    "external_stream", "legacy_default_stream", "per_thread_default_stream", "stream",
+    "jit", "compile", "compile_ptx", "compile_ptx_for_current_device", "declare_device", "fp16",
+] + list(_intrinsics_all)

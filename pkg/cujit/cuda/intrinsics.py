@@ -30,7 +30,15 @@ class Intrinsic:
         return f"<cujit.cuda intrinsic {self._name}>"
 
 
-class Dim3:
+class _Stub:
+    """Callable so the compiler takes it as a compile-time object (its typing says what it is);
+    calling it raises, on the host and in kernels."""
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"cuda.{self._name} is not callable")
+
+
+class Dim3(_Stub):
     """threadIdx / blockIdx / blockDim / gridDim: .x .y .z inside kernels."""
     __slots__ = ("_name",)
 
@@ -48,7 +56,7 @@ class Value(Dim3):
     """laneid / warpsize: int32 values inside kernels."""
 
 
-class Namespace:
+class Namespace(_Stub):
     """cuda.shared, cuda.local, cuda.const, cuda.atomic: groups of intrinsics."""
 
     def __init__(self, name, members):

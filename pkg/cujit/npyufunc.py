@@ -1,0 +1,183 @@
+"""vectorize / guvectorize (CPU target): real NumPy ufuncs and gufuncs from compiled loops.
+
+With signatures, vectorize returns a numpy.ufunc whose loops are in signature order (NumPy
+picks the first loop the inputs cast to safely). Without signatures it returns a DUFunc that
+compiles a loop for each new combination of input types and then behaves as a ufunc."""
+import re
+
+import numpy as np
+
+from . import _core
+from .typing import parse_signature, parse_signatures
+
+
+def _identity(identity):
+    if identity is None:
+        return _core.UFUNC_IDENTITY_NONE, None
+    if identity == "reorderable":
+        return _core.UFUNC_IDENTITY_REORDERABLE, None
+    if type(identity) is int and identity in (0, 1):
+        return (_core.UFUNC_IDENTITY_ZERO if identity == 0 else _core.UFUNC_IDENTITY_ONE), None
+    return _core.UFUNC_IDENTITY_VALUE, identity
+
+
+def _check_target(target, what):
+    if target in ("cpu", None):
+        return
+    raise NotImplementedError(f"{what}(target={target!r}) is not supported yet "
+                              "(target='cuda' comes with the CUDA kernels); use target='cpu'")
+
+
+def _make(func, sigs, nin, nout, identity, layout=None, core_dims=None):
+    disp = _core.Dispatcher(func, {"error_model": "numpy"})
+    for sig in sigs:
+        disp.compile(sig)
+    kind, value = _identity(identity)
+    return _core.make_ufunc(disp, nin, nout, func.__name__, func.__doc__ or "", kind, value,
+                            layout, core_dims)
+
+
+def _ufunc_signatures(sigs):
+    parsed = parse_signatures(sigs)
+    for sig in parsed:
+        if sig.return_type is None:
+            raise TypeError(f"vectorize signatures need a return type: {sig!r}")
+    return parsed
+
+
+class DUFunc:
+    """A ufunc that compiles a loop for each new combination of input types (numba's DUFunc)."""
+
+    def __init__(self, func, identity=None):
+        self.py_func = func
+        self.identity = identity
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self._sigs = []
+        self._keys = set()
+        self.ufunc = None
+        code = func.__code__
+        if code.co_flags & 0x0C:
+            raise TypeError("vectorize does not take *args or **kwargs functions")
+        self.nin = code.co_argcount
+        self.nout = 1
+        self.nargs = self.nin + 1
+
+    def _compile_for(self, args):
+        from .types import typeof
+        kinds = []
+        for a in args:
+            t = typeof(np.asarray(a).dtype.type(0)) if isinstance(a, np.ndarray) else typeof(a)
+            if isinstance(a, np.ndarray) and a.dtype == np.bool_:
+                t = typeof(True)
+            kinds.append(t)
+        key = tuple(kinds)
+        if key in self._keys:
+            return
+        disp = _core.Dispatcher(self.py_func, {"error_model": "numpy"})
+        sig = disp.compile(_core.make_signature(None, key))
+        self._sigs.append(sig)
+        self._keys.add(key)
+        self.ufunc = _make(self.py_func, self._sigs, self.nin, 1, self.identity)
+
+    def add(self, sig):
+        """Compiles a loop for `sig` now (numba's DUFunc.add)."""
+        sig = parse_signature(sig)
+        self._sigs.append(sig)
+        self._keys.add(tuple(sig.args))
+        self.ufunc = _make(self.py_func, self._sigs, self.nin, 1, self.identity)
+
+    def __call__(self, *args, **kwargs):
+        if len(args) < self.nin:
+            raise TypeError(f"{self.__name__}() takes {self.nin} inputs, got {len(args)}")
+        self._compile_for(args[:self.nin])
+        return self.ufunc(*args, **kwargs)
+
+    def _method(self, name, arrays):
+        self._compile_for([np.asarray(arrays[0])] * self.nin)  # reductions run the (T, T) loop
+        return getattr(self.ufunc, name)
+
+    def reduce(self, array, *args, **kwargs):
+        return self._method("reduce", [array])(array, *args, **kwargs)
+
+    def accumulate(self, array, *args, **kwargs):
+        return self._method("accumulate", [array])(array, *args, **kwargs)
+
+    def reduceat(self, array, *args, **kwargs):
+        return self._method("reduceat", [array])(array, *args, **kwargs)
+
+    def outer(self, a, b, **kwargs):
+        self._compile_for([a, b])
+        return self.ufunc.outer(a, b, **kwargs)
+
+    @property
+    def types(self):
+        return [] if self.ufunc is None else self.ufunc.types
+
+    @property
+    def ntypes(self):
+        return len(self.types)
+
+
+def vectorize(ftylist_or_function=(), identity=None, cache=False, target="cpu", **options):
+    """numba.vectorize: a scalar function becomes a NumPy ufunc."""
+    _check_target(target, "vectorize")
+    if cache:
+        raise NotImplementedError("cache=True is not implemented by cujit yet")
+    if callable(ftylist_or_function) and not isinstance(ftylist_or_function, (str, _core.Type)):
+        return DUFunc(ftylist_or_function, identity)
+    sigs = ftylist_or_function
+
+    def decorate(func):
+        if not sigs:
+            return DUFunc(func, identity)
+        parsed = _ufunc_signatures(sigs)
+        nin = len(parsed[0].args)
+        return _make(func, parsed, nin, 1, identity)
+    return decorate
+
+
+_GROUP = re.compile(r"\(([^()]*)\)")
+
+
+def _parse_layout(layout):
+    """'(m,n),(n)->(m)' -> (nin, nout, core dim indices per argument)."""
+    if not isinstance(layout, str) or "->" not in layout:
+        raise ValueError(f"invalid gufunc layout {layout!r}: expected '(n),()->(n)'")
+    ins, outs = layout.replace(" ", "").split("->")
+    groups_in, groups_out = _GROUP.findall(ins), _GROUP.findall(outs)
+    if (not groups_in or not groups_out or "".join(f"({g})" for g in groups_in).replace(",", "")
+            != ins.replace(",", "").replace(")(", ")(")):
+        if ",".join(f"({g})" for g in groups_in) != ins or ",".join(f"({g})" for g in groups_out) != outs:
+            raise ValueError(f"invalid gufunc layout {layout!r}")
+    index = {}
+    core = []
+    for group in groups_in + groups_out:
+        dims = [d for d in group.split(",") if d]
+        for d in dims:
+            if not d.isidentifier():
+                raise ValueError(f"invalid dimension name {d!r} in gufunc layout {layout!r}")
+            index.setdefault(d, len(index))
+        core.append(tuple(index[d] for d in dims))
+    return len(groups_in), len(groups_out), tuple(core)
+
+
+def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **options):
+    """numba.guvectorize: a function over core dimensions becomes a generalized NumPy ufunc."""
+    _check_target(target, "guvectorize")
+    if cache:
+        raise NotImplementedError("cache=True is not implemented by cujit yet")
+    nin, nout, core = _parse_layout(signature)
+    parsed = parse_signatures(ftylist)
+
+    def decorate(func):
+        sigs = []
+        for sig in parsed:
+            if len(sig.args) != nin + nout:
+                raise TypeError(f"signature {sig!r} has {len(sig.args)} arguments; the layout "
+                                f"{signature!r} has {nin + nout}")
+            if sig.return_type is not None and str(sig.return_type) not in ("none", "void"):
+                raise TypeError(f"guvectorize functions return nothing: {sig!r}")
+            sigs.append(_core.make_signature(None, tuple(sig.args)))
+        return _make(func, sigs, nin, nout, identity, signature.replace(" ", ""), core)
+    return decorate
