@@ -66,9 +66,10 @@ def _current_cc():
 class _Compiled:
     """One compiled version of a kernel or device function (one signature)."""
     __slots__ = ("argtypes", "signature", "restype", "ptx", "llvm", "annotation", "entry",
-                 "params", "cc", "module")
+                 "params", "cc", "module", "result")
 
     def __init__(self, argtypes, result, cc):
+        self.result = result  # what the C launcher loads (ptx, entry, signature, debug)
         self.argtypes = argtypes
         self.signature = result["signature"]
         self.restype = result["restype"]
@@ -78,7 +79,6 @@ class _Compiled:
         self.entry = result["entry"]
         self.params = result["params"]
         self.cc = cc
-        self.module = None  # loaded module (launch path)
 
 
 def _sass(ptx, cc):
@@ -120,6 +120,8 @@ class CUDADispatcher:
         self.device = bool(options.get("device", False))
         self._overloads = {}  # argtypes tuple -> _Compiled
         self._locked = False
+        self._launcher = None if self.device else _core.KernelLauncher(self.__qualname__,
+                                                                       self._for_launch)
         if self.device:
             # lets kernels call this function (csrc/runtime/compile_cuda.c)
             self.__cujit_device_function__ = py_func
@@ -146,12 +148,55 @@ class CUDADispatcher:
             raise TypeError(f"kernel {self.__qualname__} must return void, not {ret.name} "
                             f"(signature {sig!r})")
         cc = tuple(cc) if cc is not None else _current_cc()
-        result = _core.cuda_compile(self.py_func, argtypes, self.device,
-                                    _core_options(self.targetoptions, cc),
+        options = _core_options(self.targetoptions, cc)
+        result = _core.cuda_compile(self.py_func, argtypes, self.device, options,
                                     ret if self.device else None)
+        result["debug"] = options["debug"]
         ov = _Compiled(argtypes, result, cc)
         self._overloads[argtypes] = ov
         return ov
+
+    def _for_launch(self, argtypes):
+        """The C launcher's callback: the compiled version for a launch's argument types."""
+        ov = self._overloads.get(argtypes)
+        if ov is None and self._locked:
+            ov = next((o for o in self._overloads.values()
+                       if _accepts(o.argtypes, argtypes)), None)
+            if ov is None:
+                raise TypeError(f"No matching definition for argument type(s) "
+                                f"{', '.join(t.name for t in argtypes)} of kernel "
+                                f"{self.__qualname__}; compiled for: "
+                                f"{[tuple(t.name for t in k) for k in self._overloads]}")
+        if ov is None:
+            ov = self.compile(argtypes)
+        return ov.result
+
+    def _attributes(self, signature):
+        if self.device:
+            raise TypeError("device functions have no launch resources")
+        ov = self._overload(signature)
+        keys = [ov.argtypes] if ov is not None else list(self._overloads)
+        return {k: self._launcher.attributes(k) for k in keys}
+
+    def _one_attribute(self, signature, name):
+        values = {k: v[name] for k, v in self._attributes(signature).items()}
+        return values if signature is None else next(iter(values.values()))
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers per thread (cuFuncGetAttribute), per signature or for one."""
+        return self._one_attribute(signature, "regs")
+
+    def get_shared_mem_per_block(self, signature=None):
+        return self._one_attribute(signature, "shared")
+
+    def get_local_mem_per_thread(self, signature=None):
+        return self._one_attribute(signature, "local")
+
+    def get_const_mem_size(self, signature=None):
+        return self._one_attribute(signature, "const")
+
+    def get_max_threads_per_block(self, signature=None):
+        return self._one_attribute(signature, "max_threads")
 
     def _overload(self, signature):
         if signature is None:
@@ -205,10 +250,6 @@ class CUDADispatcher:
         """The SASS (ptxas + nvdisasm), per signature (or for one)."""
         return self._per_signature(signature, lambda ov: _sass(ov.ptx, ov.cc))
 
-    def get_regs_per_thread(self, signature=None):
-        raise NotImplementedError("per-signature resource usage needs the CUDA driver "
-                                  "(cuFuncGetAttribute): not available in this build")
-
     # ---- launching ----
 
     def __getitem__(self, config):
@@ -224,6 +265,30 @@ class CUDADispatcher:
                                f"kernels and other device functions")
         raise ValueError(f"kernel {self.__qualname__} must be launched with a configuration: "
                          f"{self.__name__}[griddim, blockdim](...)")
+
+
+def _accepts(declared, given):
+    """Whether arguments of types `given` can be passed to a version compiled for `declared`."""
+    if len(declared) != len(given):
+        return False
+    for d, g in zip(declared, given):
+        if d == g:
+            continue
+        dn, gn = getattr(d, "ndim", None), getattr(g, "ndim", None)
+        if dn is not None or gn is not None:  # arrays
+            if dn != gn or d.dtype != g.dtype or (d.layout != "A" and d.layout != g.layout):
+                return False
+            if d.mutable and not g.mutable:
+                return False
+            continue
+        dt, gt = getattr(d, "types", None), getattr(g, "types", None)
+        if dt is not None or gt is not None:
+            if dt is None or gt is None or not _accepts(tuple(dt), tuple(gt)):
+                return False
+            continue
+        if getattr(d, "bitwidth", None) is None or getattr(g, "bitwidth", None) is None:
+            return False
+    return True
 
 
 def jit(func_or_sig=None, device=False, **options):

@@ -48,7 +48,7 @@ def _dim3(value, what, limits):
 
 class LaunchConfiguration:
     """A kernel with its grid, block, stream and dynamic shared memory size."""
-    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem")
+    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_launch")
 
     def __init__(self, dispatcher, griddim, blockdim, stream=0, sharedmem=0):
         self.dispatcher = dispatcher
@@ -66,14 +66,14 @@ class LaunchConfiguration:
             raise ValueError(f"sharedmem must not be negative, not {sharedmem}")
         self.stream = stream
         self.sharedmem = sharedmem
+        self._launch = dispatcher._launcher.launch
 
     def __repr__(self):
         return (f"<launch of {self.dispatcher.__qualname__} grid={self.griddim} "
                 f"block={self.blockdim} sharedmem={self.sharedmem}>")
 
     def __call__(self, *args):
-        from . import launcher
-        return launcher.launch(self, args)
+        self._launch(self.griddim, self.blockdim, self.stream, self.sharedmem, args)
 
 
 def configure(dispatcher, config):
