@@ -21,6 +21,8 @@
 
 #define MAX_ARGS 64
 #define MAX_WORDS 512
+/* shared memory a block may use without opting in (cuFuncSetAttribute) */
+#define MAX_SHARED_PER_BLOCK (48 * 1024)
 
 enum { CU_FUNC_MAX_THREADS = 0, CU_FUNC_SHARED = 1, CU_FUNC_CONST = 2, CU_FUNC_LOCAL = 3,
        CU_FUNC_REGS = 4 };
@@ -35,6 +37,7 @@ typedef struct version {
     CUfunction fn;
     CUdeviceptr exc_info;           /* debug versions: the exception record, else 0 */
     int max_threads;
+    int static_shared;              /* bytes of static shared memory */
     PyObject *info;                 /* the compile dict */
 } version;
 
@@ -50,8 +53,17 @@ static PyTypeObject *cj_KernelLauncherType;
 
 /* ---- argument types ---- */
 
+/* Array types seen before: the launch path neither formats names nor looks up dicts. */
+static const cj_type *array_types[32][9][3][2];
+
 static const cj_type *array_type(int typenum, int ndim, int c_contig, int f_contig,
                                  int readonly) {
+    int li = c_contig ? 0 : f_contig ? 1 : 2;
+    int cacheable = typenum >= 0 && typenum < 32 && ndim >= 0 && ndim <= 8;
+    readonly = readonly != 0;
+    if (cacheable && array_types[typenum][ndim][li][readonly] != NULL) {
+        return array_types[typenum][ndim][li][readonly];
+    }
     const cj_type *dtype = cj_type_from_npy_typenum(typenum);
     if (dtype == NULL) {
         PyErr_Format(PyExc_TypeError, "cujit kernels do not take arrays of NumPy type %d",
@@ -59,7 +71,11 @@ static const cj_type *array_type(int typenum, int ndim, int c_contig, int f_cont
         return NULL;
     }
     char layout = c_contig ? 'C' : f_contig ? 'F' : 'A';
-    return cj_type_array(dtype, ndim, layout, readonly);
+    const cj_type *t = cj_type_array(dtype, ndim, layout, readonly);
+    if (t != NULL && cacheable) {
+        array_types[typenum][ndim][li][readonly] = t;
+    }
+    return t;
 }
 
 /* An argument prepared for packing: its device data and dims for arrays. */
@@ -212,7 +228,8 @@ static version *load(cj_KernelLauncher *k, const cj_type *const *types, int narg
     const char *image = PyUnicode_AsUTF8(ptx), *name = PyUnicode_AsUTF8(entry);
     if (image == NULL || name == NULL || CJ_CU(cuModuleLoadData, &v->module, image) < 0 ||
         CJ_CU(cuModuleGetFunction, &v->fn, v->module, name) < 0 ||
-        CJ_CU(cuFuncGetAttribute, &v->max_threads, CU_FUNC_MAX_THREADS, v->fn) < 0) {
+        CJ_CU(cuFuncGetAttribute, &v->max_threads, CU_FUNC_MAX_THREADS, v->fn) < 0 ||
+        CJ_CU(cuFuncGetAttribute, &v->static_shared, CU_FUNC_SHARED, v->fn) < 0) {
         version_free(v);
         return NULL;
     }
@@ -431,6 +448,13 @@ static PyObject *launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssiz
         PyErr_Format(PyExc_ValueError, "blockdim (%u, %u, %u) has more threads than kernel %U "
                                        "can run per block (%d)", block[0], block[1], block[2],
                      k->name, v->max_threads);
+        return NULL;
+    }
+    if (shmem + v->static_shared > MAX_SHARED_PER_BLOCK) {
+        PyErr_Format(PyExc_ValueError, "kernel %U asks for %ld bytes of dynamic shared memory; "
+                                       "with its %d bytes of static shared memory the limit is "
+                                       "%d", k->name, shmem, v->static_shared,
+                     MAX_SHARED_PER_BLOCK);
         return NULL;
     }
     /* NumPy arguments get device copies; slot i may own device memory once ncopied > i */

@@ -100,6 +100,12 @@ def check_invalid_configs():
         else:
             raise AssertionError(f"{cfg} accepted")
     try:
+        scale[1, 1, 0, 64 * 1024](d, 1.0, True, (1, 2.0))
+    except ValueError as exc:
+        assert "scale" in str(exc) and "shared memory" in str(exc)
+    else:
+        raise AssertionError("too much shared memory accepted")
+    try:
         scale[1, 1](d, 1.0, True)
     except Exception as exc:
         assert "argument" in str(exc) or "positional" in str(exc), str(exc)
