@@ -182,7 +182,7 @@ def test_thread_indices_and_warp_functions():
     block = i // 64
     counts = [sum(1 for t in range(64) if (b * 64 + t) % 3 == 0) for b in range(2)]
     assert (out[:, 12] == np.array(counts)[block]).all()
-    assert (out[:, 13] == (0xf << ((lane // 4) * 4))).all()
+    assert (out[:, 13] & 0xffffffff == (0xf << ((lane // 4) * 4))).all()
 
 
 def test_atomics_against_numpy():
@@ -251,7 +251,7 @@ def test_fp16_and_bits():
     def ffs(v):
         return (v & -v).bit_length()
 
-    assert list(bits) == [brev(v) + clz(v) + ffs(v) for v in i]
+    assert list(bits) == [brev(v) + clz(v) + ffs(v) for v in range(16)]
 
 
 def test_resources_and_max_registers():
