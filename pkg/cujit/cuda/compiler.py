@@ -12,6 +12,7 @@ import tempfile
 
 from .. import _core
 from ..typing import parse_signatures
+from . import cache as _cache
 
 __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile",
            "CUDADispatcher", "declare_device"]
@@ -149,8 +150,21 @@ class CUDADispatcher:
                             f"(signature {sig!r})")
         cc = tuple(cc) if cc is not None else _current_cc()
         options = _core_options(self.targetoptions, cc)
-        result = _core.cuda_compile(self.py_func, argtypes, self.device, options,
-                                    ret if self.device else None)
+        cached = self.targetoptions.get("cache") and not self.device and not options["debug"]
+        result = None
+        if cached:
+            from .. import __version__
+            ckey = _cache.key(self.py_func, argtypes, options, __version__)
+            entry = _cache.load(self.py_func, ckey)
+            if entry is not None:
+                none = _core.type_by_name("none")
+                result = dict(entry, signature=_core.make_signature(none, argtypes),
+                              restype=none, cached=True)
+        if result is None:
+            result = _core.cuda_compile(self.py_func, argtypes, self.device, options,
+                                        ret if self.device else None)
+            if cached:
+                _cache.store(self.py_func, ckey, result)
         result["debug"] = options["debug"]
         ov = _Compiled(argtypes, result, cc)
         self._overloads[argtypes] = ov
