@@ -464,11 +464,8 @@ static PyObject *launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssiz
             slots[i].data = 0;
         }
     }
-    packer *p = PyMem_Malloc(sizeof(packer));
-    if (p == NULL) {
-        PyErr_NoMemory();
-        return NULL;
-    }
+    packer pk; /* on the stack: no allocation per launch */
+    packer *p = &pk;
     p->n = 0;
     for (Py_ssize_t i = 0; i < nargs; i++) {
         argslot *s = &slots[i];
@@ -523,7 +520,6 @@ done:
             (void)CJ_CU_RAW(cuMemFree, s->data);
         }
     }
-    PyMem_Free(p);
     if (rc == 0 && v->exc_info != 0) {
         rc = check_exception(k, v, stream);
     }
