@@ -270,8 +270,7 @@ class CUDADispatcher:
         if self.device:
             raise TypeError(f"device function {self.__qualname__} cannot be launched; call it "
                             f"from a kernel")
-        from .launch import configure
-        return configure(self, config)
+        return self._launcher.configure(config)  # validated in C, before the driver
 
     def __call__(self, *args, **kwargs):
         if self.device:
