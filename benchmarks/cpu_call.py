@@ -1,12 +1,10 @@
 """Call overhead of a jitted CPU function (dispatch: typeof, lookup, unbox, call, box),
 cujit vs numba, side by side in one run. Usage: python benchmarks/cpu_call.py"""
-import os
-import sys
 import timeit
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pkg"))
+import _common  # noqa: F401  (the in-place package on the path)
 
 
 def add(a, b):

@@ -15,7 +15,7 @@ CHILD = r'''
 import json, sys, time
 sys.path.insert(0, {here!r}); sys.path.insert(0, {pkg!r})
 import numpy as np
-import _seed_mandel
+import mandelbrot as _seed_mandel
 which = {which!r}
 if which == "cujit":
     import cujit as lib
@@ -35,9 +35,10 @@ print(json.dumps({{"cold": cold, "warm": warm}}))
 
 def measure(which, repeats):
     pkg = os.path.join(os.path.dirname(HERE), "pkg")
+    examples = os.path.join(os.path.dirname(HERE), "examples")
     runs = []
     for _ in range(repeats):
-        out = subprocess.run([sys.executable, "-c", CHILD.format(here=HERE, pkg=pkg, which=which)],
+        out = subprocess.run([sys.executable, "-c", CHILD.format(here=examples, pkg=pkg, which=which)],
                              check=True, capture_output=True, text=True).stdout
         runs.append(json.loads(out.strip().splitlines()[-1]))
     return {k: statistics.median(r[k] for r in runs) for k in ("cold", "warm")}

@@ -1,23 +1,11 @@
 """Run time of the seed mandelbrot on the CPU: cujit vs numba's CPU target vs CPython, side by
 side in one run, as ratios. Usage: python benchmarks/cpu_run.py [width height iters]"""
-import os
 import sys
-import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pkg"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _seed_mandel  # noqa: E402
-
-
-def best_of(fn, repeats):
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+from _common import best_of
+import mandelbrot as _seed_mandel
 
 
 def main():

@@ -5,13 +5,10 @@ gaussian_pdf) against numba's CPU vectorize and NumPy's own ufuncs. The CUDA sec
 runs when a GPU and the CUDA vectorize target are present.
 Usage: python benchmarks/ufunc.py"""
 import math
-import os
-import sys
-import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pkg"))
+from _common import best_of
 
 SQRT_2PI = np.float32((2 * math.pi) ** 0.5)
 
@@ -23,15 +20,6 @@ def add(x, y):
 def gaussian_pdf(x, mean, sigma):
     return math.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI)
 
-
-def best_of(fn, repeats=15):
-    fn()
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def cpu_section():

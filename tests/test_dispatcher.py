@@ -206,6 +206,3 @@ def test_fastmath_allows_reassociation():
     assert " fast " not in list(plain.inspect_llvm().values())[0]
 
 
-def test_cache_option_is_explicitly_unsupported():
-    with pytest.raises(NotImplementedError, match="cache=True"):
-        njit(cache=True)

@@ -40,13 +40,8 @@ typedef struct builder {
 int cj_unsupported_at(const cj_func_ir *ir, int line, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    PyObject *msg = PyUnicode_FromFormatV(fmt, ap);
+    cj_ir_errorv(ir, cj_UnsupportedError, line, "", fmt, ap);
     va_end(ap);
-    if (msg == NULL) {
-        return -1;
-    }
-    cj_ir_error(ir, cj_UnsupportedError, line, "%U", msg);
-    Py_DECREF(msg);
     return -1;
 }
 
@@ -1012,6 +1007,9 @@ cj_func_ir *cj_build_ir(PyObject *pyfunc) {
         if (build_block(&b, b.worklist[w]) < 0) {
             goto fail;
         }
+    }
+    if (cj_version_locals(ir) < 0) {
+        goto fail;
     }
     return ir;
 fail:

@@ -6,6 +6,8 @@
 #ifndef CJ_IR_H
 #define CJ_IR_H
 
+#include <stdarg.h>
+
 #include "types/types.h"
 #include "util/util.h"
 
@@ -127,9 +129,20 @@ const char *cj_binop_symbol(int op);
 const char *cj_cmpop_symbol(int op);
 const char *cj_unop_symbol(int op);
 
+/* ---- versions.c ---- */
+/* Splits each named local into versions whose definitions never meet at a use (numba's SSA
+ * versioning): -1 with MemoryError on failure. */
+int cj_version_locals(cj_func_ir *ir);
+
 /* ---- ir_loc.c ---- */
+/* Source line `line` of the function's file through linecache, with `strip` ("strip",
+ * "rstrip") applied (new reference; "" when the file is unknown). */
+PyObject *cj_ir_source_line(const cj_func_ir *ir, int line, const char *strip);
 /* 'File "f.py", line 3, in name:\n    <source line>\n    ^' (new reference). */
 PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line);
 /* Sets `exc` with "<message>\n\n<location>" and returns -1. */
 int cj_ir_error(const cj_func_ir *ir, PyObject *exc, int line, const char *fmt, ...);
+/* The same with a prefix before the message and a va_list. */
+int cj_ir_errorv(const cj_func_ir *ir, PyObject *exc, int line, const char *prefix,
+                 const char *fmt, va_list ap);
 #endif

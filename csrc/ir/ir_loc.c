@@ -3,7 +3,7 @@
 
 #include <stdarg.h>
 
-PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line) {
+PyObject *cj_ir_source_line(const cj_func_ir *ir, int line, const char *strip) {
     PyObject *linecache = PyImport_ImportModule("linecache");
     if (linecache == NULL) {
         return NULL;
@@ -13,8 +13,13 @@ PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line) {
     if (src == NULL) {
         return NULL;
     }
-    PyObject *stripped = PyObject_CallMethod(src, "strip", NULL);
+    PyObject *stripped = PyObject_CallMethod(src, strip, NULL);
     Py_DECREF(src);
+    return stripped;
+}
+
+PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line) {
+    PyObject *stripped = cj_ir_source_line(ir, line, "strip");
     if (stripped == NULL) {
         return NULL;
     }
@@ -24,11 +29,9 @@ PyObject *cj_ir_loc_text(const cj_func_ir *ir, int line) {
     return text;
 }
 
-int cj_ir_error(const cj_func_ir *ir, PyObject *exc, int line, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
+int cj_ir_errorv(const cj_func_ir *ir, PyObject *exc, int line, const char *prefix,
+                 const char *fmt, va_list ap) {
     PyObject *msg = PyUnicode_FromFormatV(fmt, ap);
-    va_end(ap);
     if (msg == NULL) {
         return -1;
     }
@@ -37,8 +40,16 @@ int cj_ir_error(const cj_func_ir *ir, PyObject *exc, int line, const char *fmt, 
         Py_DECREF(msg);
         return -1;
     }
-    PyErr_Format(exc, "%U\n\n%U", msg, loc);
+    PyErr_Format(exc, "%s%U\n\n%U", prefix, msg, loc);
     Py_DECREF(msg);
     Py_DECREF(loc);
+    return -1;
+}
+
+int cj_ir_error(const cj_func_ir *ir, PyObject *exc, int line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    cj_ir_errorv(ir, exc, line, "", fmt, ap);
+    va_end(ap);
     return -1;
 }

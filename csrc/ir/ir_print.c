@@ -185,21 +185,6 @@ fail:
     return NULL;
 }
 
-/* Source line `lineno` of the function's file, through linecache (new reference, may be ""). */
-static PyObject *source_line(const cj_func_ir *ir, int lineno) {
-    PyObject *linecache = PyImport_ImportModule("linecache");
-    if (linecache == NULL) {
-        return NULL;
-    }
-    PyObject *line = PyObject_CallMethod(linecache, "getline", "si", ir->filename, lineno);
-    Py_DECREF(linecache);
-    if (line == NULL) {
-        return NULL;
-    }
-    PyObject *stripped = PyObject_CallMethod(line, "rstrip", NULL);
-    Py_DECREF(line);
-    return stripped;
-}
 
 static int last_line(const cj_func_ir *ir) {
     int last = ir->firstline;
@@ -248,7 +233,7 @@ PyObject *cj_ir_annotate(const cj_func_ir *ir, const char *signature) {
     int last = last_line(ir);
     for (int l = ir->firstline; l <= last; l++) {
         if (append(lines, PyUnicode_FromFormat("# --- LINE %d --- ", l)) < 0 ||
-            annotate_line(ir, lines, l) < 0 || append(lines, source_line(ir, l)) < 0) {
+            annotate_line(ir, lines, l) < 0 || append(lines, cj_ir_source_line(ir, l, "rstrip")) < 0) {
             goto fail;
         }
     }

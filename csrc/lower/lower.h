@@ -19,6 +19,7 @@ struct cj_lower_env {
     int fastmath;
     int boundscheck;
     PyObject *keep;      /* list owned by the compiled overload: objects the code points at */
+    PyObject *exc_ids;   /* set of the exception ids the code can return (for caching) */
     /* The LLVM function of a jitted callee (a handle from typing), declared or linked into
      * `module`; NULL with an exception on failure. */
     LLVMValueRef (*callee_function)(cj_lower_env *env, LLVMModuleRef module,
@@ -55,6 +56,11 @@ LLVMModuleRef cj_apply_fastmath(LLVMModuleRef mod);
 int cj_exc_register(PyObject *exc);
 /* Sets the Python exception for an id returned by compiled code. */
 void cj_exc_raise(int id);
+/* Puts `exc` at `id` (for cached code): 0 done or already there, 1 the id holds another
+ * exception, -1 with an exception set. */
+int cj_exc_register_at(int id, PyObject *exc);
+/* The exception registered at `id` (borrowed), or NULL. */
+PyObject *cj_exc_lookup(int id);
 /* Ids of the built-in errors (numba's messages). */
 enum {
     CJ_EXC_INT_DIV_ZERO = 1,  /* ZeroDivisionError('integer division by zero') */

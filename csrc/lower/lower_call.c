@@ -79,6 +79,61 @@ static LLVMValueRef predicate(cj_lower *L, int id, LLVMValueRef x, const cj_type
 
 /* ---- complex math (cmath) by formulas over real math ---- */
 
+static LLVMValueRef cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t);
+
+static LLVMValueRef cbin(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b, const cj_type *t) {
+    return cj_lower_binop(L, op, a, t, b, t, t, t);
+}
+
+static LLVMValueRef cconst(cj_lower *L, const cj_type *t, double re, double im) {
+    const cj_type *pt = part_of(t);
+    return cj_make_complex(L, t, cj_float_const(L, pt, re), cj_float_const(L, pt, im));
+}
+
+/* i*z */
+static LLVMValueRef times_i(cj_lower *L, LLVMValueRef z, const cj_type *t) {
+    LLVMValueRef im;
+    LLVMValueRef re = cj_complex_parts(L, z, &im);
+    return cj_make_complex(L, t, LLVMBuildFNeg(L->b, im, ""), re);
+}
+
+/* -i*z */
+static LLVMValueRef times_minus_i(cj_lower *L, LLVMValueRef z, const cj_type *t) {
+    LLVMValueRef im;
+    LLVMValueRef re = cj_complex_parts(L, z, &im);
+    return cj_make_complex(L, t, im, LLVMBuildFNeg(L->b, re, ""));
+}
+
+/* The inverse functions by their logarithmic forms:
+ *   asinh z = log(z + sqrt(z^2 + 1))       asin z = -i asinh(iz)
+ *   acosh z = log(z + sqrt(z+1) sqrt(z-1)) acos z = pi/2 - asin z
+ *   atanh z = (log(1+z) - log(1-z)) / 2    atan z = -i atanh(iz) */
+static LLVMValueRef cmath_inverse(cj_lower *L, int id, LLVMValueRef z, const cj_type *t) {
+    LLVMValueRef one = cconst(L, t, 1.0, 0.0);
+    switch (id) {
+    case CJ_B_C_ASINH:
+        return cmath1(L, CJ_B_C_LOG, cbin(L, CJ_ADD, z, cmath1(L, CJ_B_C_SQRT,
+                      cbin(L, CJ_ADD, cbin(L, CJ_MUL, z, z, t), one, t), t), t), t);
+    case CJ_B_C_ASIN:
+        return times_minus_i(L, cmath_inverse(L, CJ_B_C_ASINH, times_i(L, z, t), t), t);
+    case CJ_B_C_ACOSH: {
+        LLVMValueRef a = cmath1(L, CJ_B_C_SQRT, cbin(L, CJ_ADD, z, one, t), t);
+        LLVMValueRef b = cmath1(L, CJ_B_C_SQRT, cbin(L, CJ_SUB, z, one, t), t);
+        return cmath1(L, CJ_B_C_LOG, cbin(L, CJ_ADD, z, cbin(L, CJ_MUL, a, b, t), t), t);
+    }
+    case CJ_B_C_ACOS:
+        return cbin(L, CJ_SUB, cconst(L, t, 1.57079632679489661923132169163975144, 0.0),
+                    cmath_inverse(L, CJ_B_C_ASIN, z, t), t);
+    case CJ_B_C_ATANH: {
+        LLVMValueRef d = cbin(L, CJ_SUB, cmath1(L, CJ_B_C_LOG, cbin(L, CJ_ADD, one, z, t), t),
+                              cmath1(L, CJ_B_C_LOG, cbin(L, CJ_SUB, one, z, t), t), t);
+        return cbin(L, CJ_MUL, d, cconst(L, t, 0.5, 0.0), t);
+    }
+    default: /* atan */
+        return times_minus_i(L, cmath_inverse(L, CJ_B_C_ATANH, times_i(L, z, t), t), t);
+    }
+}
+
 static LLVMValueRef cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t) {
     LLVMBuilderRef B = L->b;
     const cj_type *pt = part_of(t);
@@ -159,6 +214,13 @@ static LLVMValueRef cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t
         }
         return cj_make_complex(L, t, re, im);
     }
+    case CJ_B_C_ASIN:
+    case CJ_B_C_ACOS:
+    case CJ_B_C_ATAN:
+    case CJ_B_C_ASINH:
+    case CJ_B_C_ACOSH:
+    case CJ_B_C_ATANH:
+        return cmath_inverse(L, id, z, t);
     default:
         PyErr_SetString(cj_LoweringError, "unsupported cmath function");
         return NULL;
@@ -490,6 +552,43 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
                                                LLVMInt32TypeInContext(L->ctx), "")};
         return cj_math_call(L, "ldexp", rt, 2, args);
     }
+    case CJ_B_M_MODF:
+    case CJ_B_M_FREXP: {
+        const cj_type *ft = rt->items[0];
+        LLVMValueRef x = arg_as(L, call, 0, ft);
+        LLVMValueRef first, second;
+        if (id == CJ_B_M_MODF) { /* (fractional part, integral part), signs of x */
+            LLVMValueRef ip = math1(L, "trunc", ft, x);
+            LLVMValueRef inf = LLVMBuildFCmp(L->b, LLVMRealOEQ, fabs_of(L, ft, x),
+                                             cj_float_const(L, ft, INFINITY), "");
+            first = math2(L, "copysign", ft,
+                          LLVMBuildSelect(L->b, inf, cj_float_const(L, ft, 0.0),
+                                          LLVMBuildFSub(L->b, x, ip, ""), ""), x);
+            second = ip;
+        } else { /* x = m * 2**e with 0.5 <= |m| < 1: e from log2, fixed up */
+            LLVMValueRef ax = fabs_of(L, ft, x);
+            LLVMValueRef e = LLVMBuildFAdd(L->b, math1(L, "floor", ft, math1(L, "log2", ft, ax)),
+                                           cj_float_const(L, ft, 1.0), "");
+            LLVMValueRef ei = LLVMBuildFPToSI(L->b, e, LLVMInt32TypeInContext(L->ctx), "");
+            LLVMValueRef args[2] = {x, LLVMBuildNeg(L->b, ei, "")};
+            LLVMValueRef m = cj_math_call(L, "ldexp", ft, 2, args);
+            /* log2 rounding can leave |m| at 1.0: one more halving */
+            LLVMValueRef big = LLVMBuildFCmp(L->b, LLVMRealOGE, fabs_of(L, ft, m),
+                                             cj_float_const(L, ft, 1.0), "");
+            m = LLVMBuildSelect(L->b, big, LLVMBuildFMul(L->b, m, cj_float_const(L, ft, 0.5), ""), m, "");
+            ei = LLVMBuildSelect(L->b, big, LLVMBuildAdd(L->b, ei, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 1, 0), ""), ei, "");
+            LLVMValueRef zero_or_odd = LLVMBuildOr(L->b,
+                LLVMBuildFCmp(L->b, LLVMRealOEQ, x, cj_float_const(L, ft, 0.0), ""),
+                LLVMBuildFCmp(L->b, LLVMRealUGE, ax, cj_float_const(L, ft, INFINITY), ""), "");
+            first = LLVMBuildSelect(L->b, zero_or_odd, x, m, "");
+            second = LLVMBuildSExt(L->b, LLVMBuildSelect(L->b, zero_or_odd,
+                                   LLVMConstNull(LLVMInt32TypeInContext(L->ctx)), ei, ""),
+                                   LLVMInt64TypeInContext(L->ctx), "");
+        }
+        LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
+        r = LLVMBuildInsertValue(L->b, r, first, 0, "");
+        return LLVMBuildInsertValue(L->b, r, second, 1, "");
+    }
     case CJ_B_C_PHASE:
     case CJ_B_C_POLAR: {
         LLVMValueRef z = arg_as(L, call, 0, cj_t_complex128), im;
@@ -654,6 +753,14 @@ int cj_lower_raise(cj_lower *L, cj_instr *in) {
     int id = cj_exc_register(exc);
     if (id < 0) {
         return -1;
+    }
+    if (L->env->exc_ids != NULL) {
+        PyObject *key = PyLong_FromLong(id);
+        if (key == NULL || PySet_Add(L->env->exc_ids, key) < 0) {
+            Py_XDECREF(key);
+            return -1;
+        }
+        Py_DECREF(key);
     }
     LLVMBuildRet(L->b, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
     return 0;

@@ -66,30 +66,9 @@ static double half_to_double(uint16_t h) {
     return f;
 }
 
-static int npy_typenum_of(const cj_type *t) {
-    switch (t->kind) {
-    case CJ_BOOL:
-        return NPY_BOOL;
-    case CJ_INT:
-        switch (t->bits) {
-        case 8:
-            return t->is_signed ? NPY_INT8 : NPY_UINT8;
-        case 16:
-            return t->is_signed ? NPY_INT16 : NPY_UINT16;
-        case 32:
-            return t->is_signed ? NPY_INT32 : NPY_UINT32;
-        default:
-            return t->is_signed ? NPY_INT64 : NPY_UINT64;
-        }
-    case CJ_FLOAT:
-        return t->bits == 16 ? NPY_HALF : t->bits == 32 ? NPY_FLOAT32 : NPY_FLOAT64;
-    default:
-        return t->bits == 64 ? NPY_COMPLEX64 : NPY_COMPLEX128;
-    }
-}
-
 static int unbox_int(PyObject *value, const cj_type *t, void *dst) {
-    if (PyArray_IsScalar(value, Integer) || PyArray_IsScalar(value, Bool)) {
+    if (!PyLong_CheckExact(value) &&
+        (PyArray_IsScalar(value, Integer) || PyArray_IsScalar(value, Bool))) {
         PyObject *as_int = PyNumber_Index(value);
         if (as_int == NULL) {
             return -1;
@@ -98,12 +77,25 @@ static int unbox_int(PyObject *value, const cj_type *t, void *dst) {
         Py_DECREF(as_int);
         return rc;
     }
-    if (!PyLong_Check(value)) {
+    if (!PyLong_Check(value)) { /* an exact int, a bool or an int subclass pass */
         PyErr_Format(PyExc_TypeError, "expected an integer for %s, got %.200s", t->name,
                      Py_TYPE(value)->tp_name);
         return -1;
     }
     unsigned long long u;
+    if (t->is_signed && t->bits == 64) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow) {
+            PyErr_Format(PyExc_OverflowError, "%R does not fit in int64", value);
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        memcpy(dst, &v, 8);
+        return 0;
+    }
     if (t->is_signed) {
         long long v = PyLong_AsLongLong(value);
         if (v == -1 && PyErr_Occurred()) {
@@ -280,7 +272,7 @@ static PyObject *box_array(const void *src, const cj_type *t) {
         memcpy(&v, p + 16 + 8 * (size_t)(t->ndim + d), 8);
         strides[d] = (npy_intp)v;
     }
-    PyArray_Descr *descr = PyArray_DescrFromType(npy_typenum_of(t->dtype));
+    PyArray_Descr *descr = PyArray_DescrFromType(cj_type_npy_typenum(t->dtype));
     if (descr == NULL) {
         return NULL;
     }

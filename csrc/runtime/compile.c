@@ -30,6 +30,9 @@ void cj_overload_free(cj_overload *ov) {
     Py_XDECREF(ov->annotation);
     Py_XDECREF(ov->signature);
     Py_XDECREF(ov->keep);
+    Py_XDECREF(ov->exc_ids);
+    Py_XDECREF(ov->jit_bitcode);
+    PyMem_Free(ov->wrapper);
     PyMem_Free(ov);
 }
 
@@ -63,6 +66,27 @@ static int resolve_dispatcher(cj_typing_env *env, PyObject *callee, int nargs,
 
 /* ---- lowering env: link a callee's module in ---- */
 
+/* The ids a callee can return become the caller's too. */
+static int merge_exc_ids(cj_lower_env *env, const cj_overload *ov) {
+    if (env->exc_ids == NULL || ov->exc_ids == NULL) {
+        return 0;
+    }
+    PyObject *it = PyObject_GetIter(ov->exc_ids), *id;
+    if (it == NULL) {
+        return -1;
+    }
+    while ((id = PyIter_Next(it)) != NULL) {
+        int rc = PySet_Add(env->exc_ids, id);
+        Py_DECREF(id);
+        if (rc < 0) {
+            Py_DECREF(it);
+            return -1;
+        }
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov) {
     LLVMValueRef existing = LLVMGetNamedFunction(module, ov->symbol);
     if (existing != NULL) {
@@ -94,6 +118,9 @@ LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov) {
 }
 
 static LLVMValueRef link_callee(cj_lower_env *env, LLVMModuleRef module, const void *handle) {
+    if (merge_exc_ids(env, handle) < 0) {
+        return NULL;
+    }
     return cj_link_overload(module, handle);
 }
 
@@ -142,7 +169,7 @@ static PyObject *module_text(LLVMModuleRef mod) {
 }
 
 /* Symbol names: cj.<qualname>.<n>, unique in the process. */
-static char *make_symbol(const char *qualname) {
+char *cj_make_symbol(const char *qualname) {
     size_t n = strlen(qualname) + 32;
     char *s = PyMem_Malloc(n);
     if (s == NULL) {
@@ -169,14 +196,15 @@ static PyObject *signature_text(const cj_overload *ov, PyCodeObject *code) {
     return text;
 }
 
-static int fill_overload(cj_overload *ov, const cj_type *const *argtypes, int nargs,
+int cj_fill_overload(cj_overload *ov, const cj_type *const *argtypes, int nargs,
                          const cj_type *ret) {
     ov->nargs = nargs;
     ov->ret = ret;
     ov->argtypes = PyMem_Malloc(sizeof(cj_type *) * (size_t)(nargs + 1));
     ov->arg_offsets = PyMem_Malloc(sizeof(size_t) * (size_t)(nargs + 1));
     ov->keep = PyList_New(0);
-    if (ov->argtypes == NULL || ov->arg_offsets == NULL || ov->keep == NULL) {
+    ov->exc_ids = PySet_New(NULL);
+    if (ov->argtypes == NULL || ov->arg_offsets == NULL || ov->keep == NULL || ov->exc_ids == NULL) {
         PyErr_NoMemory();
         return -1;
     }
@@ -198,8 +226,9 @@ static int generate(cj_dispatcher *disp, cj_func_ir *ir, cj_overload *ov) {
     const cj_options *opt = cj_dispatcher_options(disp);
     cj_lower_env lenv = {.target = CJ_TARGET_CPU, .error_model = opt->error_model,
                          .fastmath = opt->fastmath, .boundscheck = opt->boundscheck,
-                         .callee_function = link_callee, .keep = ov->keep};
-    ov->symbol = make_symbol(ir->name);
+                         .callee_function = link_callee, .keep = ov->keep,
+                         .exc_ids = ov->exc_ids};
+    ov->symbol = cj_make_symbol(ir->name);
     LLVMModuleRef mod = ov->symbol ? cj_cpu_new_module(ov->symbol) : NULL;
     if (mod == NULL) {
         return -1;
@@ -225,8 +254,17 @@ static int generate(cj_dispatcher *disp, cj_func_ir *ir, cj_overload *ov) {
     ov->bitcode = module_bitcode(mod);
     char wrapper[512];
     PyOS_snprintf(wrapper, sizeof(wrapper), "%s.wrapper", ov->symbol);
+    ov->wrapper = PyMem_Malloc(strlen(wrapper) + 1);
+    if (ov->wrapper == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    strcpy(ov->wrapper, wrapper);
     if (ov->bitcode == NULL || add_wrapper(mod, fn, ov->argtypes, ov->nargs, ov->ret, wrapper) < 0 ||
         cj_cpu_optimize(mod, opt->opt) < 0 || (ov->llvm_ir = module_text(mod)) == NULL) {
+        goto fail;
+    }
+    if (opt->cache && (ov->jit_bitcode = module_bitcode(mod)) == NULL) {
         goto fail;
     }
     if (cj_cpu_add_module(mod) < 0) { /* takes the module, even on failure */
@@ -265,7 +303,7 @@ cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes,
     if (declared_ret != NULL) {
         ret = declared_ret;
     }
-    if (fill_overload(ov, argtypes, nargs, ret) < 0) {
+    if (cj_fill_overload(ov, argtypes, nargs, ret) < 0) {
         goto fail;
     }
     if (dump_enabled("types")) {

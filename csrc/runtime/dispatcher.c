@@ -18,6 +18,7 @@ struct cj_dispatcher {
     int nparams;
     cj_overload **ovs;
     int n, cap;
+    PyObject *cache;       /* pkg/cujit/caching.py's Cache, or NULL */
 };
 
 PyTypeObject *cj_DispatcherType;
@@ -96,6 +97,40 @@ static int add_overload(cj_dispatcher *d, cj_overload *ov) {
     return 0;
 }
 
+
+/* An overload from the on-disk cache, or NULL (no exception) on a miss. */
+static cj_overload *cache_load(cj_dispatcher *d, const cj_type *const *types, int nargs,
+                               PyObject *argtuple, PyObject *declared) {
+    PyObject *entry = PyObject_CallMethod(d->cache, "load", "OO", argtuple, declared);
+    cj_overload *ov = NULL;
+    if (entry != NULL && PyDict_Check(entry)) {
+        const cj_type *ret = cj_type_from_py(PyDict_GetItemString(entry, "ret"));
+        PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(d->py_func);
+        const char *qualname = PyUnicode_AsUTF8(code->co_qualname);
+        if (ret != NULL && qualname != NULL) {
+            ov = cj_overload_import(entry, types, nargs, ret, qualname);
+        }
+    }
+    Py_XDECREF(entry);
+    PyErr_Clear(); /* an unusable entry is a miss: the function is compiled again */
+    return ov;
+}
+
+static void cache_save(cj_dispatcher *d, cj_overload *ov, PyObject *argtuple, PyObject *declared) {
+    PyObject *entry = cj_overload_export(ov);
+    if (entry != NULL && PyDict_Check(entry)) {
+        PyObject *ret = cj_type_to_py(ov->ret);
+        PyObject *r = ret && PyDict_SetItemString(entry, "ret", ret) == 0
+                          ? PyObject_CallMethod(d->cache, "save", "OOO", argtuple, declared, entry)
+                          : NULL;
+        Py_XDECREF(r);
+    }
+    Py_XDECREF(entry);
+    if (PyErr_Occurred()) { /* a cache that cannot be written is not an error of the call */
+        PyErr_WriteUnraisable(d->py_func);
+    }
+}
+
 static cj_overload *compile_for(cj_dispatcher *d, const cj_type *const *types, int nargs,
                                 const cj_type *declared_ret) {
     for (in_progress *p = compiling; p != NULL; p = p->outer) {
@@ -105,10 +140,32 @@ static cj_overload *compile_for(cj_dispatcher *d, const cj_type *const *types, i
             return NULL;
         }
     }
+    PyObject *argtuple = NULL, *declared = Py_None;
+    if (d->cache != NULL) {
+        argtuple = cj_types_tuple(types, nargs);
+        declared = declared_ret ? cj_type_to_py(declared_ret) : Py_None;
+        if (argtuple == NULL || declared == NULL) {
+            Py_XDECREF(argtuple);
+            return NULL;
+        }
+        cj_overload *cached = cache_load(d, types, nargs, argtuple, declared);
+        if (cached != NULL) {
+            Py_DECREF(argtuple);
+            if (add_overload(d, cached) < 0) {
+                cj_overload_free(cached);
+                return NULL;
+            }
+            return cached;
+        }
+    }
     in_progress me = {d, types, nargs, compiling};
     compiling = &me;
     cj_overload *ov = cj_compile_cpu(d, types, nargs, declared_ret);
     compiling = me.outer;
+    if (ov != NULL && d->cache != NULL) {
+        cache_save(d, ov, argtuple, declared);
+    }
+    Py_XDECREF(argtuple);
     if (ov != NULL && add_overload(d, ov) < 0) {
         cj_overload_free(ov);
         return NULL;
@@ -331,6 +388,7 @@ static int dispatcher_traverse(PyObject *self, visitproc visit, void *arg) {
     Py_VISIT(Py_TYPE(self));
     Py_VISIT(d->py_func);
     Py_VISIT(d->dict);
+    Py_VISIT(d->cache);
     return 0;
 }
 
@@ -338,6 +396,7 @@ static int dispatcher_clear(PyObject *self) {
     cj_dispatcher *d = (cj_dispatcher *)self;
     Py_CLEAR(d->py_func);
     Py_CLEAR(d->dict);
+    Py_CLEAR(d->cache);
     return 0;
 }
 
@@ -385,23 +444,20 @@ static PyObject *dispatcher_compile(PyObject *self, PyObject *sig) {
     return ov->signature;
 }
 
+static PyObject *dispatcher_set_cache(PyObject *self, PyObject *cache) {
+    cj_dispatcher *d = (cj_dispatcher *)self;
+    Py_XSETREF(d->cache, cache == Py_None ? NULL : Py_NewRef(cache));
+    d->opt.cache = d->cache != NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *dispatcher_lock(PyObject *self, PyObject *unused) {
     ((cj_dispatcher *)self)->locked = 1;
     Py_RETURN_NONE;
 }
 
 static PyObject *args_tuple(const cj_overload *ov) {
-    PyObject *t = PyTuple_New(ov->nargs);
-    for (int i = 0; t != NULL && i < ov->nargs; i++) {
-        PyObject *item = cj_type_to_py(ov->argtypes[i]);
-        if (item == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(t, i, item);
-    }
-    return t;
+    return cj_types_tuple(ov->argtypes, ov->nargs);
 }
 
 static PyObject *get_signatures(PyObject *self, void *full) {
@@ -472,6 +528,45 @@ static PyObject *dispatcher_inspect_asm(PyObject *self, PyObject *args) {
     return per_overload((cj_dispatcher *)self, sig, cj_overload_asm);
 }
 
+/* inspect_types(signature=None, file=None): prints each version's source annotated with the
+ * typed IR of each line, as numba's. */
+static PyObject *dispatcher_inspect_types(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"signature", "file", "pretty", NULL};
+    PyObject *sig = NULL, *file = NULL, *pretty = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:inspect_types", kwlist, &sig, &file,
+                                     &pretty)) {
+        return NULL;
+    }
+    if (file == NULL || file == Py_None) {
+        file = PySys_GetObject("stdout"); /* borrowed */
+    }
+    PyObject *texts = per_overload((cj_dispatcher *)self, sig, ov_annotation);
+    if (texts == NULL) {
+        return NULL;
+    }
+    PyObject *values = PyDict_Check(texts) ? PyDict_Values(texts) : PyList_New(0);
+    if (values != NULL && !PyDict_Check(texts) && PyList_Append(values, texts) < 0) {
+        Py_CLEAR(values);
+    }
+    Py_DECREF(texts);
+    if (values == NULL) {
+        return NULL;
+    }
+    int rc = 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < PyList_GET_SIZE(values); i++) {
+        rc = PyFile_WriteObject(PyList_GET_ITEM(values, i), file, Py_PRINT_RAW);
+        if (rc == 0) {
+            rc = PyFile_WriteString("\n========================================================"
+                                    "========================\n", file);
+        }
+    }
+    Py_DECREF(values);
+    if (rc < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *dispatcher_annotations(PyObject *self, PyObject *args) {
     PyObject *sig = NULL;
     if (!PyArg_ParseTuple(args, "|O:_annotations", &sig)) {
@@ -495,7 +590,11 @@ static PyMethodDef dispatcher_methods[] = {
     {"inspect_asm", dispatcher_inspect_asm, METH_VARARGS,
      "inspect_asm(signature=None): the assembly (a dict over versions without a signature)"},
     {"_annotations", dispatcher_annotations, METH_VARARGS, "typed IR per line, per version"},
+    {"inspect_types", (PyCFunction)(void (*)(void))dispatcher_inspect_types,
+     METH_VARARGS | METH_KEYWORDS,
+     "inspect_types(signature=None, file=None): print the typed IR per source line"},
     {"_lock", dispatcher_lock, METH_NOARGS, "no new versions: calls convert to existing ones"},
+    {"_set_cache", dispatcher_set_cache, METH_O, "use an on-disk cache (caching.Cache) or None"},
     {NULL},
 };
 
@@ -530,7 +629,7 @@ static PyType_Slot dispatcher_slots[] = {
 };
 
 static PyType_Spec dispatcher_spec = {
-    .name = "cujit._core.Dispatcher",
+    .name = "cujit.Dispatcher",
     .basicsize = sizeof(cj_dispatcher),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC |
              Py_TPFLAGS_HAVE_VECTORCALL,

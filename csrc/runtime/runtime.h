@@ -20,6 +20,9 @@ typedef struct cj_overload {
     PyObject *annotation;         /* str: typed IR per source line (inspect_types) */
     PyObject *signature;          /* Signature: ret(args) */
     PyObject *keep;               /* list: objects the code points at (frozen arrays) */
+    PyObject *exc_ids;            /* set: exception ids the code (and its callees) can return */
+    PyObject *jit_bitcode;        /* bytes: the optimised module with its wrapper (cache=True) */
+    char *wrapper;                /* the wrapper's symbol (PyMem) */
     size_t *arg_offsets;          /* PyMem: where each argument sits in the argument buffer */
     size_t args_size;
 } cj_overload;
@@ -30,6 +33,7 @@ typedef struct cj_options {
     int fastmath;
     int boundscheck;
     int opt;          /* LLVM optimisation level 0..3 */
+    int cache;        /* keep what an on-disk cache entry needs */
 } cj_options;
 
 typedef struct cj_dispatcher cj_dispatcher;
@@ -44,6 +48,17 @@ void cj_overload_free(cj_overload *ov);
 LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov);
 /* Assembly of an overload (new reference). */
 PyObject *cj_overload_asm(cj_overload *ov);
+/* A fresh unique symbol for a function named `qualname` (PyMem; NULL + MemoryError). */
+char *cj_make_symbol(const char *qualname);
+/* Sets an overload's types, argument layout, signature and lists; -1 + exception. */
+int cj_fill_overload(cj_overload *ov, const cj_type *const *argtypes, int nargs,
+                     const cj_type *ret);
+/* The entry for an on-disk cache (new dict), None when the code holds process addresses. */
+PyObject *cj_overload_export(cj_overload *ov);
+/* An overload from a cache entry made by cj_overload_export; NULL + exception, or NULL with
+ * no exception when the entry does not fit this process (an exception id is taken). */
+cj_overload *cj_overload_import(PyObject *entry, const cj_type *const *argtypes, int nargs,
+                                const cj_type *ret, const char *qualname);
 
 /* ---- boxing.c ---- */
 /* Writes the C value of `value` as type `t` at `dst`; -1 with TypeError/OverflowError. */

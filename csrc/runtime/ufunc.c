@@ -223,33 +223,6 @@ static PyUFuncGenericFunction build_loop(const cj_overload *ov, int nin, int nou
     return (PyUFuncGenericFunction)cj_cpu_lookup(name);
 }
 
-static int npy_type_of(const cj_type *t) {
-    if (t->kind == CJ_ARRAY) {
-        t = t->dtype;
-    }
-    switch (t->kind) {
-    case CJ_BOOL:
-        return NPY_BOOL;
-    case CJ_INT:
-        switch (t->bits) {
-        case 8:
-            return t->is_signed ? NPY_INT8 : NPY_UINT8;
-        case 16:
-            return t->is_signed ? NPY_INT16 : NPY_UINT16;
-        case 32:
-            return t->is_signed ? NPY_INT32 : NPY_UINT32;
-        default:
-            return t->is_signed ? NPY_INT64 : NPY_UINT64;
-        }
-    case CJ_FLOAT:
-        return t->bits == 16 ? NPY_HALF : t->bits == 32 ? NPY_FLOAT32 : NPY_FLOAT64;
-    case CJ_COMPLEX:
-        return t->bits == 64 ? NPY_COMPLEX64 : NPY_COMPLEX128;
-    default:
-        return -1;
-    }
-}
-
 /* The NumPy type codes of one loop: inputs, then outputs. */
 static int loop_types(const cj_overload *ov, int nin, int nout, int gufunc, char *out) {
     for (int k = 0; k < nin + nout; k++) {
@@ -259,7 +232,7 @@ static int loop_types(const cj_overload *ov, int nin, int nout, int gufunc, char
         } else {
             t = nout == 1 ? ov->ret : ov->ret->items[k - nin];
         }
-        int code = npy_type_of(t);
+        int code = cj_type_npy_typenum(t);
         if (code < 0) {
             PyErr_Format(PyExc_TypeError, "a ufunc cannot have an argument or result of type %s",
                          t->name);

@@ -150,6 +150,22 @@ void *cj_cpu_lookup(const char *symbol) {
     return (void *)(uintptr_t)addr;
 }
 
+/* _core.host_cpu(): (name, features) the code is optimised for, for cache keys. */
+static PyObject *host_cpu(PyObject *module, PyObject *unused) {
+    char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+    PyObject *r = Py_BuildValue("(ss)", cpu, features);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    return r;
+}
+
+static PyMethodDef cpu_functions[] = {
+    {"host_cpu", host_cpu, METH_NOARGS, "host_cpu() -> (cpu name, features)"},
+    {NULL},
+};
+
+int cj_cpu_init(PyObject *module) { return PyModule_AddFunctions(module, cpu_functions); }
+
 int cj_verify_module(LLVMModuleRef mod) {
     char *msg = NULL;
     if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {

@@ -385,6 +385,16 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
             return 1;
         }
         return no_match(c, in, name);
+    case CJ_B_M_MODF:
+    case CJ_B_M_FREXP: {
+        if (n != 1 || !cj_type_is_number(a) || a->kind == CJ_COMPLEX) {
+            return no_match(c, in, name);
+        }
+        const cj_type *f = float_of(a);
+        const cj_type *items[2] = {f, id == CJ_B_M_MODF ? f : cj_t_int64};
+        *out = cj_type_tuple(2, items);
+        return *out ? 1 : -1;
+    }
     case CJ_B_C_PHASE:
         *out = n == 1 && cj_type_is_number(a) ? cj_t_float64 : NULL;
         return *out ? 1 : no_match(c, in, name);

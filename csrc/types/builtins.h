@@ -76,6 +76,8 @@ typedef enum cj_builtin_rule {
     X(M_ISFINITE, "math", "isfinite", CJ_R_PRED, "")                                \
     X(M_GCD, "math", "gcd", CJ_R_SPECIAL, "")                                       \
     X(M_LDEXP, "math", "ldexp", CJ_R_SPECIAL, "ldexp")                              \
+    X(M_MODF, "math", "modf", CJ_R_SPECIAL, "")                                      \
+    X(M_FREXP, "math", "frexp", CJ_R_SPECIAL, "")                                    \
     X(C_SQRT, "cmath", "sqrt", CJ_R_C1, "")                                         \
     X(C_EXP, "cmath", "exp", CJ_R_C1, "")                                           \
     X(C_LOG, "cmath", "log", CJ_R_C1, "")                                           \
@@ -86,6 +88,12 @@ typedef enum cj_builtin_rule {
     X(C_SINH, "cmath", "sinh", CJ_R_C1, "")                                         \
     X(C_COSH, "cmath", "cosh", CJ_R_C1, "")                                         \
     X(C_TANH, "cmath", "tanh", CJ_R_C1, "")                                         \
+    X(C_ASIN, "cmath", "asin", CJ_R_C1, "")                                         \
+    X(C_ACOS, "cmath", "acos", CJ_R_C1, "")                                         \
+    X(C_ATAN, "cmath", "atan", CJ_R_C1, "")                                         \
+    X(C_ASINH, "cmath", "asinh", CJ_R_C1, "")                                       \
+    X(C_ACOSH, "cmath", "acosh", CJ_R_C1, "")                                       \
+    X(C_ATANH, "cmath", "atanh", CJ_R_C1, "")                                       \
     X(C_PHASE, "cmath", "phase", CJ_R_SPECIAL, "")                                  \
     X(C_POLAR, "cmath", "polar", CJ_R_SPECIAL, "")                                  \
     X(C_RECT, "cmath", "rect", CJ_R_SPECIAL, "")                                    \

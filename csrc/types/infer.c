@@ -8,6 +8,7 @@
 #include "types/infer_internal.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 #define MAX_ROUNDS 200
 #define KNOWN_UNSET (-1)
@@ -16,27 +17,17 @@
 int cj_typing_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    PyObject *msg = PyUnicode_FromFormatV(fmt, ap);
+    cj_ir_errorv(c->ir, cj_TypingError, in ? in->line : c->ir->firstline,
+                 "Failed in cujit nopython pipeline (step: typing)\n", fmt, ap);
     va_end(ap);
-    if (msg == NULL) {
-        return -1;
-    }
-    cj_ir_error(c->ir, cj_TypingError, in ? in->line : c->ir->firstline,
-                "Failed in cujit nopython pipeline (step: typing)\n%U", msg);
-    Py_DECREF(msg);
     return -1;
 }
 
 int cj_unsupported_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    PyObject *msg = PyUnicode_FromFormatV(fmt, ap);
+    cj_ir_errorv(c->ir, cj_UnsupportedError, in ? in->line : c->ir->firstline, "", fmt, ap);
     va_end(ap);
-    if (msg == NULL) {
-        return -1;
-    }
-    cj_ir_error(c->ir, cj_UnsupportedError, in ? in->line : c->ir->firstline, "%U", msg);
-    Py_DECREF(msg);
     return -1;
 }
 
@@ -224,8 +215,15 @@ static int assign(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t) {
         if (PyErr_Occurred()) {
             return -1;
         }
+        /* the source name, without the version suffix (x.2 -> x) */
+        char name[256];
+        PyOS_snprintf(name, sizeof(name), "%s", v->name);
+        char *dot = strrchr(name, '.');
+        if (dot != NULL && dot[1] >= '0' && dot[1] <= '9') {
+            *dot = 0;
+        }
         return cj_typing_error(c, in, "Cannot unify %s and %s for '%s', defined at %s (%d)",
-                               v->type->name, t->name, v->name, c->ir->filename, v->line);
+                               v->type->name, t->name, name, c->ir->filename, v->line);
     }
     if (u != v->type) {
         v->type = u;

@@ -27,6 +27,19 @@ PyObject *cj_type_to_py(const cj_type *t) {
     return t->pyobj;
 }
 
+PyObject *cj_types_tuple(const cj_type *const *items, int n) {
+    PyObject *tup = PyTuple_New(n);
+    for (int i = 0; tup != NULL && i < n; i++) {
+        PyObject *item = cj_type_to_py(items[i]);
+        if (item == NULL) {
+            Py_CLEAR(tup);
+            break;
+        }
+        PyTuple_SET_ITEM(tup, i, Py_NewRef(item));
+    }
+    return tup;
+}
+
 const cj_type *cj_type_from_py(PyObject *obj) {
     if (Py_IS_TYPE(obj, cj_TypeType)) {
         return ((cj_type_obj *)obj)->type;
@@ -214,17 +227,7 @@ static PyObject *type_get_types(PyObject *self, void *closure) {
         PyErr_Format(PyExc_AttributeError, "%s is not a tuple type", t->name);
         return NULL;
     }
-    PyObject *tup = PyTuple_New(t->n);
-    for (int i = 0; tup != NULL && i < t->n; i++) {
-        PyObject *item = cj_type_to_py(t->items[i]);
-        if (item == NULL) {
-            Py_CLEAR(tup);
-            break;
-        }
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(tup, i, item);
-    }
-    return tup;
+    return cj_types_tuple((const cj_type *const *)t->items, t->n);
 }
 
 static PyObject *type_reduce(PyObject *self, PyObject *unused) {
@@ -338,17 +341,7 @@ static PyObject *signature_get_return(PyObject *self, void *closure) {
 
 static PyObject *signature_get_args(PyObject *self, void *closure) {
     cj_signature_obj *s = (cj_signature_obj *)self;
-    PyObject *tup = PyTuple_New(s->nargs);
-    for (int i = 0; tup != NULL && i < s->nargs; i++) {
-        PyObject *item = cj_type_to_py(s->args[i]);
-        if (item == NULL) {
-            Py_CLEAR(tup);
-            break;
-        }
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(tup, i, item);
-    }
-    return tup;
+    return cj_types_tuple(s->args, s->nargs);
 }
 
 static PyObject *signature_richcompare(PyObject *a, PyObject *b, int op) {

@@ -314,11 +314,39 @@ const cj_type *cj_type_from_npy_typenum(int typenum) {
     return NULL;
 }
 
+int cj_type_npy_typenum(const cj_type *t) {
+    if (t->kind == CJ_ARRAY) {
+        t = t->dtype;
+    }
+    switch (t->kind) {
+    case CJ_BOOL:
+        return NPY_BOOL;
+    case CJ_INT:
+        switch (t->bits) {
+        case 8:
+            return t->is_signed ? NPY_INT8 : NPY_UINT8;
+        case 16:
+            return t->is_signed ? NPY_INT16 : NPY_UINT16;
+        case 32:
+            return t->is_signed ? NPY_INT32 : NPY_UINT32;
+        default:
+            return t->is_signed ? NPY_INT64 : NPY_UINT64;
+        }
+    case CJ_FLOAT:
+        return t->bits == 16 ? NPY_HALF : t->bits == 32 ? NPY_FLOAT32 : NPY_FLOAT64;
+    case CJ_COMPLEX:
+        return t->bits == 64 ? NPY_COMPLEX64 : NPY_COMPLEX128;
+    default:
+        return -1;
+    }
+}
+
 static const struct {
     const char *name;
     const cj_type **type;
 } scalar_names[] = {
     {"boolean", &cj_t_bool},     {"bool_", &cj_t_bool},         {"b1", &cj_t_bool},
+    {"bool", &cj_t_bool},
     {"int8", &cj_t_int8},        {"int16", &cj_t_int16},        {"int32", &cj_t_int32},
     {"int64", &cj_t_int64},      {"uint8", &cj_t_uint8},        {"uint16", &cj_t_uint16},
     {"uint32", &cj_t_uint32},    {"uint64", &cj_t_uint64},      {"intp", &cj_t_int64},

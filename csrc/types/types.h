@@ -80,6 +80,8 @@ int cj_type_is_integer(const cj_type *t);    /* bool or int */
 int cj_type_is_unituple(const cj_type *t);   /* tuple with all items the same (or empty) */
 /* The NumPy dtype character code ('d', 'f', 'q', ...) of a scalar type, or 0. */
 char cj_type_npy_char(const cj_type *t);
+/* The NumPy type number of a scalar type (or of an array type's dtype), or -1. */
+int cj_type_npy_typenum(const cj_type *t);
 /* Scalar type from a NumPy type number, or NULL (no exception) if unsupported. */
 const cj_type *cj_type_from_npy_typenum(int typenum);
 /* A scalar type by numba's name ("float32", "intp", "complex128", "bool_"), or NULL. */
@@ -101,6 +103,8 @@ const cj_type *cj_typeof(PyObject *value);
 /* ---- pytype.c: the Python side (cujit.float64, int64[:], float64(float64, float64)) ---- */
 /* The Type object of `t` (borrowed; owned by the type). NULL with an exception on failure. */
 PyObject *cj_type_to_py(const cj_type *t);
+/* A tuple of the Type objects of `items` (new reference). */
+PyObject *cj_types_tuple(const cj_type *const *items, int n);
 /* The type inside a Type object, NULL (no exception) if `obj` is not one. */
 const cj_type *cj_type_from_py(PyObject *obj);
 extern PyTypeObject *cj_TypeType;

@@ -1,6 +1,5 @@
 """jit / njit: numba's decorators for the CPU target (nopython mode only)."""
 import functools
-import sys
 
 from . import _core
 from .typing import parse_signatures
@@ -9,16 +8,8 @@ _OPTIONS = {"cache", "fastmath", "error_model", "boundscheck", "nopython", "nogi
             "parallel", "forceobj", "looplift", "inline", "opt", "debug", "_nrt"}
 
 
-class Dispatcher(_core.Dispatcher):
-    """A jitted function (numba's CPUDispatcher)."""
-
-    def inspect_types(self, signature=None, file=None, pretty=False):
-        """Prints each compiled version's source with the typed IR of each line."""
-        out = file if file is not None else sys.stdout
-        texts = self._annotations(signature)
-        for text in (texts.values() if isinstance(texts, dict) else [texts]):
-            print(text, file=out)
-            print("=" * 80, file=out)
+# numba's CPUDispatcher; a C type (a Python subclass would lose vectorcall on 3.11)
+Dispatcher = _core.Dispatcher
 
 
 def _check_options(options):
@@ -29,10 +20,6 @@ def _check_options(options):
         raise NotImplementedError("cujit has no object mode: it compiles in nopython mode only")
     if options.get("parallel"):
         raise NotImplementedError("parallel=True is not supported by cujit yet")
-    if options.get("cache"):
-        raise NotImplementedError(
-            "cache=True (on-disk caching of compiled CPU code) is not implemented by cujit "
-            "yet; compiles take tens of milliseconds, so omit cache=True")
     em = options.get("error_model", "python")
     if em not in ("python", "numpy"):
         raise ValueError(f"error_model must be 'python' or 'numpy', not {em!r}")
@@ -43,6 +30,10 @@ def _make(func, sigs, options):
                     if k in options}
     disp = Dispatcher(func, core_options)
     functools.update_wrapper(disp, func)
+    if options.get("cache"):
+        from .caching import Cache
+        disp._cache = Cache(func, core_options)  # hits/misses for inspection
+        disp._set_cache(disp._cache)
     if sigs:
         for sig in sigs:
             disp.compile(sig)

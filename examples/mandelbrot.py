@@ -1,5 +1,11 @@
-"""The seed's mandelbrot, as source, so each benchmark can compile a fresh copy."""
-SOURCE = '''
+"""The seed's mandelbrot, written as the tutorial writes it (plain Python).
+
+`build(jit)` makes fresh jitted copies (so benchmarks and tests compile from scratch), with
+create_fractal calling the jitted mandel, as the seed's decorated module does."""
+import inspect
+import sys
+
+
 def mandel(x, y, max_iters):
     i = 0
     c = complex(x, y)
@@ -23,13 +29,13 @@ def create_fractal(min_x, max_x, min_y, max_y, image, iters):
             color = mandel(real, imag, iters)
             image[y, x] = color
     return image
-'''
 
 
 def build(jit=None):
-    """Fresh (mandel, create_fractal), jitted with `jit` (or plain Python)."""
+    """Fresh (mandel, create_fractal), jitted with `jit` (or plain Python when None)."""
     ns = {}
-    exec(compile(SOURCE, "<seed mandelbrot>", "exec"), ns)
+    source = inspect.getsource(mandel) + "\n\n" + inspect.getsource(create_fractal)
+    exec(compile(source, inspect.getsourcefile(sys.modules[__name__]), "exec"), ns)
     if jit is not None:
         ns["mandel"] = jit(ns["mandel"])
         ns["create_fractal"] = jit(ns["create_fractal"])
