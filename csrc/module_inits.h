@@ -22,6 +22,10 @@ CJ_SUBSYSTEM(cj_dispatcher_init)
 CJ_SUBSYSTEM(cj_ufunc_init)
 CJ_SUBSYSTEM(cj_cpu_init)
 CJ_SUBSYSTEM(cj_nvvm_init)
+CJ_SUBSYSTEM(cj_cuda_typing_init)
+CJ_SUBSYSTEM(cj_cuda_init)
+CJ_SUBSYSTEM(cj_cuda_exception_init)
+CJ_SUBSYSTEM(cj_kernel_init)
 #ifdef CJ_MODULE_INITS_PROTOTYPES
 #undef CJ_SUBSYSTEM
 #undef CJ_MODULE_INITS_PROTOTYPES

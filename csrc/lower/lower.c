@@ -175,6 +175,9 @@ static int lower_build_slice(cj_lower *L, cj_instr *in) {
 static const cj_type *vtype(cj_lower *L, int var) { return CJ_VAR(L->ir, var)->type; }
 
 static int lower_getattr(cj_lower *L, cj_instr *in) {
+    if (in->resolved != NULL) { /* a CUDA intrinsic value (lower_cuda.c) */
+        return cj_cuda_lower_getattr(L, in);
+    }
     const cj_type *t = vtype(L, in->args[0]);
     const char *name = PyUnicode_AsUTF8(in->obj);
     if (name == NULL) {
@@ -389,6 +392,9 @@ static int lower_blocks(cj_lower *L) {
         }
         LLVMPositionBuilderAtEnd(L->b, L->blocks[i]);
         for (int k = 0; k < blk->instrs.len; k++) {
+            if (L->env->at_line != NULL) {
+                L->env->at_line(L->env, L->b, L->fn, CJ_INSTR(blk, k)->line);
+            }
             if (lower_instr(L, CJ_INSTR(blk, k)) < 0) {
                 return -1;
             }

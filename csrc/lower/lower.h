@@ -24,6 +24,9 @@ struct cj_lower_env {
      * `module`; NULL with an exception on failure. */
     LLVMValueRef (*callee_function)(cj_lower_env *env, LLVMModuleRef module,
                                     const void *handle);
+    /* Optional: called before each IR instruction is lowered into `fn` (source line numbers
+     * for debug locations); NULL when not wanted. */
+    void (*at_line)(cj_lower_env *env, LLVMBuilderRef b, LLVMValueRef fn, int line);
     void *opaque;
 };
 

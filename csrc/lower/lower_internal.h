@@ -80,6 +80,10 @@ LLVMValueRef cj_const_array(cj_lower *L, PyObject *array, const cj_type *t);
 #define CJ_ARR_SHAPE 2
 #define CJ_ARR_STRIDES 3
 
+/* ---- lower_cuda.c: CUDA intrinsics (calls resolved to CJ_CALL_CUDA, threadIdx.x...) ---- */
+LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
+int cj_cuda_lower_getattr(cj_lower *L, cj_instr *in);
+
 /* ---- lower_iter.c ---- */
 /* A new iterator over `v` (a pointer to its state, allocated in the entry block). */
 LLVMValueRef cj_lower_getiter(cj_lower *L, LLVMValueRef v, const cj_type *vt,

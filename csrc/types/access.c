@@ -4,6 +4,7 @@
  * gives layout 'A'. Module attributes are resolved now: the instruction becomes a constant
  * (math.pi) or a global object (math.sqrt). */
 #include "types/infer_internal.h"
+#include "types/cuda_intrinsics.h"
 
 #include <string.h>
 
@@ -79,6 +80,10 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     const char *name = PyUnicode_AsUTF8(in->obj);
     if (name == NULL) {
         return -1;
+    }
+    int cuda = cj_cuda_type_getattr(c, in, out); /* CUDA intrinsics (cuda_typing.c) */
+    if (cuda != 2) {
+        return cuda;
     }
     if (t->kind == CJ_CONST_OBJ && (PyModule_Check(t->obj) || PyType_Check(t->obj))) {
         return resolve_module_attr(c, in, t->obj, out);

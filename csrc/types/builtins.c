@@ -3,6 +3,7 @@
  * cujit.float32()), an exception class, a method bound by getattr, or another jitted function
  * (through the env, with keywords and defaults folded into positions). */
 #include "types/infer_internal.h"
+#include "types/cuda_intrinsics.h"
 
 #include <string.h>
 
@@ -685,6 +686,10 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     }
     if (cast != NULL) {
         return type_cast(c, in, cast, out, cast->name);
+    }
+    int cuda = cj_cuda_type_call(c, in, obj, out); /* CUDA intrinsics (cuda_typing.c) */
+    if (cuda != 2) {
+        return cuda;
     }
     int id = cj_builtin_lookup(obj);
     if (id >= 0) {

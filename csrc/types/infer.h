@@ -17,6 +17,7 @@ typedef enum cj_call_kind {
     CJ_CALL_CAST,        /* int()/float()/np.float32()/cujit.float32(): cast to sig_ret */
     CJ_CALL_EXCEPTION,   /* an exception class called with constant args (raise only) */
     CJ_CALL_METHOD,      /* a method bound by GETATTR: builtin id; receiver = GETATTR's arg */
+    CJ_CALL_CUDA,        /* a CUDA intrinsic (cuda_intrinsics.h): builtin = intrinsic id */
 } cj_call_kind;
 
 typedef struct cj_call {

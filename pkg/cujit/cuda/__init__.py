@@ -17,6 +17,12 @@ from .memory import (BaseCUDAMemoryManager, DefaultMemoryManager, GetIpcHandleMi
 from .streams import (Event, Stream, default_stream, event, event_elapsed_time,
                       external_stream, legacy_default_stream, per_thread_default_stream, stream)
 from . import memory as _memory
+# kernels (cujit's compiler: cuda.jit, compile_ptx, intrinsics)
+from . import fp16
+from .compiler import (compile, compile_ptx, compile_ptx_for_current_device, declare_device,
+                       jit)
+from .intrinsics import *  # noqa: F401,F403
+from .intrinsics import __all__ as _intrinsics_all
 
 _memory._configure_from_environment()
 
@@ -31,4 +37,5 @@ __all__ = [
     "pinned", "pinned_array", "pinned_array_like", "set_deallocation_limits",
     "set_memory_manager", "Event", "Stream", "default_stream", "event", "event_elapsed_time",
     "external_stream", "legacy_default_stream", "per_thread_default_stream", "stream",
-]
+    "jit", "compile", "compile_ptx", "compile_ptx_for_current_device", "declare_device", "fp16",
+] + list(_intrinsics_all)

@@ -1,0 +1,369 @@
+"""cuda.jit, compile_ptx and the kernel dispatcher (numba-cuda's API).
+
+A kernel is compiled once per argument-type signature through the C pipeline
+(_core.cuda_compile: bytecode -> typed IR -> LLVM -> libnvvm -> PTX). Eager signatures compile
+at decoration; lazy kernels compile at their first launch with the launch's argument types.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from .. import _core
+from ..typing import parse_signatures
+from . import cache as _cache
+
+__all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile",
+           "CUDADispatcher", "declare_device"]
+
+_OPTIONS = {"debug", "lineinfo", "fastmath", "max_registers", "opt", "cache", "device",
+            "inline", "link", "boundscheck", "forceinline", "lto"}
+
+DEFAULT_CC = (9, 0)
+
+
+def _check_options(options):
+    unknown = set(options) - _OPTIONS
+    if unknown:
+        raise TypeError(f"unknown cuda.jit option(s): {', '.join(sorted(unknown))}")
+    if options.get("link"):
+        raise NotImplementedError("cuda.jit(link=[...]): linking external PTX/CUDA files is not "
+                                  "supported by cujit yet")
+    if options.get("lto"):
+        raise NotImplementedError("cuda.jit(lto=True) is not supported by cujit yet")
+    mr = options.get("max_registers")
+    if mr is not None and (not isinstance(mr, int) or isinstance(mr, bool) or not 0 < mr < 256):
+        raise ValueError(f"max_registers must be an int in 1..255, not {mr!r}")
+    opt = options.get("opt", True)
+    if not isinstance(opt, (bool, int)) or not 0 <= int(opt) <= 3:
+        raise ValueError(f"opt must be a bool or an int in 0..3, not {opt!r}")
+
+
+def _core_options(options, cc):
+    opt = options.get("opt", True)
+    level = 3 if opt is True else 0 if opt is False else int(opt)
+    return {
+        "debug": bool(options.get("debug", False)),
+        "lineinfo": bool(options.get("lineinfo", False)),
+        "fastmath": bool(options.get("fastmath", False)),
+        "max_registers": int(options.get("max_registers") or 0),
+        "opt": level,
+        "cc": tuple(cc),
+    }
+
+
+def _current_cc():
+    """The compute capability of the current device, or the default when none is present."""
+    try:
+        from . import get_current_device, is_available
+        if is_available():
+            return tuple(get_current_device().compute_capability)
+    except ImportError:
+        pass
+    return DEFAULT_CC
+
+
+class _Compiled:
+    """One compiled version of a kernel or device function (one signature)."""
+    __slots__ = ("argtypes", "signature", "restype", "ptx", "llvm", "annotation", "entry",
+                 "params", "cc", "module", "result")
+
+    def __init__(self, argtypes, result, cc):
+        self.result = result  # what the C launcher loads (ptx, entry, signature, debug)
+        self.argtypes = argtypes
+        self.signature = result["signature"]
+        self.restype = result["restype"]
+        self.ptx = result["ptx"]
+        self.llvm = result["llvm"]
+        self.annotation = result["annotation"]
+        self.entry = result["entry"]
+        self.params = result["params"]
+        self.cc = cc
+
+
+def _sass(ptx, cc):
+    """SASS of a PTX module, through ptxas and nvdisasm (or cuobjdump) when installed."""
+    tools = []
+    for name in ("ptxas", "nvdisasm"):
+        path = shutil.which(name)
+        if path is None:
+            for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+                         "/usr/local/cuda"):
+                if root and os.path.exists(os.path.join(root, "bin", name)):
+                    path = os.path.join(root, "bin", name)
+                    break
+        if path is None:
+            raise RuntimeError(f"inspect_sass needs {name} (CUDA toolkit), which was not found")
+        tools.append(path)
+    ptxas, nvdisasm = tools
+    arch = f"sm_{cc[0]}{cc[1]}"
+    with tempfile.TemporaryDirectory() as tmp:
+        src, cubin = os.path.join(tmp, "k.ptx"), os.path.join(tmp, "k.cubin")
+        with open(src, "w") as f:
+            f.write(ptx)
+        subprocess.run([ptxas, f"-arch={arch}", "-o", cubin, src], check=True,
+                       capture_output=True)
+        out = subprocess.run([nvdisasm, "-c", cubin], check=True, capture_output=True, text=True)
+        return out.stdout
+
+
+class CUDADispatcher:
+    """A cuda.jit kernel or device function: one compiled version per signature."""
+
+    def __init__(self, py_func, sigs, options):
+        self.py_func = py_func
+        self.__name__ = getattr(py_func, "__name__", "kernel")
+        self.__qualname__ = getattr(py_func, "__qualname__", self.__name__)
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+        self.targetoptions = dict(options)
+        self.device = bool(options.get("device", False))
+        self._overloads = {}  # argtypes tuple -> _Compiled
+        self._locked = False
+        self._launcher = None if self.device else _core.KernelLauncher(self.__qualname__,
+                                                                       self._for_launch)
+        if self.device:
+            # lets kernels call this function (csrc/runtime/compile_cuda.c)
+            self.__cujit_device_function__ = py_func
+        if sigs:
+            for sig in sigs:
+                self.compile(sig)
+            self._locked = True
+
+    def __repr__(self):
+        kind = "device function" if self.device else "kernel"
+        return f"<cujit.cuda {kind} {self.__qualname__}>"
+
+    # ---- compilation ----
+
+    def compile(self, sig, cc=None):
+        """Compiles one version for a signature (argument types; a void return for kernels)."""
+        [sig] = parse_signatures(sig)
+        argtypes = tuple(sig.args)
+        ov = self._overloads.get(argtypes)
+        if ov is not None:
+            return ov
+        ret = sig.return_type
+        if not self.device and ret is not None and ret.name not in ("none", "void"):
+            raise TypeError(f"kernel {self.__qualname__} must return void, not {ret.name} "
+                            f"(signature {sig!r})")
+        cc = tuple(cc) if cc is not None else _current_cc()
+        options = _core_options(self.targetoptions, cc)
+        cached = self.targetoptions.get("cache") and not self.device and not options["debug"]
+        result = None
+        if cached:
+            from .. import __version__
+            ckey = _cache.key(self.py_func, argtypes, options, __version__)
+            entry = _cache.load(self.py_func, ckey)
+            if entry is not None:
+                none = _core.type_by_name("none")
+                result = dict(entry, signature=_core.make_signature(none, argtypes),
+                              restype=none, cached=True)
+        if result is None:
+            result = _core.cuda_compile(self.py_func, argtypes, self.device, options,
+                                        ret if self.device else None)
+            if cached:
+                _cache.store(self.py_func, ckey, result)
+        result["debug"] = options["debug"]
+        ov = _Compiled(argtypes, result, cc)
+        self._overloads[argtypes] = ov
+        return ov
+
+    def _for_launch(self, argtypes):
+        """The C launcher's callback: the compiled version for a launch's argument types."""
+        ov = self._overloads.get(argtypes)
+        if ov is None and self._locked:
+            ov = next((o for o in self._overloads.values()
+                       if _accepts(o.argtypes, argtypes)), None)
+            if ov is None:
+                raise TypeError(f"No matching definition for argument type(s) "
+                                f"{', '.join(t.name for t in argtypes)} of kernel "
+                                f"{self.__qualname__}; compiled for: "
+                                f"{[tuple(t.name for t in k) for k in self._overloads]}")
+        if ov is None:
+            ov = self.compile(argtypes)
+        return ov.result
+
+    def _attributes(self, signature):
+        if self.device:
+            raise TypeError("device functions have no launch resources")
+        ov = self._overload(signature)
+        keys = [ov.argtypes] if ov is not None else list(self._overloads)
+        return {k: self._launcher.attributes(k) for k in keys}
+
+    def _one_attribute(self, signature, name):
+        values = {k: v[name] for k, v in self._attributes(signature).items()}
+        return values if signature is None else next(iter(values.values()))
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers per thread (cuFuncGetAttribute), per signature or for one."""
+        return self._one_attribute(signature, "regs")
+
+    def get_shared_mem_per_block(self, signature=None):
+        return self._one_attribute(signature, "shared")
+
+    def get_local_mem_per_thread(self, signature=None):
+        return self._one_attribute(signature, "local")
+
+    def get_const_mem_size(self, signature=None):
+        return self._one_attribute(signature, "const")
+
+    def get_max_threads_per_block(self, signature=None):
+        return self._one_attribute(signature, "max_threads")
+
+    def _overload(self, signature):
+        if signature is None:
+            return None
+        if not isinstance(signature, tuple):
+            [sig] = parse_signatures(signature)
+            signature = tuple(sig.args)
+        try:
+            return self._overloads[signature]
+        except KeyError:
+            raise KeyError(f"no compiled version of {self.__qualname__} for {signature!r}") \
+                from None
+
+    def _per_signature(self, signature, get):
+        ov = self._overload(signature)
+        if ov is not None:
+            return get(ov)
+        return {k: get(v) for k, v in self._overloads.items()}
+
+    @property
+    def signatures(self):
+        return list(self._overloads)
+
+    @property
+    def overloads(self):
+        return dict(self._overloads)
+
+    @property
+    def nopython_signatures(self):
+        return [ov.signature for ov in self._overloads.values()]
+
+    # ---- inspection ----
+
+    def inspect_types(self, signature=None, file=None, pretty=False):
+        """Prints each version's source with the typed IR of each line (numba's layout)."""
+        out = file if file is not None else sys.stdout
+        texts = self._per_signature(signature, lambda ov: ov.annotation)
+        for text in (texts.values() if isinstance(texts, dict) else [texts]):
+            print(text, file=out)
+            print("=" * 80, file=out)
+
+    def inspect_llvm(self, signature=None):
+        """The LLVM IR handed to NVVM, per signature (or for one)."""
+        return self._per_signature(signature, lambda ov: ov.llvm)
+
+    def inspect_asm(self, signature=None):
+        """The PTX, per signature (or for one)."""
+        return self._per_signature(signature, lambda ov: ov.ptx)
+
+    def inspect_sass(self, signature=None):
+        """The SASS (ptxas + nvdisasm), per signature (or for one)."""
+        return self._per_signature(signature, lambda ov: _sass(ov.ptx, ov.cc))
+
+    # ---- launching ----
+
+    def __getitem__(self, config):
+        if self.device:
+            raise TypeError(f"device function {self.__qualname__} cannot be launched; call it "
+                            f"from a kernel")
+        return self._launcher.configure(config)  # validated in C, before the driver
+
+    def __call__(self, *args, **kwargs):
+        if self.device:
+            raise RuntimeError(f"device function {self.__qualname__} can only be called from "
+                               f"kernels and other device functions")
+        raise ValueError(f"kernel {self.__qualname__} must be launched with a configuration: "
+                         f"{self.__name__}[griddim, blockdim](...)")
+
+
+def _accepts(declared, given):
+    """Whether arguments of types `given` can be passed to a version compiled for `declared`."""
+    if len(declared) != len(given):
+        return False
+    for d, g in zip(declared, given):
+        if d == g:
+            continue
+        dn, gn = getattr(d, "ndim", None), getattr(g, "ndim", None)
+        if dn is not None or gn is not None:  # arrays
+            if dn != gn or d.dtype != g.dtype or (d.layout != "A" and d.layout != g.layout):
+                return False
+            if d.mutable and not g.mutable:
+                return False
+            continue
+        dt, gt = getattr(d, "types", None), getattr(g, "types", None)
+        if dt is not None or gt is not None:
+            if dt is None or gt is None or not _accepts(tuple(dt), tuple(gt)):
+                return False
+            continue
+        if getattr(d, "bitwidth", None) is None or getattr(g, "bitwidth", None) is None:
+            return False
+    return True
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """cuda.jit: compile a kernel (or a device function with device=True) for the GPU.
+
+    @cuda.jit, @cuda.jit("void(float32[:])"), @cuda.jit(["void(int32[:])", ...]),
+    @cuda.jit(device=True), @cuda.jit(debug=True, opt=False), fastmath, max_registers,
+    lineinfo, cache."""
+    options = dict(options, device=device)
+    _check_options(options)
+    if callable(func_or_sig) and not isinstance(func_or_sig, (_core.Type, _core.Signature,
+                                                              str)):
+        return CUDADispatcher(func_or_sig, None, options)
+    sigs = parse_signatures(func_or_sig) if func_or_sig is not None else None
+
+    def decorate(func):
+        if isinstance(func, CUDADispatcher):
+            func = func.py_func
+        return CUDADispatcher(func, sigs, options)
+    return decorate
+
+
+def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False,
+                cc=None, opt=True, abi="numba", abi_info=None, output="ptx"):
+    """(ptx, return type) of `pyfunc` compiled for `sig`, as numba.cuda.compile_ptx."""
+    if output != "ptx":
+        raise NotImplementedError(f"compile_ptx(output={output!r}): only 'ptx' is supported")
+    if abi not in ("numba", "c"):
+        raise ValueError(f"abi must be 'numba' or 'c', not {abi!r}")
+    if abi == "c":
+        raise NotImplementedError("compile_ptx(abi='c') is not supported by cujit yet")
+    if hasattr(pyfunc, "py_func"):
+        pyfunc = pyfunc.py_func
+    [s] = parse_signatures(sig)
+    options = {"debug": debug, "lineinfo": lineinfo, "fastmath": fastmath, "opt": opt}
+    _check_options(options)
+    cc = tuple(cc) if cc is not None else DEFAULT_CC
+    ret = s.return_type
+    if not device and ret is not None and ret.name not in ("none", "void"):
+        raise TypeError(f"a kernel must return void, not {ret.name}")
+    result = _core.cuda_compile(pyfunc, tuple(s.args), device, _core_options(options, cc),
+                                ret if device else None)
+    return result["ptx"], result["restype"]
+
+
+def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False,
+                                   fastmath=False, opt=True, abi="numba", abi_info=None,
+                                   output="ptx"):
+    """compile_ptx for the compute capability of the current device."""
+    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                       fastmath=fastmath, cc=_current_cc(), opt=opt, abi=abi, abi_info=abi_info,
+                       output=output)
+
+
+def compile(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
+            opt=True, abi="numba", abi_info=None, output="ptx"):
+    """numba-cuda's cuda.compile: (code, return type); only PTX output is supported."""
+    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                       fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info,
+                       output=output)
+
+
+def declare_device(name, sig, link=None):
+    raise NotImplementedError("cuda.declare_device (external device functions) is not supported "
+                              "by cujit yet")

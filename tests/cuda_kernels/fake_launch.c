@@ -1,0 +1,75 @@
+/* fake_launch.c: module and launch entry points added to tests/cuda/fake_libcuda.c (built
+ * together into one fake libcuda), recording what cuLaunchKernel receives so the launch path's
+ * argument packing and exception handling can be tested without a GPU. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+static char *image;
+static int nparams;
+static uint64_t last_params[512];
+static unsigned int last_dims[7];
+static int launches;
+static unsigned int exc_info[7];
+
+CUresult cuModuleLoadData(void **module, const void *data) {
+    free(image);
+    image = strdup((const char *)data);
+    /* count the entry's parameters: lines "\t.param .u64 name_param_N" */
+    nparams = 0;
+    for (const char *p = image; (p = strstr(p, "\t.param .")) != NULL; p++) {
+        nparams++;
+    }
+    *module = (void *)0x4d4f44;
+    return 0;
+}
+CUresult cuModuleLoadDataEx(void **m, const void *d, unsigned int n, int *o, void **v) {
+    return cuModuleLoadData(m, d);
+}
+CUresult cuModuleGetFunction(void **fn, void *module, const char *name) {
+    if (image == NULL || strstr(image, name) == NULL) {
+        return 500; /* CUDA_ERROR_NOT_FOUND */
+    }
+    *fn = (void *)0x46554e;
+    return 0;
+}
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *ptr, size_t *size, void *module, const char *name) {
+    if (strcmp(name, "cj_exc_info") != 0) {
+        return 500;
+    }
+    *ptr = (CUdeviceptr)(uintptr_t)exc_info;
+    *size = sizeof(exc_info);
+    return 0;
+}
+CUresult cuModuleUnload(void *module) { return 0; }
+CUresult cuFuncGetAttribute(int *value, int attrib, void *fn) {
+    static const int values[] = {1024, 0, 0, 0, 17};
+    *value = attrib >= 0 && attrib < 5 ? values[attrib] : 0;
+    return 0;
+}
+CUresult cuLaunchKernel(void *fn, unsigned int gx, unsigned int gy, unsigned int gz,
+                        unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
+                        void *stream, void **params, void **extra) {
+    unsigned int dims[7] = {gx, gy, gz, bx, by, bz, shmem};
+    memcpy(last_dims, dims, sizeof(dims));
+    for (int i = 0; i < nparams && i < 512; i++) {
+        memcpy(&last_params[i], params[i], 8);
+    }
+    launches++;
+    return 0;
+}
+
+/* for the tests, through ctypes */
+int fake_launches(void) { return launches; }
+int fake_nparams(void) { return nparams; }
+uint64_t fake_param(int i) { return last_params[i]; }
+unsigned int fake_dim(int i) { return last_dims[i]; }
+void fake_set_exception(unsigned int id, unsigned int tx, unsigned int cx) {
+    exc_info[0] = id;
+    exc_info[1] = tx;
+    exc_info[4] = cx;
+}
+unsigned int fake_exception_id(void) { return exc_info[0]; }

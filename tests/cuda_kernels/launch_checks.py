@@ -1,0 +1,142 @@
+"""Run under a fake libcuda (fake_libcuda.c + fake_launch.c): checks what the C launch path
+hands to cuLaunchKernel. Invoked by test_launch_fake.py in a subprocess."""
+import ctypes
+import os
+import struct
+import sys
+
+import numpy as np
+
+from cujit import cuda, float32, int32
+
+fake = ctypes.CDLL(os.environ["CUJIT_CUDA_DRIVER"])
+fake.fake_param.restype = ctypes.c_uint64
+
+
+def params():
+    return [fake.fake_param(i) for i in range(fake.fake_nparams())]
+
+
+def as_f32(word):
+    return struct.unpack("<f", struct.pack("<I", word & 0xffffffff))[0]
+
+
+@cuda.jit
+def scale(a, factor, flag, pair):
+    i = cuda.grid(1)
+    if i < a.size and flag:
+        a[i] = a[i] * factor + pair[0] + pair[1]
+
+
+def check_device_array_and_scalars():
+    d = cuda.to_device(np.arange(12, dtype=np.float32).reshape(3, 4)[:, 1])
+    scale[(2, 1), (32, 2, 1), 0, 64](d, 2.5, True, (1, 2.0))
+    assert [fake.fake_dim(i) for i in range(7)] == [2, 1, 1, 32, 2, 1, 64]
+    p = params()
+    # data pointer, shape, stride (bytes), then the scalars flattened
+    assert p[0] == d.device_ctypes_pointer.value, (p, d.device_ctypes_pointer)
+    assert p[1] == 3 and p[2] == d.strides[0]
+    assert struct.unpack("<d", struct.pack("<Q", p[3]))[0] == 2.5
+    assert p[4] & 0xff == 1
+    assert p[5] == 1 and struct.unpack("<d", struct.pack("<Q", p[6]))[0] == 2.0
+    assert len(p) == 7
+    first = scale._launcher.loaded
+    scale[1, 32](d, 2.5, True, (1, 2.0))  # same types: no new version
+    assert scale._launcher.loaded == first
+    scale[1, 32](d, 1, True, (1, 2.0))   # int factor: a new version
+    assert scale._launcher.loaded == first + 1
+
+
+def check_numpy_copy_back():
+    a = np.ones(8, dtype=np.float32)
+    scale[1, 8](a, 1.0, False, (0, 0.0))
+    assert fake.fake_launches() > 0
+    assert np.all(a == 1)  # copied to the fake device and back unchanged
+
+
+def check_eager_signature_converts():
+    @cuda.jit("void(float32[:], float32)")
+    def k(a, x):
+        a[0] = x
+
+    d = cuda.device_array(4, dtype=np.float32)
+    k[1, 1](d, 3)  # an int passed as float32
+    assert as_f32(params()[3]) == 3.0
+    try:
+        k[1, 1](cuda.device_array(4, dtype=np.int32), 3)
+    except TypeError as exc:
+        assert "No matching definition" in str(exc)
+    else:
+        raise AssertionError("expected TypeError")
+
+
+def check_debug_exception():
+    @cuda.jit(debug=True)
+    def reciprocal(x):
+        i = cuda.grid(1)
+        if i > x.shape[0]:
+            return
+        x[i] = 1 / x[i]
+
+    d = cuda.device_array(10, dtype=np.float64)
+    fake.fake_set_exception(5, 10, 0)  # as if thread 10 had indexed out of bounds
+    try:
+        reciprocal[1, 32](d)
+    except IndexError as exc:
+        assert str(exc) == "tid=[10, 0, 0] ctaid=[0, 0, 0]: index is out of bounds", str(exc)
+    else:
+        raise AssertionError("expected IndexError")
+    assert fake.fake_exception_id() == 0  # reset for the next launch
+    reciprocal[1, 32](d)
+
+
+def check_invalid_configs():
+    d = cuda.device_array(4, dtype=np.float32)
+    for cfg in [(0, 1), (1, 0), (1, 2000), (1, (32, 32, 2))]:
+        try:
+            scale[cfg]
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"{cfg} accepted")
+    try:
+        scale[1, 1, 0, 64 * 1024](d, 1.0, True, (1, 2.0))
+    except ValueError as exc:
+        assert "scale" in str(exc) and "shared memory" in str(exc)
+    else:
+        raise AssertionError("too much shared memory accepted")
+    try:
+        scale[1, 1](d, 1.0, True)
+    except Exception as exc:
+        assert "argument" in str(exc) or "positional" in str(exc), str(exc)
+
+
+def check_resources():
+    @cuda.jit("void(int32[:])")
+    def k(a):
+        a[0] = 1
+
+    assert k.get_regs_per_thread(k.signatures[0]) == 17
+    assert k.get_max_threads_per_block(k.signatures[0]) == 1024
+
+
+def check_cai_object():
+    d = cuda.device_array(6, dtype=np.int32)
+
+    class Wrapper:
+        def __init__(self, arr):
+            self.__cuda_array_interface__ = arr.__cuda_array_interface__
+
+    @cuda.jit
+    def k(a):
+        a[0] = 1
+
+    k[1, 1](Wrapper(d))
+    assert params()[0] == d.device_ctypes_pointer.value and params()[1] == 6
+
+
+for name, fn in list(globals().items()):
+    if name.startswith("check_"):
+        fn()
+        print("ok", name)
+print("ALL OK")
