@@ -328,9 +328,11 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
     }
     if (in->op == CJ_I_CALL) {
         const cj_type *callee = cj_vt(c, in->args[0]);
-        if (callee != NULL && callee->kind == CJ_CONST_OBJ && PyType_Check(callee->obj) &&
-            PyType_IsSubtype((PyTypeObject *)callee->obj, (PyTypeObject *)PyExc_BaseException)) {
-            return 0;
+        if (callee != NULL && callee->kind == CJ_CONST_OBJ &&
+            ((PyType_Check(callee->obj) &&
+              PyType_IsSubtype((PyTypeObject *)callee->obj, (PyTypeObject *)PyExc_BaseException)) ||
+             cj_builtin_lookup(callee->obj) == CJ_B_PRINT)) {
+            return 0; /* exception messages, and print("text", x) where print is supported */
         }
         first = 1;
     }
