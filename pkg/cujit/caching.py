@@ -21,8 +21,9 @@ MAGIC = b"CUJITC1\n"
 def _value_key(value, seen):
     if isinstance(value, pytypes.ModuleType):
         return ("module", value.__name__)
-    if isinstance(value, _core.Dispatcher):
-        return ("jit", _function_key(value.py_func, seen))
+    py_func = getattr(value, "py_func", None)  # CPU and CUDA dispatchers, device functions
+    if isinstance(py_func, pytypes.FunctionType):
+        return ("jit", _function_key(py_func, seen))
     if isinstance(value, pytypes.FunctionType):
         return ("function", _function_key(value, seen))
     if value is None or isinstance(value, (bool, int, float, complex, str, bytes, tuple)):
@@ -39,6 +40,40 @@ def _code_key(code):
                    for c in code.co_consts)
     return (code.co_code, consts, code.co_names, code.co_varnames, code.co_freevars,
             code.co_argcount, code.co_kwonlyargcount, code.co_flags)
+
+
+def function_key(func):
+    """What a function's compiled code depends on, as a SHA-256 hex digest: its code, the
+    values of the globals and closure variables it reads, and its jitted callees' keys."""
+    return hashlib.sha256(pickle.dumps(_function_key(func, frozenset()), protocol=4)).hexdigest()
+
+
+def read_blob(path, magic):
+    """The payload of a cache file, or None when it is missing, foreign or corrupt."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    head = len(magic) + 32
+    if len(data) < head or not data.startswith(magic):
+        return None
+    payload = data[head:]
+    if hashlib.sha256(payload).digest() != data[len(magic):head]:
+        return None
+    return payload
+
+
+def write_blob(path, magic, payload):
+    """Writes a cache file atomically (a reader never sees half of it); unwritable is fine."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            f.write(magic + hashlib.sha256(payload).digest() + payload)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # an unwritable cache costs a recompile, not an error
 
 
 def _function_key(func, seen):
@@ -106,9 +141,8 @@ class Cache:
                          tuple(sorted(options.items())))
 
     def _path(self, argtypes, declared):
-        source = _function_key(self._func, frozenset())
-        key = pickle.dumps((source, tuple(str(t) for t in argtypes), str(declared),
-                            self._context), protocol=4)
+        key = pickle.dumps((function_key(self._func), tuple(str(t) for t in argtypes),
+                            str(declared), self._context), protocol=4)
         digest = hashlib.sha256(key).hexdigest()
         name = self._func.__qualname__.replace("<", "_").replace(">", "_")
         return os.path.join(cache_dir(self._func), f"{name}-{digest[:40]}.cjc"), digest
@@ -124,16 +158,8 @@ class Cache:
 
     def _read(self, argtypes, declared):
         path, digest = self._path(argtypes, declared)
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError:
-            return None
-        head = len(MAGIC) + 32
-        if len(data) < head or not data.startswith(MAGIC):
-            return None
-        payload = data[head:]
-        if hashlib.sha256(payload).digest() != data[len(MAGIC):head]:
+        payload = read_blob(path, MAGIC)
+        if payload is None:
             return None
         try:
             entry = pickle.loads(payload)
@@ -150,9 +176,4 @@ class Cache:
         entry = dict(entry)
         entry["ret_desc"] = _describe_type(entry.pop("ret"))
         entry["key"] = digest
-        payload = pickle.dumps(entry, protocol=4)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(MAGIC + hashlib.sha256(payload).digest() + payload)
-        os.replace(tmp, path)
+        write_blob(path, MAGIC, pickle.dumps(entry, protocol=4))

@@ -66,3 +66,17 @@ def test_cache_key_changes_with_version_and_cc():
     assert k1 != cache.key(f, (float32[:],), {"cc": (8, 0)}, "0.1.0")
     assert k1 != cache.key(f, (float32[:],), {"cc": (9, 0)}, "0.1.1")
     assert k1 != cache.key(_kernel(3.0), (float32[:],), {"cc": (9, 0)}, "0.1.0")
+
+
+def test_cache_key_follows_globals_and_device_functions():
+    # the kernel's entry depends on the globals it reads and on its callees' code
+    from cujit import float32
+    from cujit.cuda import cache
+    ns = {"cuda": cuda, "SCALE": 2.0}
+    exec("def helper(x):\n    return x * SCALE\n", ns)
+    ns["helper"] = cuda.jit(device=True)(ns["helper"])
+    exec("def kern(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] = helper(a[i])\n", ns)
+    key = lambda: cache.key(ns["kern"], (float32[:],), {"cc": (9, 0)}, "0.1.0")
+    k1 = key()
+    ns["SCALE"] = 3.0  # read by the callee, not by the kernel itself
+    assert key() != k1
