@@ -87,14 +87,14 @@ static int merge_exc_ids(cj_lower_env *env, const cj_overload *ov) {
     return PyErr_Occurred() ? -1 : 0;
 }
 
-LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov) {
-    LLVMValueRef existing = LLVMGetNamedFunction(module, ov->symbol);
+LLVMValueRef cj_link_bitcode(LLVMModuleRef module, PyObject *bitcode, const char *symbol) {
+    LLVMValueRef existing = LLVMGetNamedFunction(module, symbol);
     if (existing != NULL) {
         return existing;
     }
     LLVMContextRef ctx = LLVMGetModuleContext(module);
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        PyBytes_AS_STRING(ov->bitcode), (size_t)PyBytes_GET_SIZE(ov->bitcode), "callee");
+        PyBytes_AS_STRING(bitcode), (size_t)PyBytes_GET_SIZE(bitcode), "callee");
     LLVMModuleRef callee;
     int failed = LLVMParseBitcodeInContext2(ctx, buf, &callee);
     LLVMDisposeMemoryBuffer(buf);
@@ -108,13 +108,17 @@ LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov) {
         PyErr_SetString(cj_LoweringError, "cannot link a callee into its caller");
         return NULL;
     }
-    LLVMValueRef fn = LLVMGetNamedFunction(module, ov->symbol);
+    LLVMValueRef fn = LLVMGetNamedFunction(module, symbol);
     if (fn == NULL) {
         PyErr_SetString(cj_LoweringError, "a linked callee went missing");
         return NULL;
     }
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     return fn;
+}
+
+LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov) {
+    return cj_link_bitcode(module, ov->bitcode, ov->symbol);
 }
 
 static LLVMValueRef link_callee(cj_lower_env *env, LLVMModuleRef module, const void *handle) {

@@ -137,31 +137,7 @@ static int resolve_device(cj_typing_env *env, PyObject *callee, int nargs,
 
 static LLVMValueRef link_device(cj_lower_env *env, LLVMModuleRef module, const void *handle) {
     const devfn *f = handle;
-    LLVMValueRef existing = LLVMGetNamedFunction(module, f->symbol);
-    if (existing != NULL) {
-        return existing;
-    }
-    LLVMContextRef ctx = LLVMGetModuleContext(module);
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        PyBytes_AS_STRING(f->bitcode), (size_t)PyBytes_GET_SIZE(f->bitcode), "device");
-    LLVMModuleRef callee;
-    int failed = LLVMParseBitcodeInContext2(ctx, buf, &callee);
-    LLVMDisposeMemoryBuffer(buf);
-    if (failed) {
-        PyErr_SetString(cj_LoweringError, "cannot read a device function's bitcode");
-        return NULL;
-    }
-    if (LLVMLinkModules2(module, callee)) { /* destroys callee */
-        PyErr_SetString(cj_LoweringError, "cannot link a device function into its caller");
-        return NULL;
-    }
-    LLVMValueRef fn = LLVMGetNamedFunction(module, f->symbol);
-    if (fn == NULL) {
-        PyErr_SetString(cj_LoweringError, "a linked device function went missing");
-        return NULL;
-    }
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    return fn;
+    return cj_link_bitcode(module, f->bitcode, f->symbol);
 }
 
 /* ---- the pipeline ---- */

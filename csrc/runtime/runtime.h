@@ -44,6 +44,9 @@ typedef struct cj_dispatcher cj_dispatcher;
 cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes, int nargs,
                             const cj_type *declared_ret);
 void cj_overload_free(cj_overload *ov);
+/* Links a module's bitcode into `module` (once) and makes `symbol` internal there, so LLVM
+ * can inline it; the function, or NULL + LoweringError. */
+LLVMValueRef cj_link_bitcode(LLVMModuleRef module, PyObject *bitcode, const char *symbol);
 /* Links an overload's code into `module` (internal linkage; once); its function, or NULL. */
 LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov);
 /* Assembly of an overload (new reference). */
