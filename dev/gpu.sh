@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 bundle=${LLVM_BUNDLE:-.gpu/llvm14.tar.xz}
 [ -f "$bundle" ] || bundle=../.gpu/llvm14.tar.xz
 [ -d /tmp/llvm14 ] || tar -C /tmp -xJf "$bundle"
-LLVM_PREFIX=/tmp/llvm14 python3 setup.py -q build_ext --inplace --force > /tmp/cujit-build.log 2>&1 \
+LLVM_PREFIX=/tmp/llvm14 python3 setup.py -q build_ext --inplace --force -j "$(nproc)" > /tmp/cujit-build.log 2>&1 \
   || { tail -40 /tmp/cujit-build.log; exit 1; }
 export PYTHONUNBUFFERED=1
 log=${OUT:-/tmp}/pytest.log

@@ -19,6 +19,7 @@
 #include "lower/lower.h"
 #include "lower/lower_kernel.h"
 #include "runtime/devicearray.h"
+#include "runtime/kernel.h"
 #include "runtime/runtime.h"
 #include "util/npy.h"
 
@@ -30,7 +31,7 @@
 enum { CU_FUNC_MAX_THREADS = 0, CU_FUNC_SHARED = 1, CU_FUNC_CONST = 2, CU_FUNC_LOCAL = 3,
        CU_FUNC_REGS = 4 };
 
-typedef struct version {
+struct cj_kernel_version {
     int nargs;
     const cj_type *key[MAX_ARGS];   /* the launch's argument types */
     const cj_type *decl[MAX_ARGS];  /* the compiled signature's */
@@ -42,7 +43,8 @@ typedef struct version {
     int max_threads;
     int static_shared;              /* bytes of static shared memory */
     PyObject *info;                 /* the compile dict */
-} version;
+};
+typedef struct cj_kernel_version version;
 
 typedef struct {
     PyObject_HEAD
@@ -59,8 +61,8 @@ static PyTypeObject *cj_KernelLauncherType;
 /* Array types seen before: the launch path neither formats names nor looks up dicts. */
 static const cj_type *array_types[32][9][3][2];
 
-static const cj_type *array_type(int typenum, int ndim, int c_contig, int f_contig,
-                                 int readonly) {
+const cj_type *cj_kernel_array_type(int typenum, int ndim, int c_contig, int f_contig,
+                                    int readonly) {
     int li = c_contig ? 0 : f_contig ? 1 : 2;
     int cacheable = typenum >= 0 && typenum < 32 && ndim >= 0 && ndim <= 8;
     readonly = readonly != 0;
@@ -81,19 +83,16 @@ static const cj_type *array_type(int typenum, int ndim, int c_contig, int f_cont
     return t;
 }
 
-/* An argument prepared for packing: its device data and dims for arrays. */
-typedef struct argslot {
-    const cj_type *type;
-    CUdeviceptr data;
-    int ndim;
-    Py_ssize_t shape[CJ_MAXDIM];
-    Py_ssize_t strides[CJ_MAXDIM];
-    PyArrayObject *host;   /* a NumPy argument (borrowed), copied in and back */
+/* A NumPy argument of kernel[...](...) (borrowed): copied in before the launch and back after. */
+typedef struct host_arg {
+    PyArrayObject *array;
     size_t nbytes;
-} argslot;
+} host_arg;
 
-static const cj_type *typeof_arg(PyObject *arg, argslot *slot) {
-    slot->host = NULL;
+/* The type of a launch argument; fills its layout (arrays) or value (scalars) in `slot`. */
+static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *host) {
+    host->array = NULL;
+    slot->value = NULL;
     if (cj_DeviceNDArray_Check(arg)) {
         cj_DeviceNDArrayObject *a = (cj_DeviceNDArrayObject *)arg;
         if (cj_ctx_check_generation(a->device, a->generation) < 0) {
@@ -103,14 +102,15 @@ static const cj_type *typeof_arg(PyObject *arg, argslot *slot) {
         slot->ndim = a->ndim;
         memcpy(slot->shape, a->shape, sizeof(Py_ssize_t) * (size_t)a->ndim);
         memcpy(slot->strides, a->strides, sizeof(Py_ssize_t) * (size_t)a->ndim);
-        return array_type(a->dtype->type_num, a->ndim, cj_devicearray_is_c_contiguous(a),
+        return cj_kernel_array_type(a->dtype->type_num, a->ndim, cj_devicearray_is_c_contiguous(a),
                           cj_devicearray_is_f_contiguous(a), a->readonly);
     }
     if (PyArray_Check(arg)) {
         PyArrayObject *h = (PyArrayObject *)arg;
-        slot->host = h;
+        host->array = h;
+        slot->data = 0; /* until copy_in */
         slot->ndim = PyArray_NDIM(h);
-        slot->nbytes = (size_t)PyArray_NBYTES(h);
+        host->nbytes = (size_t)PyArray_NBYTES(h);
         /* the device copy is C-contiguous */
         Py_ssize_t stride = PyArray_ITEMSIZE(h);
         for (int d = slot->ndim - 1; d >= 0; d--) {
@@ -118,10 +118,11 @@ static const cj_type *typeof_arg(PyObject *arg, argslot *slot) {
             slot->strides[d] = stride;
             stride *= PyArray_DIM(h, d);
         }
-        return array_type(PyArray_TYPE(h), slot->ndim, 1, slot->ndim <= 1, 0);
+        return cj_kernel_array_type(PyArray_TYPE(h), slot->ndim, 1, slot->ndim <= 1, 0);
     }
     if (PyLong_Check(arg) || PyFloat_Check(arg) || PyBool_Check(arg) || PyComplex_Check(arg) ||
         PyTuple_Check(arg) || PyArray_IsScalar(arg, Generic)) {
+        slot->value = arg;
         return cj_typeof(arg);
     }
     PyObject *cai_attr = PyObject_GetAttrString(arg, "__cuda_array_interface__");
@@ -151,7 +152,7 @@ static const cj_type *typeof_arg(PyObject *arg, argslot *slot) {
         c_contig &= cai.shape[k] <= 1 || cai.strides[k] == stride;
         stride *= cai.shape[k];
     }
-    return array_type(typenum, cai.ndim, c_contig, cai.ndim <= 1 && c_contig, cai.readonly);
+    return cj_kernel_array_type(typenum, cai.ndim, c_contig, cai.ndim <= 1 && c_contig, cai.readonly);
 }
 
 /* ---- versions ---- */
@@ -318,7 +319,7 @@ static int pack_value(packer *p, PyObject *value, const cj_type *t) {
     }
 }
 
-static int pack_array(packer *p, const argslot *s, const cj_type *decl) {
+static int pack_array(packer *p, const cj_launch_arg *s, const cj_type *decl) {
     if (s->ndim != decl->ndim || s->type->dtype != decl->dtype ||
         (decl->layout != 'A' && decl->layout != s->type->layout)) {
         PyErr_Format(PyExc_TypeError, "an argument of type %s cannot be passed as %s",
@@ -337,6 +338,18 @@ static int pack_array(packer *p, const argslot *s, const cj_type *decl) {
                 return -1;
             }
             memcpy(w, &v, sizeof(v));
+        }
+    }
+    return 0;
+}
+
+static int pack_args(packer *p, const version *v, const cj_launch_arg *args, int nargs) {
+    p->n = 0;
+    for (int i = 0; i < nargs; i++) {
+        int rc = args[i].type->kind == CJ_ARRAY ? pack_array(p, &args[i], v->decl[i])
+                                                : pack_value(p, args[i].value, v->decl[i]);
+        if (rc < 0) {
+            return -1;
         }
     }
     return 0;
@@ -407,6 +420,75 @@ static int check_exception(cj_KernelLauncher *k, version *v, CUstream stream) {
     return -1;
 }
 
+/* Checks the launch against the version's own limits, before the driver sees it. */
+static int check_limits(cj_KernelLauncher *k, const version *v, const unsigned int *block,
+                        long shmem) {
+    if (block[0] * block[1] * block[2] > (unsigned int)v->max_threads) {
+        PyErr_Format(PyExc_ValueError, "blockdim (%u, %u, %u) has more threads than kernel %U "
+                                       "can run per block (%d)", block[0], block[1], block[2],
+                     k->name, v->max_threads);
+        return -1;
+    }
+    if (shmem + v->static_shared > MAX_SHARED_PER_BLOCK) {
+        PyErr_Format(PyExc_ValueError, "kernel %U asks for %ld bytes of dynamic shared memory; "
+                                       "with its %d bytes of static shared memory the limit is "
+                                       "%d", k->name, shmem, v->static_shared,
+                     MAX_SHARED_PER_BLOCK);
+        return -1;
+    }
+    return 0;
+}
+
+/* Packs the arguments and launches; 0, or -1 with the kernel's name in the message. */
+static int pack_and_launch(cj_KernelLauncher *k, version *v, const unsigned int *grid,
+                           const unsigned int *block, unsigned int shmem, CUstream stream,
+                           const cj_launch_arg *args, int nargs) {
+    packer pk; /* on the stack: no allocation per launch */
+    if (pack_args(&pk, v, args, nargs) < 0) {
+        return -1;
+    }
+    if (CJ_CU(cuLaunchKernel, v->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+              shmem, stream, pk.params, NULL) < 0) {
+        return launch_failed(k);
+    }
+    return 0;
+}
+
+/* Copies a NumPy argument's device copy back into it (when writable) and frees the copy. */
+static int copy_back(const host_arg *h, CUdeviceptr data, CUstream stream, int ok) {
+    int rc = ok ? 0 : -1;
+    if (ok && h->nbytes && PyArray_ISWRITEABLE(h->array)) {
+        if (CJ_CU(cuStreamSynchronize, stream) < 0) {
+            rc = -1;
+        } else if (PyArray_IS_C_CONTIGUOUS(h->array)) {
+            rc = CJ_CU(cuMemcpyDtoH, PyArray_DATA(h->array), data, h->nbytes);
+        } else {
+            PyArrayObject *tmp = (PyArrayObject *)PyArray_NewLikeArray(h->array, NPY_CORDER,
+                                                                       NULL, 0);
+            rc = tmp == NULL ? -1 : CJ_CU(cuMemcpyDtoH, PyArray_DATA(tmp), data, h->nbytes);
+            if (rc == 0) {
+                rc = PyArray_CopyInto(h->array, tmp);
+            }
+            Py_XDECREF(tmp);
+        }
+    }
+    if (rc == 0) {
+        return CJ_CU(cuMemFree, data);
+    }
+    (void)CJ_CU_RAW(cuMemFree, data);
+    return -1;
+}
+
+/* Allocates a NumPy argument's device copy and copies it in; 0 or -1. */
+static int copy_in(const host_arg *h, CUdeviceptr *data) {
+    PyArrayObject *c = (PyArrayObject *)PyArray_FROM_OF((PyObject *)h->array,
+                                                        NPY_ARRAY_C_CONTIGUOUS);
+    int rc = c == NULL || CJ_CU(cuMemAlloc, data, h->nbytes ? h->nbytes : 1) < 0 ||
+             (h->nbytes && CJ_CU(cuMemcpyHtoD, *data, PyArray_DATA(c), h->nbytes) < 0);
+    Py_XDECREF(c);
+    return rc ? -1 : 0;
+}
+
 /* The launch itself, for a validated configuration; `args` borrowed. */
 static PyObject *launch_core(cj_KernelLauncher *k, const unsigned int *grid,
                              const unsigned int *block, PyObject *stream_obj, long shmem,
@@ -423,92 +505,37 @@ static PyObject *launch_core(cj_KernelLauncher *k, const unsigned int *grid,
     if (device < 0) {
         return NULL;
     }
-    argslot slots[MAX_ARGS];
+    cj_launch_arg slots[MAX_ARGS];
+    host_arg hosts[MAX_ARGS];
     const cj_type *types[MAX_ARGS];
+    int nhost = 0;
     for (Py_ssize_t i = 0; i < nargs; i++) {
-        types[i] = typeof_arg(args[i], &slots[i]);
+        types[i] = slots[i].type = typeof_arg(args[i], &slots[i], &hosts[i]);
         if (types[i] == NULL) {
             return NULL;
         }
-        slots[i].type = types[i];
+        nhost += hosts[i].array != NULL;
     }
     version *v = find(k, types, (int)nargs, device);
-    if (v == NULL && (v = load(k, types, (int)nargs, device)) == NULL) {
+    if ((v == NULL && (v = load(k, types, (int)nargs, device)) == NULL) ||
+        check_limits(k, v, block, shmem) < 0) {
         return NULL;
     }
-    if (block[0] * block[1] * block[2] > (unsigned int)v->max_threads) {
-        PyErr_Format(PyExc_ValueError, "blockdim (%u, %u, %u) has more threads than kernel %U "
-                                       "can run per block (%d)", block[0], block[1], block[2],
-                     k->name, v->max_threads);
-        return NULL;
-    }
-    if (shmem + v->static_shared > MAX_SHARED_PER_BLOCK) {
-        PyErr_Format(PyExc_ValueError, "kernel %U asks for %ld bytes of dynamic shared memory; "
-                                       "with its %d bytes of static shared memory the limit is "
-                                       "%d", k->name, shmem, v->static_shared,
-                     MAX_SHARED_PER_BLOCK);
-        return NULL;
-    }
-    /* NumPy arguments get device copies; slot i may own device memory once ncopied > i */
-    int ncopied = 0, rc = -1;
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        if (slots[i].host != NULL) {
-            slots[i].data = 0;
+    /* NumPy arguments get device copies: slots[i].data is set once copied */
+    int rc = 0;
+    for (Py_ssize_t i = 0; nhost && i < nargs; i++) {
+        if (hosts[i].array != NULL && copy_in(&hosts[i], &slots[i].data) < 0) {
+            rc = -1;
+            break;
         }
     }
-    packer pk; /* on the stack: no allocation per launch */
-    packer *p = &pk;
-    p->n = 0;
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        argslot *s = &slots[i];
-        ncopied = (int)i + 1;
-        if (s->host != NULL) {
-            PyArrayObject *c = (PyArrayObject *)PyArray_FROM_OF((PyObject *)s->host,
-                                                                NPY_ARRAY_C_CONTIGUOUS);
-            if (c == NULL || CJ_CU(cuMemAlloc, &s->data, s->nbytes ? s->nbytes : 1) < 0 ||
-                (s->nbytes && CJ_CU(cuMemcpyHtoD, s->data, PyArray_DATA(c), s->nbytes) < 0)) {
-                Py_XDECREF(c);
-                goto done;
-            }
-            Py_DECREF(c);
-        }
-        int prc = types[i]->kind == CJ_ARRAY ? pack_array(p, s, v->decl[i])
-                                              : pack_value(p, args[i], v->decl[i]);
-        if (prc < 0) {
-            goto done;
-        }
+    if (rc == 0) {
+        rc = pack_and_launch(k, v, grid, block, (unsigned int)shmem, stream, slots, (int)nargs);
     }
-    if (CJ_CU(cuLaunchKernel, v->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-              (unsigned int)shmem, stream, p->params, NULL) < 0) {
-        launch_failed(k);
-        goto done;
-    }
-    rc = 0;
-done:
-    for (int i = 0; i < ncopied; i++) {
-        argslot *s = &slots[i];
-        if (s->host == NULL || s->data == 0) {
-            continue;
-        }
-        if (rc == 0 && s->nbytes && PyArray_ISWRITEABLE(s->host)) {
-            if (CJ_CU(cuStreamSynchronize, stream) < 0) {
-                rc = -1;
-            } else if (PyArray_IS_C_CONTIGUOUS(s->host)) {
-                rc = CJ_CU(cuMemcpyDtoH, PyArray_DATA(s->host), s->data, s->nbytes);
-            } else {
-                PyArrayObject *tmp = (PyArrayObject *)PyArray_NewLikeArray(
-                    s->host, NPY_CORDER, NULL, 0);
-                rc = tmp == NULL ? -1 : CJ_CU(cuMemcpyDtoH, PyArray_DATA(tmp), s->data, s->nbytes);
-                if (rc == 0) {
-                    rc = PyArray_CopyInto(s->host, tmp);
-                }
-                Py_XDECREF(tmp);
-            }
-        }
-        if (rc == 0) {
-            rc = CJ_CU(cuMemFree, s->data);
-        } else {
-            (void)CJ_CU_RAW(cuMemFree, s->data);
+    for (Py_ssize_t i = 0; nhost && i < nargs; i++) {
+        if (hosts[i].array != NULL && slots[i].data != 0 &&
+            copy_back(&hosts[i], slots[i].data, stream, rc == 0) < 0) {
+            rc = -1;
         }
     }
     if (rc == 0 && v->exc_info != 0) {
@@ -518,6 +545,34 @@ done:
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+/* ---- C API (kernel.h) ---- */
+
+cj_kernel_version *cj_kernel_version_for(PyObject *launcher, const cj_type *const *types,
+                                         int nargs, int device) {
+    cj_KernelLauncher *k = (cj_KernelLauncher *)launcher;
+    if (!PyObject_TypeCheck(launcher, cj_KernelLauncherType) || nargs > MAX_ARGS) {
+        PyErr_SetString(PyExc_TypeError, "a KernelLauncher of at most 64 arguments is needed");
+        return NULL;
+    }
+    version *v = find(k, types, nargs, device);
+    return v != NULL ? v : load(k, types, nargs, device);
+}
+
+int cj_kernel_max_threads(const cj_kernel_version *v) {
+    return v->max_threads;
+}
+
+int cj_kernel_launch_args(PyObject *launcher, cj_kernel_version *v, const unsigned int *grid,
+                          const unsigned int *block, CUstream stream, const cj_launch_arg *args,
+                          int nargs) {
+    cj_KernelLauncher *k = (cj_KernelLauncher *)launcher;
+    if (check_limits(k, v, block, 0) < 0 ||
+        pack_and_launch(k, v, grid, block, 0, stream, args, nargs) < 0) {
+        return -1;
+    }
+    return v->exc_info != 0 ? check_exception(k, v, stream) : 0;
 }
 
 static PyObject *launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssize_t nfargs) {
