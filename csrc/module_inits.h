@@ -26,6 +26,7 @@ CJ_SUBSYSTEM(cj_cuda_typing_init)
 CJ_SUBSYSTEM(cj_cuda_init)
 CJ_SUBSYSTEM(cj_cuda_exception_init)
 CJ_SUBSYSTEM(cj_kernel_init)
+CJ_SUBSYSTEM(cj_ufunc_cuda_init)
 #ifdef CJ_MODULE_INITS_PROTOTYPES
 #undef CJ_SUBSYSTEM
 #undef CJ_MODULE_INITS_PROTOTYPES

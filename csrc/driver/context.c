@@ -5,6 +5,7 @@
 
 static CUcontext primary[CJ_MAX_DEVICES];
 static size_t total_memory[CJ_MAX_DEVICES];
+static int sm_count[CJ_MAX_DEVICES];
 unsigned long cj_ctx_generation[CJ_MAX_DEVICES];
 /* The device select_device() chose on this thread; -1: none yet (device 0 then). */
 static _Thread_local int selected_device = -1;
@@ -121,6 +122,23 @@ size_t cj_device_total_memory(int device) {
         total_memory[device] = bytes;
     }
     return total_memory[device];
+}
+
+int cj_device_sm_count(int device) {
+    if (device < 0 || device >= CJ_MAX_DEVICES) {
+        CJ_UNREACHABLE("device ordinal out of range");
+        return -1;
+    }
+    if (sm_count[device] == 0) {
+        CUdevice dev;
+        int count = 0;
+        if (CJ_CU(cuDeviceGet, &dev, device) < 0 ||
+            CJ_CU(cuDeviceGetAttribute, &count, CJ_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) < 0) {
+            return -1;
+        }
+        sm_count[device] = count > 0 ? count : 1;
+    }
+    return sm_count[device];
 }
 
 /* ---- Python-facing functions (private; cujit.cuda wraps them) ---- */

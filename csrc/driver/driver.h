@@ -42,6 +42,7 @@ typedef size_t (*CUoccupancyB2DSize)(int block_size);
 #define CJ_STREAM_LEGACY ((CUstream)0x1)
 #define CJ_STREAM_PER_THREAD ((CUstream)0x2)
 #define CJ_MAX_DEVICES 64
+#define CJ_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
 
 /* X-macro: (name, return-less parameter list). Versioned `_v2` symbols are tried first. */
 #define CJ_DRIVER_FUNCTIONS(X)                                                                \
@@ -164,6 +165,8 @@ int cj_ctx_check_generation(int device, unsigned long generation);
 CUcontext cj_ctx_primary(int device);
 /* Total memory of `device` in bytes (cached), or 0 with an exception set. */
 size_t cj_device_total_memory(int device);
+/* The device's multiprocessor count (cached), or -1 with an exception set. */
+int cj_device_sm_count(int device);
 
 int cj_driver_init(PyObject *module);
 int cj_context_init(PyObject *module);

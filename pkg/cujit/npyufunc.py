@@ -22,10 +22,19 @@ def _identity(identity):
 
 
 def _check_target(target, what):
-    if target in ("cpu", None):
+    if target in ("cpu", "cuda", None):
         return
-    raise NotImplementedError(f"{what}(target={target!r}) is not supported yet "
-                              "(target='cuda' comes with the CUDA kernels); use target='cpu'")
+    raise NotImplementedError(f"{what}(target={target!r}) is not supported: cujit has the "
+                              "'cpu' and 'cuda' targets")
+
+
+def _check_cuda_options(options, identity, cache, what):
+    if options:
+        raise TypeError(f"{what}(target='cuda') got unexpected option(s): "
+                        f"{', '.join(sorted(options))}")
+    if cache:
+        raise NotImplementedError(f"{what}(target='cuda', cache=True) is not implemented by "
+                                  "cujit yet")
 
 
 def _make(func, sigs, nin, nout, identity, layout=None, core_dims=None):
@@ -122,6 +131,13 @@ class DUFunc:
 def vectorize(ftylist_or_function=(), identity=None, cache=False, target="cpu", **options):
     """numba.vectorize: a scalar function becomes a NumPy ufunc."""
     _check_target(target, "vectorize")
+    if target == "cuda":
+        _check_cuda_options(options, identity, cache, "vectorize")
+        from .cuda import ufunc as cuda_ufunc
+        if callable(ftylist_or_function) and not isinstance(ftylist_or_function,
+                                                            (str, _core.Type)):
+            return cuda_ufunc.vectorize((), ftylist_or_function)
+        return lambda func: cuda_ufunc.vectorize(ftylist_or_function, func)
     if cache:
         raise NotImplementedError("cache=True is not implemented by cujit yet")
     if callable(ftylist_or_function) and not isinstance(ftylist_or_function, (str, _core.Type)):
@@ -165,9 +181,13 @@ def _parse_layout(layout):
 def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **options):
     """numba.guvectorize: a function over core dimensions becomes a generalized NumPy ufunc."""
     _check_target(target, "guvectorize")
+    nin, nout, core = _parse_layout(signature)
+    if target == "cuda":
+        _check_cuda_options(options, identity, cache, "guvectorize")
+        from .cuda import ufunc as cuda_ufunc
+        return lambda func: cuda_ufunc.guvectorize(ftylist, signature, nin, nout, core, func)
     if cache:
         raise NotImplementedError("cache=True is not implemented by cujit yet")
-    nin, nout, core = _parse_layout(signature)
     parsed = parse_signatures(ftylist)
 
     def decorate(func):
