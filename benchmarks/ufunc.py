@@ -1,10 +1,14 @@
 """ufunc benchmarks, side by side in one run, as ratios.
 
 CPU section (runs anywhere): throughput of a compiled CPU ufunc (5M float32 add, and the seed's
-gaussian_pdf) against numba's CPU vectorize and NumPy's own ufuncs. The CUDA section (issue 5)
-runs when a GPU and the CUDA vectorize target are present.
+gaussian_pdf) against numba's CPU vectorize and NumPy's own ufuncs. CUDA section (when a GPU is
+present): cujit's vectorize(target='cuda') against numba-cuda's and CuPy's add: a 5M float32 add
+on device arrays with out= (mean per call over a loop, then one synchronize), the call
+overhead on a 10,000-element device array (with out= and with a new output), and the 5M add on
+host arrays (copies in and out).
 Usage: python benchmarks/ufunc.py"""
 import math
+import time
 
 import numpy as np
 
@@ -51,6 +55,77 @@ def cpu_section():
               f"gaussian: {rows['cujit'][1] / rows['numba'][1]:.3f}")
 
 
+def per_call(fn, sync, calls):
+    """Mean seconds per call over `calls` calls and one synchronize (after a warm-up)."""
+    for _ in range(5):
+        fn()
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    sync()
+    return (time.perf_counter() - t0) / calls
+
+
+def cuda_rows(name, vectorize, to_device, device_array, sync):
+    n, small = 5_000_000, 10_000
+    x = np.arange(n, dtype=np.float32)
+    y = 2 * x
+    uadd = vectorize(["float32(float32, float32)"], target="cuda")(add)
+    dx, dy, out = to_device(x), to_device(y), device_array(n, np.float32)
+    sx, sout = to_device(x[:small]), device_array(small, np.float32)
+    row = {
+        "5M add, device, out=": per_call(lambda: uadd(dx, dy, out=out), sync, 200),
+        "10k call, out=": per_call(lambda: uadd(sx, sx, out=sout), sync, 5000),
+        "10k call, new output": per_call(lambda: uadd(sx, sx), sync, 5000),
+        "5M add, host arrays": best_of(lambda: uadd(x, y)),
+    }
+    got = out.copy_to_host() if hasattr(out, "copy_to_host") else out.get()
+    assert np.array_equal(got, x + y), f"{name}: wrong result"
+    return row
+
+
+def cuda_section():
+    rows = {}
+    from cujit import cuda, vectorize
+    rows["cujit"] = cuda_rows("cujit", vectorize, cuda.to_device, cuda.device_array,
+                              cuda.synchronize)
+    try:
+        if not hasattr(np, "row_stack"):
+            np.row_stack = np.vstack  # numba-cuda 0.30 with NumPy 2.5
+        import numba
+        from numba import cuda as ncuda
+        rows["numba-cuda"] = cuda_rows("numba-cuda", numba.vectorize, ncuda.to_device,
+                                       ncuda.device_array, ncuda.synchronize)
+    except Exception as exc:
+        print(f"numba-cuda skipped: {type(exc).__name__}: {exc}")
+    try:
+        import cupy
+        n, small = 5_000_000, 10_000
+        x = np.arange(n, dtype=np.float32)
+        cx, cy, cout = cupy.asarray(x), cupy.asarray(2 * x), cupy.empty(n, cupy.float32)
+        sx, sout = cx[:small].copy(), cupy.empty(small, cupy.float32)
+        sync = cupy.cuda.runtime.deviceSynchronize
+        rows["CuPy"] = {
+            "5M add, device, out=": per_call(lambda: cupy.add(cx, cy, out=cout), sync, 200),
+            "10k call, out=": per_call(lambda: cupy.add(sx, sx, out=sout), sync, 5000),
+            "10k call, new output": per_call(lambda: cupy.add(sx, sx), sync, 5000),
+            "5M add, host arrays": best_of(
+                lambda: cupy.asnumpy(cupy.add(cupy.asarray(x), cupy.asarray(2 * x)))),
+        }
+    except ImportError:
+        print("CuPy not installed: its column is skipped")
+    names = list(rows)
+    print("CUDA ufuncs, float32 add: ms for 5M elements, us for calls on 10k")
+    print(f"{'':24}" + "".join(f"{name:>14}" for name in names))
+    for key in rows["cujit"]:
+        scale, unit = (1e3, "ms") if key.startswith("5M") else (1e6, "us")
+        print(f"{key + ' ' + unit:24}" + "".join(f"{scale * rows[n][key]:14.4f}" for n in names))
+    for other in names[1:]:
+        ratios = "  ".join(f"{k}: {rows['cujit'][k] / rows[other][k]:.2f}" for k in rows["cujit"])
+        print(f"cujit / {other}: {ratios}")
+
+
 def main():
     cpu_section()
     try:
@@ -60,6 +135,8 @@ def main():
         available = False
     if not available:
         print("CUDA section skipped: no GPU")
+        return
+    cuda_section()
 
 
 if __name__ == "__main__":

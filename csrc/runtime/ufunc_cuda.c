@@ -926,7 +926,7 @@ static int parse_keywords(call *c, PyObject *const *kwvalues, PyObject *kwnames,
 static int classify_all(call *c, PyObject *const *args, PyObject **outs) {
     for (int k = 0; k < c->nops; k++) {
         PyObject *obj = k < c->u->nin ? args[k] : outs[k - c->u->nin];
-        if (obj == NULL || obj == Py_None) {
+        if (k >= c->u->nin && (obj == NULL || obj == Py_None)) {
             memset(&c->ops[k], 0, sizeof(operand)); /* an output to allocate */
         } else if (classify(&c->ops[k], obj) < 0) {
             return -1;

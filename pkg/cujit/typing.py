@@ -4,6 +4,7 @@ from . import _core, types
 
 _NAMESPACE = {name: getattr(types, name) for name in types.__all__}
 _NAMESPACE.update({"UniTuple": types.UniTuple, "Tuple": types.Tuple, "Array": types.Array,
+                   "bool": types.boolean,  # numba's signature strings take `bool` too
                    "__builtins__": {}})
 
 

@@ -8,32 +8,41 @@
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 
-static char *image;
-static int nparams;
+/* each loaded module: its PTX and its entry's parameter count; handles are index + 1 */
+#define MAX_MODULES 1024
+static char *images[MAX_MODULES];
+static int module_params[MAX_MODULES];
+static int nmodules;
+static int nparams; /* of the last launched function */
 static uint64_t last_params[512];
 static unsigned int last_dims[7];
 static int launches;
 static unsigned int exc_info[7];
 
 CUresult cuModuleLoadData(void **module, const void *data) {
-    free(image);
-    image = strdup((const char *)data);
-    /* count the entry's parameters: lines "\t.param .u64 name_param_N" */
-    nparams = 0;
-    for (const char *p = image; (p = strstr(p, "\t.param .")) != NULL; p++) {
-        nparams++;
+    if (nmodules == MAX_MODULES) {
+        return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
     }
-    *module = (void *)0x4d4f44;
+    char *image = strdup((const char *)data);
+    /* count the entry's parameters: lines "\t.param .u64 name_param_N" */
+    int count = 0;
+    for (const char *p = image; (p = strstr(p, "\t.param .")) != NULL; p++) {
+        count++;
+    }
+    images[nmodules] = image;
+    module_params[nmodules] = count;
+    *module = (void *)(uintptr_t)++nmodules;
     return 0;
 }
 CUresult cuModuleLoadDataEx(void **m, const void *d, unsigned int n, int *o, void **v) {
     return cuModuleLoadData(m, d);
 }
 CUresult cuModuleGetFunction(void **fn, void *module, const char *name) {
-    if (image == NULL || strstr(image, name) == NULL) {
+    uintptr_t m = (uintptr_t)module;
+    if (m == 0 || m > (uintptr_t)nmodules || strstr(images[m - 1], name) == NULL) {
         return 500; /* CUDA_ERROR_NOT_FOUND */
     }
-    *fn = (void *)0x46554e;
+    *fn = module; /* one entry per module */
     return 0;
 }
 CUresult cuModuleGetGlobal_v2(CUdeviceptr *ptr, size_t *size, void *module, const char *name) {
@@ -55,6 +64,7 @@ CUresult cuLaunchKernel(void *fn, unsigned int gx, unsigned int gy, unsigned int
                         void *stream, void **params, void **extra) {
     unsigned int dims[7] = {gx, gy, gz, bx, by, bz, shmem};
     memcpy(last_dims, dims, sizeof(dims));
+    nparams = module_params[(uintptr_t)fn - 1];
     for (int i = 0; i < nparams && i < 512; i++) {
         memcpy(&last_params[i], params[i], 8);
     }

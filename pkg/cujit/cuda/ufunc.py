@@ -111,7 +111,7 @@ class CUDAUFunc:
         # a gufunc's array arguments are passed as views, so only its scalars are cast
         cast = [not (self._gufunc and getattr(t, "ndim", None)) for t in types[:self._nin]]
         kind = "guvectorize" if self._gufunc else "vectorize"
-        name = f"__cujit_{kind}_{self.__name__}"
+        name = f"__cujit_{kind}_" + "".join(ch if ch.isalnum() else "_" for ch in self.__name__)
         src = kernel_source(name, self._nin, self._nout, self._gufunc, loop_nd, scalar_mask,
                             cast)
         filename = f"<cujit {kind} kernel {self.__name__} #{next(_serial)}>"
