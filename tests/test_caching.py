@@ -126,3 +126,50 @@ def test_code_holding_process_addresses_is_not_cached(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "3.0"
     assert glob.glob(os.path.join(tmp_path, "__pycache__", "*.cjc")) == []
+
+
+UFUNC_MODULE = """
+import math
+from cujit import vectorize, guvectorize, float64
+
+@vectorize(["float64(float64)", "float32(float32)"], cache=True)
+def soft(x):
+    return math.log1p(math.exp(x))
+
+@guvectorize([(float64[:], float64[:])], "(n)->()", cache=True)
+def total(a, out):
+    s = 0.0
+    for v in a:
+        s += v
+    out[0] = s
+"""
+
+UFUNC_RUN = """
+import sys
+sys.path.insert(0, {pkg!r}); sys.path.insert(0, {here!r})
+import numpy as np, mod
+print(mod.soft(np.array([0.0, 1.0])).sum(), mod.total(np.ones((2, 3))).sum())
+"""
+
+
+def test_vectorize_and_guvectorize_cache_on_disk(tmp_path):
+    (tmp_path / "mod.py").write_text(UFUNC_MODULE)
+    code = UFUNC_RUN.format(pkg=PKG, here=str(tmp_path))
+
+    def run_once():
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True)
+        return [float(v) for v in out.stdout.split()]
+    first = run_once()
+    assert first == pytest.approx([math_log1p_exp(0.0) + math_log1p_exp(1.0), 6.0])
+    files = entries(tmp_path)
+    assert len(files) == 3  # two vectorize loops, one gufunc loop
+    stamps = [os.stat(f).st_mtime_ns for f in files]
+    assert run_once() == first
+    assert entries(tmp_path) == files
+    assert [os.stat(f).st_mtime_ns for f in files] == stamps  # loaded, not compiled again
+
+
+def math_log1p_exp(x):
+    import math
+    return math.log1p(math.exp(x))

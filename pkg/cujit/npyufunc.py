@@ -37,8 +37,20 @@ def _check_cuda_options(options, identity, cache, what):
                                   "cujit yet")
 
 
-def _make(func, sigs, nin, nout, identity, layout=None, core_dims=None):
-    disp = _core.Dispatcher(func, {"error_model": "numpy"})
+def _dispatcher(func, cache):
+    """The scalar (or core) function's dispatcher: NumPy's error model, as NumPy's ufuncs;
+    with cache=True its compiled code is kept on disk like jit(cache=True)'s."""
+    options = {"error_model": "numpy"}
+    disp = _core.Dispatcher(func, options)
+    if cache:
+        from .caching import Cache
+        disp._cache = Cache(func, options)
+        disp._set_cache(disp._cache)
+    return disp
+
+
+def _make(disp, sigs, nin, nout, identity, layout=None, core_dims=None):
+    func = disp.py_func
     for sig in sigs:
         disp.compile(sig)
     kind, value = _identity(identity)
@@ -57,9 +69,10 @@ def _ufunc_signatures(sigs):
 class DUFunc:
     """A ufunc that compiles a loop for each new combination of input types (numba's DUFunc)."""
 
-    def __init__(self, func, identity=None):
+    def __init__(self, func, identity=None, cache=False):
         self.py_func = func
         self.identity = identity
+        self._disp = _dispatcher(func, cache)
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self._sigs = []
@@ -83,18 +96,17 @@ class DUFunc:
         key = tuple(kinds)
         if key in self._keys:
             return
-        disp = _core.Dispatcher(self.py_func, {"error_model": "numpy"})
-        sig = disp.compile(_core.make_signature(None, key))
+        sig = self._disp.compile(_core.make_signature(None, key))
         self._sigs.append(sig)
         self._keys.add(key)
-        self.ufunc = _make(self.py_func, self._sigs, self.nin, 1, self.identity)
+        self.ufunc = _make(self._disp, self._sigs, self.nin, 1, self.identity)
 
     def add(self, sig):
         """Compiles a loop for `sig` now (numba's DUFunc.add)."""
         sig = parse_signature(sig)
         self._sigs.append(sig)
         self._keys.add(tuple(sig.args))
-        self.ufunc = _make(self.py_func, self._sigs, self.nin, 1, self.identity)
+        self.ufunc = _make(self._disp, self._sigs, self.nin, 1, self.identity)
 
     def __call__(self, *args, **kwargs):
         if len(args) < self.nin:
@@ -138,18 +150,16 @@ def vectorize(ftylist_or_function=(), identity=None, cache=False, target="cpu", 
                                                             (str, _core.Type)):
             return cuda_ufunc.vectorize((), ftylist_or_function)
         return lambda func: cuda_ufunc.vectorize(ftylist_or_function, func)
-    if cache:
-        raise NotImplementedError("cache=True is not implemented by cujit yet")
     if callable(ftylist_or_function) and not isinstance(ftylist_or_function, (str, _core.Type)):
-        return DUFunc(ftylist_or_function, identity)
+        return DUFunc(ftylist_or_function, identity, cache)
     sigs = ftylist_or_function
 
     def decorate(func):
         if not sigs:
-            return DUFunc(func, identity)
+            return DUFunc(func, identity, cache)
         parsed = _ufunc_signatures(sigs)
         nin = len(parsed[0].args)
-        return _make(func, parsed, nin, 1, identity)
+        return _make(_dispatcher(func, cache), parsed, nin, 1, identity)
     return decorate
 
 
@@ -186,8 +196,7 @@ def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **
         _check_cuda_options(options, identity, cache, "guvectorize")
         from .cuda import ufunc as cuda_ufunc
         return lambda func: cuda_ufunc.guvectorize(ftylist, signature, nin, nout, core, func)
-    if cache:
-        raise NotImplementedError("cache=True is not implemented by cujit yet")
+
     parsed = parse_signatures(ftylist)
 
     def decorate(func):
@@ -199,5 +208,6 @@ def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **
             if sig.return_type is not None and str(sig.return_type) not in ("none", "void"):
                 raise TypeError(f"guvectorize functions return nothing: {sig!r}")
             sigs.append(_core.make_signature(None, tuple(sig.args)))
-        return _make(func, sigs, nin, nout, identity, signature.replace(" ", ""), core)
+        return _make(_dispatcher(func, cache), sigs, nin, nout, identity,
+                     signature.replace(" ", ""), core)
     return decorate
