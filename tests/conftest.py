@@ -28,3 +28,36 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def fake_launch_driver(tmp_path_factory):
+    """A fake libcuda (tests/cuda/fake_libcuda.c + tests/cuda_kernels/fake_launch.c): host
+    memory for device memory, and launches recorded instead of run."""
+    import shutil
+    import subprocess
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler to build the fake driver")
+    root = os.path.dirname(os.path.abspath(__file__))
+    out = tmp_path_factory.mktemp("fakelaunch") / "libcuda.so.1"
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(out),
+                    os.path.join(root, "cuda", "fake_libcuda.c"),
+                    os.path.join(root, "cuda_kernels", "fake_launch.c")], check=True)
+    return str(out)
+
+
+@pytest.fixture
+def run_checks_on_fake_driver(fake_launch_driver):
+    """run(script, memory): runs a check script under the fake driver in a fresh process and
+    asserts it printed ALL OK."""
+    import subprocess
+
+    def run(script, memory=64 << 20):
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = dict(os.environ, CUJIT_CUDA_DRIVER=fake_launch_driver,
+                   FAKE_CUDA_MEMORY=str(memory), PYTHONPATH=os.path.join(root, "pkg"))
+        r = subprocess.run([sys.executable, script], cwd=root, env=env, capture_output=True,
+                           text=True, timeout=600)
+        assert r.returncode == 0 and "ALL OK" in r.stdout, r.stdout[-4000:] + r.stderr[-4000:]
+    return run

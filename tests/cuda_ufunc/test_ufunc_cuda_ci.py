@@ -3,18 +3,14 @@ accepts, and the C call path (loop selection, broadcasting, dimension merging, o
 does what it should on a fake libcuda (ufunc_checks.py)."""
 import math
 import os
-import shutil
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from cujit import cuda, float32, float64, guvectorize, int64, vectorize
+from cujit import cuda, float64, guvectorize, int64, vectorize
 from cujit.cuda.ufunc import kernel_source
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 @pytest.mark.parametrize("loop_nd,mask", [(1, 0), (1, 0b10), (2, 0), (3, 0b01)])
@@ -104,21 +100,5 @@ def test_decoration_compiles_each_signature_for_the_device():
     assert len(f._device.signatures) == 2
 
 
-@pytest.fixture(scope="module")
-def fake_driver(tmp_path_factory):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler to build the fake driver")
-    out = tmp_path_factory.mktemp("fakeufunc") / "libcuda.so.1"
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(out),
-                    os.path.join(ROOT, "tests", "cuda", "fake_libcuda.c"),
-                    os.path.join(ROOT, "tests", "cuda_kernels", "fake_launch.c")], check=True)
-    return str(out)
-
-
-def test_call_path_on_fake_driver(fake_driver, nvvm):
-    env = dict(os.environ, CUJIT_CUDA_DRIVER=fake_driver, FAKE_CUDA_MEMORY=str(256 << 20),
-               PYTHONPATH=os.path.join(ROOT, "pkg"))
-    r = subprocess.run([sys.executable, os.path.join(HERE, "ufunc_checks.py")], cwd=ROOT,
-                       env=env, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0 and "ALL OK" in r.stdout, r.stdout[-4000:] + r.stderr[-4000:]
+def test_call_path_on_fake_driver(run_checks_on_fake_driver, nvvm):
+    run_checks_on_fake_driver(os.path.join(HERE, "ufunc_checks.py"), memory=256 << 20)
