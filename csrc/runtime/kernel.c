@@ -102,8 +102,9 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         slot->ndim = a->ndim;
         memcpy(slot->shape, a->shape, sizeof(Py_ssize_t) * (size_t)a->ndim);
         memcpy(slot->strides, a->strides, sizeof(Py_ssize_t) * (size_t)a->ndim);
-        return cj_kernel_array_type(a->dtype->type_num, a->ndim, cj_devicearray_is_c_contiguous(a),
-                          cj_devicearray_is_f_contiguous(a), a->readonly);
+        return cj_kernel_array_type(a->dtype->type_num, a->ndim,
+                                    cj_devicearray_is_c_contiguous(a),
+                                    cj_devicearray_is_f_contiguous(a), a->readonly);
     }
     if (PyArray_Check(arg)) {
         PyArrayObject *h = (PyArrayObject *)arg;
@@ -152,7 +153,8 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         c_contig &= cai.shape[k] <= 1 || cai.strides[k] == stride;
         stride *= cai.shape[k];
     }
-    return cj_kernel_array_type(typenum, cai.ndim, c_contig, cai.ndim <= 1 && c_contig, cai.readonly);
+    return cj_kernel_array_type(typenum, cai.ndim, c_contig, cai.ndim <= 1 && c_contig,
+                                cai.readonly);
 }
 
 /* ---- versions ---- */

@@ -518,8 +518,9 @@ static int scalar_to_device(call *c, int k) {
     if (arr == NULL) {
         return -1;
     }
-    Py_XSETREF(op->host, arr);
+    Py_XSETREF(op->host, arr); /* may release what op->obj pointed at: point it at arr */
     Py_XSETREF(op->descr, (PyArray_Descr *)Py_NewRef(want));
+    op->obj = arr;
     op->kind = OPND_HOST;
     op->ndim = 0;
     return input_to_device(c, k);
@@ -1003,7 +1004,7 @@ static int loop_init(cj_CudaUFunc *u, loop *l, PyObject *sig) {
         l->is_array[k] = t->kind == CJ_ARRAY;
         const cj_type *elem = l->is_array[k] ? t->dtype : t;
         int core = u->core_ndim[k];
-        int ndim_ok = l->is_array[k] ? t->ndim == core || (core == 0 && t->ndim == 1)
+        int ndim_ok = l->is_array[k] ? u->gufunc && (t->ndim == core || (core == 0 && t->ndim == 1))
                                      : core == 0 && (k < u->nin || !u->gufunc);
         int typenum = cj_type_npy_typenum(elem);
         if (!ndim_ok || typenum < 0) {
