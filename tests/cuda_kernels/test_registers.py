@@ -91,3 +91,18 @@ def test_normalize_accumulates_in_float32_like_numba(nvvm):
     func, sig = _cujit_kernels()["normalize"]
     ptx, _ = cuda.compile_ptx(func, sig)
     assert "add.f32" in ptx
+
+
+def test_step_one_loop_index_is_nsw(nvvm):
+    """range(n)'s index is an nsw increment: NVVM drops the negative-index wrap on it and
+    strength-reduces the address (the cause of normalize's extra registers)."""
+    def kernel(x):
+        i = cuda.grid(1)
+        for j in range(x.shape[1]):
+            x[i, j] += 1.0
+
+    d = cuda.jit("void(float32[:, :])")(kernel)
+    sig = d.signatures[0]
+    assert "add nsw i64 %cur, 1" in d.inspect_llvm(sig)
+    # a wrap of a negative index is a sign shift: at most the row index's, none in the loop
+    assert d.inspect_asm(sig).count("shr.s64") <= 1
