@@ -106,3 +106,17 @@ def test_step_one_loop_index_is_nsw(nvvm):
     assert "add nsw i64 %cur, 1" in d.inspect_llvm(sig)
     # a wrap of a negative index is a sign shift: at most the row index's, none in the loop
     assert d.inspect_asm(sig).count("shr.s64") <= 1
+
+
+def test_grid_index_is_known_non_negative(nvvm):
+    """cuda.grid() is never negative (NVVM is told through llvm.assume): indexing with it needs
+    no negative-index wrap."""
+    def kernel(r, x):
+        i, j = cuda.grid(2)
+        if i < r.shape[0]:
+            r[i] = x[i] + x[j]
+
+    d = cuda.jit("void(float64[:], float64[:])")(kernel)
+    sig = d.signatures[0]
+    assert "llvm.assume" in d.inspect_llvm(sig)
+    assert "shr.s64" not in d.inspect_asm(sig)
