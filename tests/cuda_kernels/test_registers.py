@@ -10,11 +10,7 @@ import seed_kernels  # noqa: E402
 
 from cujit import cuda, float32  # noqa: E402
 
-COMPARED = ["create_fractal_inline", "add", "add_simple", "count", "transpose",
-            pytest.param("normalize", marks=pytest.mark.xfail(
-                strict=True, reason="cujit 36 registers vs numba-cuda 31: same types (float32 sum, "
-                                    "as numba), fewer instructions, but ptxas allocates "
-                                    "more registers for NVVM's 4x-unrolled loops")),
+COMPARED = ["create_fractal_inline", "add", "add_simple", "count", "transpose", "normalize",
             "increment_kernel", "reciprocal"]
 
 
@@ -95,7 +91,7 @@ def test_normalize_accumulates_in_float32_like_numba(nvvm):
 
 def test_step_one_loop_index_is_nsw(nvvm):
     """range(n)'s index is an nsw increment: NVVM drops the negative-index wrap on it and
-    strength-reduces the address (the cause of normalize's extra registers)."""
+    strength-reduces the address (normalize had 36 registers without it)."""
     def kernel(x):
         i = cuda.grid(1)
         for j in range(x.shape[1]):
@@ -120,3 +116,13 @@ def test_grid_index_is_known_non_negative(nvvm):
     sig = d.signatures[0]
     assert "llvm.assume" in d.inspect_llvm(sig)
     assert "shr.s64" not in d.inspect_asm(sig)
+
+
+def test_element_offsets_are_nsw(nvvm):
+    """An element's byte offset (index * stride, summed over the axes) cannot overflow: nsw."""
+    def kernel(x, i, j):
+        x[i, j] = 1.0
+
+    d = cuda.jit("void(float32[:, :], int64, int64)")(kernel)
+    llvm = d.inspect_llvm(d.signatures[0])
+    assert llvm.count("mul nsw i64 %idx") == 2 and "add nsw i64" in llvm
