@@ -45,7 +45,7 @@ struct cj_type {
     const cj_type **items;   /* CJ_TUPLE items; CJ_ITER inner iterators (enumerate/zip) */
     cj_iter_kind iter_kind;  /* CJ_ITER */
     const cj_type *yield;    /* CJ_ITER: the type each step produces; CJ_ITER_ARRAY/TUPLE source */
-    const cj_type *source;   /* CJ_ITER_ARRAY / CJ_ITER_TUPLE: the iterated container */
+    const cj_type *source;   /* CJ_ITER_ARRAY / _TUPLE: the container; CJ_ITER_RANGE: the range */
     int step_one;            /* CJ_RANGE / CJ_ITER_RANGE: the step is the constant 1 */
     PyObject *obj;           /* CJ_CONST_OBJ / CJ_OMITTED: strong reference, process lifetime */
     const char *name;        /* numba's spelling: int64, array(float64, 2d, C), UniTuple(...) */
