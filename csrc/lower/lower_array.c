@@ -146,7 +146,9 @@ static int apply_indices(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMV
             continue;
         }
         LLVMValueRef i = wrap_index(L, cj_cast(L, vals[d], types[d], cj_t_int64), dim);
-        *offset = LLVMBuildAdd(L->b, *offset, LLVMBuildMul(L->b, i, stride, ""), "");
+        /* nsw: an element's byte offset lies within the array (under 2^63 bytes); an index
+         * out of bounds is undefined anyway (no bounds check without boundscheck) */
+        *offset = LLVMBuildNSWAdd(L->b, *offset, LLVMBuildNSWMul(L->b, i, stride, ""), "");
     }
     return out;
 }

@@ -359,7 +359,7 @@ static LLVMValueRef make_range(cj_lower *L, const cj_call *call) {
                              CJ_EXC_RANGE_STEP);
         }
     }
-    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, cj_type_range()));
+    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, cj_type_range(0)));
     for (int i = 0; i < 3; i++) {
         r = LLVMBuildInsertValue(L->b, r, parts[i], (unsigned)i, "");
     }

@@ -103,7 +103,15 @@ int cj_cuda_lower_getattr(cj_lower *L, cj_instr *in) {
     return cj_store_var(L, in->dst, v, cj_t_int32);
 }
 
-/* numba-cuda's global index: ntid * ctaid + tid in int64, per axis. */
+/* llvm.assume(v >= 0) */
+static void assume_non_negative(cj_lower *L, LLVMValueRef v) {
+    LLVMValueRef ge = LLVMBuildICmp(L->b, LLVMIntSGE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    call_named(L, "llvm.assume", LLVMVoidTypeInContext(L->ctx), &ge, 1);
+}
+
+/* numba-cuda's global index: ntid * ctaid + tid in int64, per axis. It is never negative
+ * (each factor is below 2^31), which NVVM is told: a negative-index wrap on it, as in
+ * x[cuda.grid(1)], then folds away. */
 static LLVMValueRef grid_axis(cj_lower *L, int axis, int size_only) {
     LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
     LLVMValueRef ntid = LLVMBuildSExt(L->b, sreg_axis(L, "ntid", axis), i64, "");
@@ -113,7 +121,9 @@ static LLVMValueRef grid_axis(cj_lower *L, int axis, int size_only) {
     }
     LLVMValueRef tid = LLVMBuildSExt(L->b, sreg_axis(L, "tid", axis), i64, "");
     LLVMValueRef ctaid = LLVMBuildSExt(L->b, sreg_axis(L, "ctaid", axis), i64, "");
-    return LLVMBuildAdd(L->b, LLVMBuildMul(L->b, ntid, ctaid, ""), tid, "");
+    LLVMValueRef index = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, ntid, ctaid, ""), tid, "");
+    assume_non_negative(L, index);
+    return index;
 }
 
 static LLVMValueRef lower_grid(cj_lower *L, cj_instr *in, const cj_call *call, int size_only) {

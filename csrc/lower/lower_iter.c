@@ -44,8 +44,27 @@ LLVMValueRef cj_lower_getiter(cj_lower *L, LLVMValueRef v, const cj_type *vt,
     return state;
 }
 
+/* A range of step 1 (range(n), range(a, b), enumerate's counter): `cur + 1` is an nsw add,
+ * since cur < stop <= INT64_MAX while the range has items. LLVM then reads the loop index as a
+ * non-wrapping induction variable: a negative-index check on it folds away and addresses
+ * become pointer increments. (Once exhausted, a range is not advanced by its for loop again;
+ * only a zip/enumerate object iterated a second time would read a range ended at INT64_MAX.) */
+static LLVMValueRef range_next_step_one(cj_lower *L, LLVMValueRef state, const cj_type *it,
+                                        LLVMValueRef *ok) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef st = cj_iter_state_type(L->ctx, it), i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMValueRef cur = LLVMBuildLoad2(B, i64, field(L, st, state, 0), "cur");
+    LLVMValueRef stop = LLVMBuildLoad2(B, i64, field(L, st, state, 1), "stop");
+    *ok = LLVMBuildICmp(B, LLVMIntSLT, cur, stop, "more");
+    LLVMBuildStore(B, LLVMBuildNSWAdd(B, cur, cj_i64(L, 1), ""), field(L, st, state, 0));
+    return cur;
+}
+
 static LLVMValueRef range_next(cj_lower *L, LLVMValueRef state, const cj_type *it,
                                LLVMValueRef *ok) {
+    if (it->step_one) {
+        return range_next_step_one(L, state, it, ok);
+    }
     LLVMBuilderRef B = L->b;
     LLVMTypeRef st = cj_iter_state_type(L->ctx, it), i64 = LLVMInt64TypeInContext(L->ctx);
     LLVMValueRef cur = LLVMBuildLoad2(B, i64, field(L, st, state, 0), "cur");

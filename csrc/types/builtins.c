@@ -148,7 +148,7 @@ static int all_numbers(cj_infer_ctx *c, cj_instr *in, int allow_complex) {
 static const cj_type *iter_over(const cj_type *t) {
     switch (t->kind) {
     case CJ_RANGE:
-        return cj_type_iter(CJ_ITER_RANGE, cj_t_int64, NULL, 0, NULL);
+        return cj_type_iter(CJ_ITER_RANGE, cj_t_int64, t, 0, NULL);
     case CJ_ARRAY: {
         const cj_type *y = t->ndim == 1
                                ? t->dtype
@@ -234,7 +234,7 @@ static int type_range(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
             return no_match(c, in, "<class 'range'>");
         }
     }
-    *out = cj_type_range();
+    *out = cj_type_range(in->nargs <= 3); /* range(n), range(a, b): step 1 */
     return *out ? 1 : -1;
 }
 
@@ -250,7 +250,11 @@ static int type_enumerate_zip(cj_infer_ctx *c, cj_instr *in, int builtin, const 
             return no_match(c, in, "<class 'enumerate'>");
         }
         yields[n] = cj_t_int64;
-        inner[n++] = cj_type_iter(CJ_ITER_RANGE, cj_t_int64, NULL, 0, NULL);
+        const cj_type *counter = cj_type_range(1); /* counts by 1 */
+        inner[n] = counter ? cj_type_iter(CJ_ITER_RANGE, cj_t_int64, counter, 0, NULL) : NULL;
+        if (inner[n++] == NULL) {
+            return -1;
+        }
     }
     for (int i = 1; i < last; i++) {
         const cj_type *it = iter_or_error(c, in, cj_vt(c, in->args[i]));

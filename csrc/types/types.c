@@ -127,6 +127,18 @@ static int tuple_name(char *buf, size_t size, int n, const cj_type *const *items
 }
 
 const cj_type *cj_type_tuple(int n, const cj_type *const *items) {
+    /* a range's step-1 mark serves loops over it directly: in a tuple it is a plain range, so
+     * (range(n), range(0, n, 2)) stays UniTuple(range_state64 x 2), as numba's */
+    const cj_type *plain[256];
+    if (n <= 256) {
+        for (int i = 0; i < n; i++) {
+            plain[i] = items[i]->kind == CJ_RANGE ? cj_type_range(0) : items[i];
+            if (plain[i] == NULL) {
+                return NULL;
+            }
+        }
+        items = plain;
+    }
     char name[2048];
     if (tuple_name(name, sizeof(name), n, items) < 0) {
         PyErr_SetString(cj_UnsupportedError, "tuple type is too large");
@@ -141,9 +153,9 @@ const cj_type *cj_type_slice(int nparts) {
     return intern_named(&t, nparts == 3 ? "slice<a:b:c>" : "slice<a:b>");
 }
 
-const cj_type *cj_type_range(void) {
-    cj_type t = {.kind = CJ_RANGE};
-    return intern_named(&t, "range_state64");
+const cj_type *cj_type_range(int step_one) {
+    cj_type t = {.kind = CJ_RANGE, .step_one = step_one != 0};
+    return intern_named(&t, step_one ? "range_state64[step=1]" : "range_state64");
 }
 
 const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_type *source,
@@ -152,7 +164,8 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
     size_t pos = 0;
     switch (kind) {
     case CJ_ITER_RANGE:
-        pos = (size_t)PyOS_snprintf(name, sizeof(name), "range_iter64");
+        pos = (size_t)PyOS_snprintf(name, sizeof(name), "range_iter64%s",
+                                    source->step_one ? "[step=1]" : "");
         break;
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
@@ -176,7 +189,8 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
         return NULL;
     }
     cj_type t = {.kind = CJ_ITER, .iter_kind = kind, .yield = yield, .source = source, .n = n,
-                 .items = (const cj_type **)inner};
+                 .items = (const cj_type **)inner,
+                 .step_one = kind == CJ_ITER_RANGE && source->step_one};
     return intern_named(&t, name);
 }
 

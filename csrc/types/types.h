@@ -16,7 +16,7 @@ typedef enum cj_kind {
     CJ_ARRAY,     /* dtype, ndim, layout, readonly */
     CJ_TUPLE,     /* items[n] */
     CJ_SLICE,     /* slice(start, stop, step) of ints; n = 2 or 3 given parts */
-    CJ_RANGE,     /* range object: start, stop, step as int64 */
+    CJ_RANGE,     /* range object: start, stop, step as int64; step_one when step is 1 */
     CJ_ITER,      /* iterator state; iter_kind says over what */
     CJ_OMITTED,   /* an argument left to its default: obj holds the default value */
     CJ_CONST_OBJ, /* a compile-time Python object: module, function, class, string, dispatcher */
@@ -45,7 +45,8 @@ struct cj_type {
     const cj_type **items;   /* CJ_TUPLE items; CJ_ITER inner iterators (enumerate/zip) */
     cj_iter_kind iter_kind;  /* CJ_ITER */
     const cj_type *yield;    /* CJ_ITER: the type each step produces; CJ_ITER_ARRAY/TUPLE source */
-    const cj_type *source;   /* CJ_ITER_ARRAY / CJ_ITER_TUPLE: the iterated container */
+    const cj_type *source;   /* CJ_ITER_ARRAY / _TUPLE: the container; CJ_ITER_RANGE: the range */
+    int step_one;            /* CJ_RANGE / CJ_ITER_RANGE: the step is the constant 1 */
     PyObject *obj;           /* CJ_CONST_OBJ / CJ_OMITTED: strong reference, process lifetime */
     const char *name;        /* numba's spelling: int64, array(float64, 2d, C), UniTuple(...) */
     PyObject *pyobj;         /* the cujit Type object for this type, made on demand */
@@ -66,7 +67,9 @@ const cj_type *cj_type_complex(int bits);
 const cj_type *cj_type_array(const cj_type *dtype, int ndim, char layout, int readonly);
 const cj_type *cj_type_tuple(int n, const cj_type *const *items);
 const cj_type *cj_type_slice(int nparts);
-const cj_type *cj_type_range(void);
+/* step_one: made by range(n) or range(a, b), whose step is 1 (known to the lowering). */
+const cj_type *cj_type_range(int step_one);
+/* CJ_ITER_RANGE: source is the range type (its step_one carries over). */
 const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_type *source,
                             int n, const cj_type *const *inner);
 /* `obj` is borrowed; the type keeps its own reference. */

@@ -63,6 +63,19 @@ static int arrays_unify(const cj_type *a, const cj_type *b) {
            a->ndim == b->ndim;
 }
 
+/* A range (or its iterator) of step 1 and one of any step: the latter. */
+static const cj_type *unify_ranges(const cj_type *a, const cj_type *b) {
+    if (a->kind == CJ_RANGE && b->kind == CJ_RANGE) {
+        return cj_type_range(0);
+    }
+    if (a->kind == CJ_ITER && b->kind == CJ_ITER && a->iter_kind == CJ_ITER_RANGE &&
+        b->iter_kind == CJ_ITER_RANGE) {
+        const cj_type *r = cj_type_range(0);
+        return r ? cj_type_iter(CJ_ITER_RANGE, cj_t_int64, r, 0, NULL) : NULL;
+    }
+    return NULL;
+}
+
 const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
     if (a == b) {
         return a;
@@ -87,5 +100,5 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
         }
         return cj_type_tuple(a->n, items);
     }
-    return NULL;
+    return unify_ranges(a, b);
 }
