@@ -49,14 +49,15 @@ def fake_launch_driver(tmp_path_factory):
 
 @pytest.fixture
 def run_checks_on_fake_driver(fake_launch_driver):
-    """run(script, memory): runs a check script under the fake driver in a fresh process and
+    """run(script, memory, env): runs a check script under the fake driver in a fresh process and
     asserts it printed ALL OK."""
     import subprocess
 
-    def run(script, memory=64 << 20):
+    def run(script, memory=64 << 20, env=None):
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = dict(os.environ, CUJIT_CUDA_DRIVER=fake_launch_driver,
-                   FAKE_CUDA_MEMORY=str(memory), PYTHONPATH=os.path.join(root, "pkg"))
+                   FAKE_CUDA_MEMORY=str(memory), PYTHONPATH=os.path.join(root, "pkg"),
+                   **(env or {}))
         r = subprocess.run([sys.executable, script], cwd=root, env=env, capture_output=True,
                            text=True, timeout=600)
         assert r.returncode == 0 and "ALL OK" in r.stdout, r.stdout[-4000:] + r.stderr[-4000:]

@@ -94,6 +94,11 @@ extern PyTypeObject *cj_Memory_Type;
  * the pool. Returns the owner that keeps the memory alive (new reference) and sets *ptr and
  * *device; NULL with an exception set (CudaAPIError after flushing deferred frees on OOM). */
 PyObject *cj_memalloc(size_t size, PyObject *stream, CUdeviceptr *ptr, int *device);
+/* Memory that lives only during one call and never reaches the user (a CUDA ufunc's copies of
+ * host inputs, results bound for the host). Under the default manager it comes stream-ordered
+ * from the device's memory pool (cached by the driver: no cuMemAlloc/cuMemFree per call);
+ * under the pool manager or a plugin it is an ordinary allocation of that manager. */
+PyObject *cj_memalloc_transient(size_t size, PyObject *stream, CUdeviceptr *ptr, int *device);
 /* The device address of a memory object (Memory, MemoryPointer: device_pointer_value, or
  * device_pointer as an int / ctypes value); 0 or -1 with TypeError. */
 int cj_memory_pointer_of(PyObject *mem, CUdeviceptr *ptr);
@@ -153,6 +158,14 @@ int cj_copy_to_device(cj_DeviceNDArrayObject *a, PyObject *src, PyObject *stream
 PyObject *cj_devicearray_copy_to_host_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *cj_devicearray_copy_to_device_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 int cj_devicearray_ass_subscript(PyObject *self, PyObject *key, PyObject *value);
+
+/* ---- staging.c ---- */
+/* Copies n bytes between pageable host memory and the device through pinned staging buffers
+ * when that is faster (big copies, worker threads available): 1 done (complete on return), 0
+ * not applicable (nothing done, no exception: use the driver's own copy), -1 with an
+ * exception set. Call with the GIL held; it is released while copying. */
+int cj_staged_htod(CUdeviceptr dst, const void *src, size_t n, CUstream stream);
+int cj_staged_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream stream);
 
 /* ---- dlpack.c ---- */
 PyObject *cj_devicearray_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);

@@ -3,8 +3,9 @@
  * A copy uses the given stream, else the array's own stream (numba's rule), and is
  * asynchronous exactly when that stream is not the default one. Contiguous layouts copy in one
  * driver call; others go through a host staging buffer covering the array's byte extent (read,
- * modify, write back), after which the stream is synchronised because the buffer dies. Every
- * blocking driver call runs without the GIL. */
+ * modify, write back), after which the stream is synchronised because the buffer dies. Large
+ * copies to or from pageable memory go through staging.c (synchronous for the caller, as the
+ * driver's pageable copies are). Every blocking driver call runs without the GIL. */
 #include "runtime/devicearray.h"
 
 typedef struct copy_stream {
@@ -38,6 +39,10 @@ static int dtoh(void *dst, CUdeviceptr src, size_t n, const copy_stream *cs) {
     if (n == 0) {
         return 0;
     }
+    int staged = cj_staged_dtoh(dst, src, n, cs->handle); /* big pageable copies: faster */
+    if (staged != 0) {
+        return staged < 0 ? -1 : 0;
+    }
     CUresult res;
     Py_BEGIN_ALLOW_THREADS
     res = cs->async ? CJ_CU_RAW(cuMemcpyDtoHAsync, dst, src, n, cs->handle)
@@ -49,6 +54,10 @@ static int dtoh(void *dst, CUdeviceptr src, size_t n, const copy_stream *cs) {
 static int htod(CUdeviceptr dst, const void *src, size_t n, const copy_stream *cs) {
     if (n == 0) {
         return 0;
+    }
+    int staged = cj_staged_htod(dst, src, n, cs->handle); /* big pageable copies: faster */
+    if (staged != 0) {
+        return staged < 0 ? -1 : 0;
     }
     CUresult res;
     Py_BEGIN_ALLOW_THREADS

@@ -401,6 +401,26 @@ PyObject *cj_memalloc(size_t size, PyObject *stream, CUdeviceptr *ptr, int *devi
     return NULL;
 }
 
+PyObject *cj_memalloc_transient(size_t size, PyObject *stream, CUdeviceptr *ptr, int *device) {
+    if (manager != MANAGER_DEFAULT) {
+        return cj_memalloc(size, stream, ptr, device);
+    }
+    if (run_first_use_hook() < 0) {
+        return NULL;
+    }
+    int dev = cj_ctx_ensure();
+    if (dev < 0) {
+        return NULL;
+    }
+    *device = dev;
+    PyObject *m = alloc_pool(size, dev, stream, ptr);
+    if (m == NULL) {
+        PyErr_Clear(); /* no memory pools here (or none left): the plain path decides */
+        return alloc_default(size, dev, ptr);
+    }
+    return m;
+}
+
 /* ---- Python-facing functions ---- */
 
 static PyObject *py_memalloc(PyObject *self, PyObject *args, PyObject *kwargs) {

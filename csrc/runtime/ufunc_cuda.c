@@ -328,6 +328,7 @@ typedef struct call {
     const loop *l;
     int li;
     PyObject *stream;          /* borrowed: the stream= argument, or NULL */
+    int on_device;             /* an input is on the device: results stay there */
     CUstream handle;
     int device;
     int loop_nd;
@@ -481,6 +482,27 @@ static PyObject *alloc_stream(call *c) {
     return c->stream != NULL && cj_Stream_Check(c->stream) ? c->stream : NULL;
 }
 
+/* A device array that lives only during this call (a copy of a host input, a result bound for
+ * the host): cj_memalloc_transient's memory, so calls on host arrays cost no cuMemAlloc. */
+static cj_DeviceNDArrayObject *transient_array(call *c, int ndim, const Py_ssize_t *shape,
+                                               int fortran, PyArray_Descr *descr) {
+    Py_ssize_t strides[CJ_MAXDIM], size;
+    if (cj_layout_check(ndim, shape, strides, PyDataType_ELSIZE(descr), fortran, &size) < 0) {
+        return NULL;
+    }
+    CUdeviceptr ptr = 0;
+    int device = -1;
+    PyObject *owner = cj_memalloc_transient((size_t)(size * PyDataType_ELSIZE(descr)),
+                                            alloc_stream(c), &ptr, &device);
+    if (owner == NULL) {
+        return NULL;
+    }
+    cj_DeviceNDArrayObject *a = cj_devicearray_new(ptr, ndim, shape, strides, descr, owner,
+                                                   alloc_stream(c), device);
+    Py_DECREF(owner);
+    return a;
+}
+
 /* A device copy of host operand k (cast to the loop's dtype where the function sees the array
  * itself, a gufunc's array argument); its layout replaces the host one. */
 static int input_to_device(call *c, int k) {
@@ -495,8 +517,7 @@ static int input_to_device(call *c, int k) {
         Py_SETREF(op->host, cast);
         Py_SETREF(op->descr, (PyArray_Descr *)Py_NewRef(want));
     }
-    cj_DeviceNDArrayObject *d = cj_devicearray_empty(op->ndim, op->shape, NULL, 0, op->descr,
-                                                     alloc_stream(c));
+    cj_DeviceNDArrayObject *d = transient_array(c, op->ndim, op->shape, 0, op->descr);
     if (d == NULL) {
         return -1;
     }
@@ -558,8 +579,11 @@ static int prepare_output(call *c, int k) {
             shape[c->loop_nd + j] = c->core_size[u->core_dim[k][j]];
         }
         op->descr = (PyArray_Descr *)Py_NewRef(loop_descr);
-        op->dev = (PyObject *)cj_devicearray_empty(ndim, shape, NULL, fortran_inputs(c),
-                                                   op->descr, alloc_stream(c));
+        op->dev = c->on_device ? (PyObject *)cj_devicearray_empty(ndim, shape, NULL,
+                                                                  fortran_inputs(c), op->descr,
+                                                                  alloc_stream(c))
+                               : (PyObject *)transient_array(c, ndim, shape, fortran_inputs(c),
+                                                             op->descr);
         if (op->dev == NULL) {
             return -1;
         }
@@ -585,8 +609,7 @@ static int prepare_output(call *c, int k) {
         return -1;
     }
     if (op->kind == OPND_HOST) {
-        cj_DeviceNDArrayObject *d = cj_devicearray_empty(op->ndim, op->shape, NULL, 0,
-                                                         op->descr, alloc_stream(c));
+        cj_DeviceNDArrayObject *d = transient_array(c, op->ndim, op->shape, 0, op->descr);
         if (d == NULL) {
             return -1;
         }
@@ -598,6 +621,10 @@ static int prepare_output(call *c, int k) {
 
 /* Host inputs to the device, outputs made; after select_loop, broadcast and bind_core. */
 static int place_operands(call *c) {
+    c->on_device = 0;
+    for (int k = 0; k < c->u->nin; k++) {
+        c->on_device |= c->ops[k].kind == OPND_DEVICE;
+    }
     for (int k = 0; k < c->u->nin; k++) {
         operand *op = &c->ops[k];
         int rc = 0;
@@ -844,17 +871,13 @@ static PyObject *result_of(call *c, int k, int on_device) {
 }
 
 static PyObject *results(call *c) {
-    int on_device = 0;
-    for (int k = 0; k < c->u->nin; k++) {
-        on_device |= c->ops[k].kind == OPND_DEVICE;
-    }
     int nout = c->u->nout;
     PyObject *out = nout == 1 ? NULL : PyTuple_New(nout);
     if (nout > 1 && out == NULL) {
         return NULL;
     }
     for (int j = 0; j < nout; j++) {
-        PyObject *r = result_of(c, c->u->nin + j, on_device);
+        PyObject *r = result_of(c, c->u->nin + j, c->on_device);
         if (r == NULL) {
             Py_XDECREF(out);
             return NULL;

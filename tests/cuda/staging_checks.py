@@ -1,0 +1,76 @@
+"""Run under the fake libcuda with CUJIT_STAGING_THREADS set: large pageable copies go through
+csrc/runtime/staging.c (pinned buffers, threaded memcpy). Checks the bytes arrive intact for
+sizes around the chunk size, from many threads at once, and in a forked child. Invoked by
+test_staging.py in a subprocess."""
+import os
+import threading
+
+import numpy as np
+
+from cujit import cuda
+
+MB = 1 << 20
+
+
+def roundtrip(nbytes, seed):
+    host = np.random.default_rng(seed).integers(0, 255, nbytes, dtype=np.uint8)
+    d = cuda.to_device(host)
+    back = d.copy_to_host()
+    assert np.array_equal(back, host), nbytes
+    out = np.empty_like(host)
+    d.copy_to_host(out)
+    assert np.array_equal(out, host)
+    d2 = cuda.device_array_like(d)
+    d2.copy_to_device(host[::-1].copy())
+    assert np.array_equal(d2.copy_to_host(), host[::-1])
+
+
+def check_sizes_around_the_chunks():
+    for nbytes in (16 * MB - 1, 16 * MB, 16 * MB + 12345, 24 * MB, 40 * MB + 7):
+        roundtrip(nbytes, nbytes)
+
+
+def check_streams():
+    s = cuda.stream()
+    host = np.arange(5 * MB, dtype=np.float32)  # 20 MB
+    d = cuda.to_device(host, stream=s)
+    back = d.copy_to_host(stream=s)
+    s.synchronize()
+    assert np.array_equal(back, host)
+
+
+def check_many_threads_at_once():
+    errors = []
+
+    def work(i):
+        try:
+            roundtrip(17 * MB + i, i)
+        except Exception as exc:  # reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+def check_forked_child():
+    roundtrip(20 * MB, 1)  # the workers run in the parent
+    pid = os.fork()
+    if pid == 0:
+        try:
+            roundtrip(20 * MB, 2)
+            os._exit(0)
+        except BaseException:
+            os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 0
+
+
+if __name__ == "__main__":
+    for name, fn in list(globals().items()):
+        if name.startswith("check_"):
+            fn()
+            print(name, "ok")
+    print("ALL OK")
