@@ -38,3 +38,27 @@ def test_staged_copies_on_the_gpu():
     pinned = cuda.pinned_array(32 << 20, np.uint8)  # pinned: the driver's direct DMA
     pinned[:] = 3
     assert np.array_equal(cuda.to_device(pinned).copy_to_host(), pinned)
+
+
+@pytest.mark.gpu
+def test_large_copies_from_eight_threads_at_once():
+    if cuda.get_current_device().name == "Fake GPU":
+        pytest.skip("needs a real GPU")
+    import threading
+    errors = []
+
+    def work(seed):
+        try:
+            host = np.random.default_rng(seed).integers(0, 255, (24 << 20) + seed,
+                                                         dtype=np.uint8)
+            for _ in range(3):  # one thread holds the buffers; the others take the driver's path
+                d = cuda.to_device(host)
+                assert np.array_equal(d.copy_to_host(), host)
+        except Exception as exc:  # reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
