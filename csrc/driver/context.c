@@ -133,7 +133,8 @@ int cj_device_sm_count(int device) {
         CUdevice dev;
         int count = 0;
         if (CJ_CU(cuDeviceGet, &dev, device) < 0 ||
-            CJ_CU(cuDeviceGetAttribute, &count, CJ_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) < 0) {
+            CJ_CU(cuDeviceGetAttribute, &count, CJ_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                  dev) < 0) {
             return -1;
         }
         sm_count[device] = count > 0 ? count : 1;

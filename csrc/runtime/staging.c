@@ -268,30 +268,26 @@ static CUresult dtoh_chunks(staging *s, char *dst, CUdeviceptr src, size_t n, CU
     return res;
 }
 
-int cj_staged_htod(CUdeviceptr dst, const void *src, size_t n, CUstream stream) {
+/* One staged copy in either direction; cj_staged_htod/dtoh's contract. */
+static int staged_copy(void *host, CUdeviceptr dev, size_t n, CUstream stream, int to_device) {
     int failed;
-    staging *s = staging_for(src, n, &failed);
+    staging *s = staging_for(host, n, &failed);
     if (s == NULL) {
         return failed ? -1 : 0;
     }
     CUresult res;
     Py_BEGIN_ALLOW_THREADS
-    res = htod_chunks(s, dst, src, n, stream);
+    res = to_device ? htod_chunks(s, dev, host, n, stream) : dtoh_chunks(s, host, dev, n, stream);
     Py_END_ALLOW_THREADS
     pthread_mutex_unlock(&busy);
-    return cj_cu_result(res, "cuMemcpyHtoDAsync (staged)") < 0 ? -1 : 1;
+    return cj_cu_result(res, to_device ? "cuMemcpyHtoDAsync (staged)"
+                                       : "cuMemcpyDtoHAsync (staged)") < 0 ? -1 : 1;
+}
+
+int cj_staged_htod(CUdeviceptr dst, const void *src, size_t n, CUstream stream) {
+    return staged_copy((void *)src, dst, n, stream, 1); /* only read through */
 }
 
 int cj_staged_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream stream) {
-    int failed;
-    staging *s = staging_for(dst, n, &failed);
-    if (s == NULL) {
-        return failed ? -1 : 0;
-    }
-    CUresult res;
-    Py_BEGIN_ALLOW_THREADS
-    res = dtoh_chunks(s, dst, src, n, stream);
-    Py_END_ALLOW_THREADS
-    pthread_mutex_unlock(&busy);
-    return cj_cu_result(res, "cuMemcpyDtoHAsync (staged)") < 0 ? -1 : 1;
+    return staged_copy(dst, src, n, stream, 0);
 }
