@@ -103,8 +103,13 @@ static void parallel_memcpy(void *dst, const void *src, size_t n) {
     }
 }
 
-/* The workers left behind by fork() do not exist in the child: start afresh there. */
+/* Held by the copy that uses the staging buffers. */
+static pthread_mutex_t busy = PTHREAD_MUTEX_INITIALIZER;
+
+/* The workers (and a copy in progress) left behind by fork() do not exist in the child: start
+ * afresh there. */
 static void after_fork_in_child(void) {
+    pthread_mutex_init(&busy, NULL);
     pthread_mutex_init(&pool.lock, NULL);
     pthread_cond_init(&pool.wake, NULL);
     pthread_cond_init(&pool.finished, NULL);
@@ -162,7 +167,6 @@ typedef struct staging {
 } staging;
 
 static staging devices[CJ_MAX_DEVICES];
-static pthread_mutex_t busy = PTHREAD_MUTEX_INITIALIZER;
 
 static int make_buffers(staging *s, int device) {
     memset(s, 0, sizeof(*s)); /* what a closed context held is gone with it */

@@ -28,7 +28,7 @@ def _check_target(target, what):
                               "'cpu' and 'cuda' targets")
 
 
-def _check_cuda_options(options, identity, cache, what):
+def _check_cuda_options(options, cache, what):
     if options:
         raise TypeError(f"{what}(target='cuda') got unexpected option(s): "
                         f"{', '.join(sorted(options))}")
@@ -144,7 +144,7 @@ def vectorize(ftylist_or_function=(), identity=None, cache=False, target="cpu", 
     """numba.vectorize: a scalar function becomes a NumPy ufunc."""
     _check_target(target, "vectorize")
     if target == "cuda":
-        _check_cuda_options(options, identity, cache, "vectorize")
+        _check_cuda_options(options, cache, "vectorize")
         from .cuda import ufunc as cuda_ufunc
         if callable(ftylist_or_function) and not isinstance(ftylist_or_function,
                                                             (str, _core.Type)):
@@ -193,7 +193,7 @@ def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **
     _check_target(target, "guvectorize")
     nin, nout, core = _parse_layout(signature)
     if target == "cuda":
-        _check_cuda_options(options, identity, cache, "guvectorize")
+        _check_cuda_options(options, cache, "guvectorize")
         from .cuda import ufunc as cuda_ufunc
         return lambda func: cuda_ufunc.guvectorize(ftylist, signature, nin, nout, core, func)
 
