@@ -383,10 +383,10 @@ static int op_LOAD_ATTR(builder *b, const cj_bc *in, int method, int name_index)
 /* CALL argc: callable_or_NULL, self_or_callable, args... -> result */
 static int op_CALL(builder *b, const cj_bc *in) {
     int argc = in->arg;
-    if (argc + 2 > b->sp || argc > 60) {
+    if (argc + 2 > b->sp || argc > CJ_MAX_ARGS - 4) {
         return cj_unsupported_at(b->ir, b->line, "call with %d arguments", argc);
     }
-    int args[64];
+    int args[CJ_MAX_ARGS];
     int first = b->stack[b->sp - argc - 2], second = b->stack[b->sp - argc - 1];
     int n = 0;
     args[n++] = first == CJ_NULL ? second : first;
@@ -907,8 +907,9 @@ static int reject_unsupported_function(cj_func_ir *ir, PyCodeObject *code) {
                                  "cujit does not support try/except, with statements or "
                                  "comprehensions");
     }
-    if (code->co_argcount + code->co_kwonlyargcount > 64) {
-        return cj_unsupported_at(ir, ir->firstline, "functions of more than 64 parameters");
+    if (code->co_argcount + code->co_kwonlyargcount > CJ_MAX_ARGS) {
+        return cj_unsupported_at(ir, ir->firstline, "functions of more than %d parameters",
+                                 CJ_MAX_ARGS);
     }
     return 0;
 }

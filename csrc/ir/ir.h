@@ -99,7 +99,7 @@ typedef struct cj_func_ir {
     int nargs;
     cj_vec blocks;         /* of cj_block; block 0 is the entry */
     cj_vec vars;           /* of cj_var */
-    int arg_vars[64];      /* variable of each argument */
+    int arg_vars[CJ_MAX_ARGS]; /* variable of each argument */
 } cj_func_ir;
 
 /* ---- ir.c ---- */

@@ -1,16 +1,15 @@
 /* lower: typed IR -> LLVM IR through the LLVM 14 C API, for both targets.
- * Calling convention of every compiled function (CPU and CUDA device functions):
- *     i32 @name(<ret>* %ret, <arg0>, <arg1>, ...)
- * returning 0, or the id (1-based) of the exception to raise, from cj_exc_* (excinfo.c).
+ * Every function follows the calling convention of abi/abi.h.
  * Sections: lower.c (functions, blocks, variables, constants, control flow), lower_types.c
  * (cj_type -> LLVM type, casts), lower_num.c (operators), lower_call.c (calls, builtins,
- * math), lower_array.c (arrays), lower_iter.c (iterators), excinfo.c (exception registry). */
+ * math), lower_array.c (arrays), lower_iter.c (iterators). */
 #ifndef CJ_LOWER_H
 #define CJ_LOWER_H
 
 #include <llvm-c/Core.h>
 
-#include "types/infer.h"
+#include "abi/abi.h"
+#include "typing/infer.h"
 
 typedef struct cj_lower_env cj_lower_env;
 struct cj_lower_env {
@@ -40,39 +39,11 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
 
 /* The LLVM type of a value of type `t`. */
 LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t);
-/* The C-side layout of a value of type `t` (x86-64 / NVPTX natural alignment). */
-size_t cj_abi_size(const cj_type *t);
-size_t cj_abi_align(const cj_type *t);
-/* Byte offset of item `i` of a tuple type, or of field i of an array struct. */
-size_t cj_abi_tuple_offset(const cj_type *t, int i);
 
 /* ---- fastmath.c ---- */
 /* The module with `fast` on every floating-point operation; takes `mod` (disposed on
  * success), returns the new module, NULL with an exception on failure. */
 LLVMModuleRef cj_apply_fastmath(LLVMModuleRef mod);
 
-/* ---- excinfo.c: exceptions raised by compiled code, by id ---- */
-/* Registers an exception class or instance to raise; its id (>= 1), or -1 with an exception. */
-int cj_exc_register(PyObject *exc);
-/* Sets the Python exception for an id returned by compiled code. */
-void cj_exc_raise(int id);
-/* Puts `exc` at `id` (for cached code): 0 done or already there, 1 the id holds another
- * exception, -1 with an exception set. */
-int cj_exc_register_at(int id, PyObject *exc);
-/* The exception registered at `id` (borrowed), or NULL. */
-PyObject *cj_exc_lookup(int id);
-/* Ids of the built-in errors (numba's messages). */
-enum {
-    CJ_EXC_INT_DIV_ZERO = 1,  /* ZeroDivisionError('integer division by zero') */
-    CJ_EXC_INT_MOD_ZERO,      /* ZeroDivisionError('integer modulo by zero') */
-    CJ_EXC_DIV_ZERO,          /* ZeroDivisionError('division by zero') */
-    CJ_EXC_MOD_ZERO,          /* ZeroDivisionError('modulo by zero') */
-    CJ_EXC_INDEX,             /* IndexError('index is out of bounds') */
-    CJ_EXC_UNPACK,            /* ValueError('cannot unpack: length mismatch') */
-    CJ_EXC_RANGE_STEP,        /* ValueError('range() arg 3 must not be zero') */
-    CJ_EXC_POW_ZERO,          /* ZeroDivisionError('0 cannot be raised to a negative power') */
-    CJ_EXC_BUILTIN_COUNT,
-};
-int cj_excinfo_init(PyObject *module);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "types/cuda_intrinsics.h"
+#include "typing/cuda_intrinsics.h"
 #include "util/npy.h"
 
 static const cj_type *vt(cj_lower *L, int var) { return CJ_VAR(L->ir, var)->type; }

@@ -3,7 +3,7 @@
 #define CJ_LOWER_INTERNAL_H
 
 #include "lower/lower.h"
-#include "types/builtins.h"
+#include "typing/builtins.h"
 
 /* types/builtins.c: the binary operator of operator.add/iadd/... */
 int cj_binop_of_builtin(int id);

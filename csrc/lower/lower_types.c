@@ -1,5 +1,5 @@
-/* lower_types.c: cujit types as LLVM types, their C-side layout (for boxing and unboxing in
- * the dispatcher), and casts between types.
+/* lower_types.c: cujit types as LLVM types (their C-side layout, which these match, is
+ * types/layout.c's), and casts between types.
  * Arrays are {T* data, i8* parent, [n x i64] shape, [n x i64] strides} (strides in bytes;
  * parent is the Python object owning the memory, borrowed for the call). Types without data
  * (None, compile-time objects, omitted arguments) are the empty struct. Iterators are pointers
@@ -88,76 +88,6 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
         return LLVMPointerType(cj_iter_state_type(ctx, t), 0);
     default: /* none, void, omitted, compile-time objects, bound methods */
         return LLVMStructTypeInContext(ctx, NULL, 0, 0);
-    }
-}
-
-/* ---- C-side layout, matching LLVM's natural layout on x86-64 and NVPTX ---- */
-
-size_t cj_abi_align(const cj_type *t) {
-    switch (t->kind) {
-    case CJ_BOOL:
-        return 1;
-    case CJ_INT:
-        return (size_t)t->bits / 8;
-    case CJ_FLOAT:
-        return (size_t)t->bits / 8;
-    case CJ_COMPLEX:
-        return (size_t)t->bits / 16;
-    case CJ_TUPLE: {
-        size_t a = 1;
-        for (int i = 0; i < t->n; i++) {
-            size_t ai = cj_abi_align(t->items[i]);
-            a = ai > a ? ai : a;
-        }
-        return a;
-    }
-    case CJ_ARRAY:
-    case CJ_RANGE:
-    case CJ_SLICE:
-    case CJ_ITER:
-        return 8;
-    default:
-        return 1;
-    }
-}
-
-static size_t round_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
-
-size_t cj_abi_tuple_offset(const cj_type *t, int i) {
-    size_t off = 0;
-    for (int k = 0; k <= i; k++) {
-        off = round_up(off, cj_abi_align(t->items[k]));
-        if (k < i) {
-            off += cj_abi_size(t->items[k]);
-        }
-    }
-    return off;
-}
-
-size_t cj_abi_size(const cj_type *t) {
-    switch (t->kind) {
-    case CJ_BOOL:
-        return 1;
-    case CJ_INT:
-    case CJ_FLOAT:
-        return (size_t)t->bits / 8;
-    case CJ_COMPLEX:
-        return (size_t)t->bits / 8;
-    case CJ_TUPLE:
-        if (t->n == 0) {
-            return 0;
-        }
-        return round_up(cj_abi_tuple_offset(t, t->n - 1) + cj_abi_size(t->items[t->n - 1]),
-                        cj_abi_align(t));
-    case CJ_ARRAY:
-        return 16 + 16 * (size_t)t->ndim;
-    case CJ_RANGE:
-    case CJ_SLICE:
-        return 24;
-    case CJ_ITER:
-        return 8;
-    default:
-        return 0;
     }
 }
 

@@ -96,9 +96,9 @@ static PyObject *type_call(PyObject *self, PyObject *args, PyObject *kwargs) {
                      "%s(...) takes types to make a signature, or one value to cast", t->name);
         return NULL;
     }
-    const cj_type *items[64];
-    if (n > 64) {
-        PyErr_SetString(PyExc_ValueError, "a signature takes at most 64 arguments");
+    const cj_type *items[CJ_MAX_ARGS];
+    if (n > CJ_MAX_ARGS) {
+        PyErr_Format(PyExc_ValueError, "a signature takes at most %d arguments", CJ_MAX_ARGS);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -401,11 +401,11 @@ static PyObject *make_signature(PyObject *module, PyObject *args) {
         return NULL;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(arg_tuple);
-    if (n > 64) {
-        PyErr_SetString(PyExc_ValueError, "a signature takes at most 64 arguments");
+    if (n > CJ_MAX_ARGS) {
+        PyErr_Format(PyExc_ValueError, "a signature takes at most %d arguments", CJ_MAX_ARGS);
         return NULL;
     }
-    const cj_type *items[64];
+    const cj_type *items[CJ_MAX_ARGS];
     for (Py_ssize_t i = 0; i < n; i++) {
         items[i] = cj_type_from_py(PyTuple_GET_ITEM(arg_tuple, i));
         if (items[i] == NULL) {

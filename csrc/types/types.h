@@ -5,6 +5,7 @@
 #ifndef CJ_TYPES_H
 #define CJ_TYPES_H
 
+#include "abi/abi.h"
 #include "util/util.h"
 
 typedef enum cj_kind {
@@ -123,5 +124,12 @@ typedef struct cj_signature_obj {
 PyObject *cj_signature_new(const cj_type *ret, int nargs, const cj_type *const *args);
 
 int cj_types_init(PyObject *module);
+
+/* ---- layout.c ---- */
+/* The C-side layout of a value of type `t` (x86-64 / NVPTX natural alignment). */
+size_t cj_abi_size(const cj_type *t);
+size_t cj_abi_align(const cj_type *t);
+/* Byte offset of item `i` of a tuple type, or of field i of an array struct. */
+size_t cj_abi_tuple_offset(const cj_type *t, int i);
 
 #endif

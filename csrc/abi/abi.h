@@ -1,0 +1,47 @@
+/* abi: the contracts between generated code and the run time, at the bottom of the layers
+ * (it includes only util/). Generated code (lower/, target/) and the run time (jit/, cuda/)
+ * both follow what is written here, and nothing else says it again.
+ *
+ * Calling convention of every compiled function (CPU, and CUDA device functions):
+ *     i32 @name(<ret>* %ret, <arg0>, <arg1>, ...)
+ * returning 0, or the id (1-based) of the exception to raise (excinfo.c below). The CPU
+ * dispatcher calls a wrapper `i32 @name.wrapper(i8* ret, i8** args)`; a kernel's parameters
+ * are flattened as lower/lower_kernel.h says.
+ * Arrays are {T* data, i8* parent, [n x i64] shape, [n x i64] strides}, strides in bytes; the
+ * C-side size of each type is types/types.h's cj_abi_size. */
+#ifndef CJ_ABI_H
+#define CJ_ABI_H
+
+#include <Python.h>
+
+/* ---- limits ---- */
+/* Arguments of a compiled function, a signature, a kernel launch. */
+#define CJ_MAX_ARGS 64
+/* Dimensions of an array (NumPy's own limit, NPY_MAXDIMS, is 32 before NumPy 2, 64 after). */
+#define CJ_MAXDIM 32
+
+/* ---- excinfo.c: exceptions raised by compiled code, by id ---- */
+/* Registers an exception class or instance to raise; its id (>= 1), or -1 with an exception. */
+int cj_exc_register(PyObject *exc);
+/* Sets the Python exception for an id returned by compiled code. */
+void cj_exc_raise(int id);
+/* Puts `exc` at `id` (for cached code): 0 done or already there, 1 the id holds another
+ * exception, -1 with an exception set. */
+int cj_exc_register_at(int id, PyObject *exc);
+/* The exception registered at `id` (borrowed), or NULL. */
+PyObject *cj_exc_lookup(int id);
+/* Ids of the built-in errors (numba's messages). */
+enum {
+    CJ_EXC_INT_DIV_ZERO = 1,  /* ZeroDivisionError('integer division by zero') */
+    CJ_EXC_INT_MOD_ZERO,      /* ZeroDivisionError('integer modulo by zero') */
+    CJ_EXC_DIV_ZERO,          /* ZeroDivisionError('division by zero') */
+    CJ_EXC_MOD_ZERO,          /* ZeroDivisionError('modulo by zero') */
+    CJ_EXC_INDEX,             /* IndexError('index is out of bounds') */
+    CJ_EXC_UNPACK,            /* ValueError('cannot unpack: length mismatch') */
+    CJ_EXC_RANGE_STEP,        /* ValueError('range() arg 3 must not be zero') */
+    CJ_EXC_POW_ZERO,          /* ZeroDivisionError('0 cannot be raised to a negative power') */
+    CJ_EXC_BUILTIN_COUNT,
+};
+int cj_excinfo_init(PyObject *module);
+
+#endif

@@ -1,0 +1,178 @@
+/* excinfo.c: the exceptions compiled code can raise, by id. Compiled functions return the id;
+ * the dispatcher raises a fresh exception from the entry: a class is called with no arguments,
+ * an instance is rebuilt from its type and args (so tracebacks don't accumulate).
+ * Ids are stable across processes (a hash of the exception's class and arguments), so cached
+ * code can be loaded by another process: the built-in errors have fixed small ids. */
+#include "abi/abi.h"
+
+#define FIRST_HASHED_ID 64
+
+static PyObject *registry; /* dict: id -> exception class or instance */
+static PyObject *by_identity; /* dict: id(obj) -> id, so one object hashes once */
+
+/* "module.qualname(args repr)" of an exception class or instance (new reference). */
+static PyObject *describe(PyObject *exc) {
+    PyObject *cls = PyType_Check(exc) ? exc : (PyObject *)Py_TYPE(exc);
+    PyObject *args = PyType_Check(exc) ? PyTuple_New(0) : PyObject_GetAttrString(exc, "args");
+    if (args == NULL) {
+        return NULL;
+    }
+    PyObject *mod = PyObject_GetAttrString(cls, "__module__");
+    PyObject *qual = mod ? PyObject_GetAttrString(cls, "__qualname__") : NULL;
+    PyObject *text = qual ? PyUnicode_FromFormat("%S.%S%s%R", mod, qual,
+                                                 PyType_Check(exc) ? ":class" : "", args)
+                          : NULL;
+    Py_XDECREF(mod);
+    Py_XDECREF(qual);
+    Py_DECREF(args);
+    return text;
+}
+
+/* Whether two registered exceptions are the same (class, or class and args). */
+static int equivalent(PyObject *a, PyObject *b) {
+    PyObject *da = describe(a), *db = da ? describe(b) : NULL;
+    int eq = db ? PyUnicode_Compare(da, db) == 0 : -1;
+    Py_XDECREF(da);
+    Py_XDECREF(db);
+    return eq;
+}
+
+static unsigned long fnv1a(const char *s, Py_ssize_t n) {
+    unsigned long h = 2166136261u;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+        h &= 0xffffffffu;
+    }
+    return h;
+}
+
+int cj_exc_register_at(int id, PyObject *exc) {
+    PyObject *key = PyLong_FromLong(id);
+    if (key == NULL) {
+        return -1;
+    }
+    PyObject *held = PyDict_GetItemWithError(registry, key);
+    int rc;
+    if (held != NULL) {
+        rc = equivalent(held, exc);
+        rc = rc < 0 ? -1 : rc ? 0 : 1; /* 1: the id holds another exception */
+    } else {
+        rc = PyErr_Occurred() ? -1 : PyDict_SetItem(registry, key, exc);
+    }
+    Py_DECREF(key);
+    return rc;
+}
+
+int cj_exc_register(PyObject *exc) {
+    PyObject *ident = PyLong_FromVoidPtr(exc);
+    if (ident == NULL) {
+        return -1;
+    }
+    PyObject *found = PyDict_GetItemWithError(by_identity, ident);
+    if (found != NULL) {
+        Py_DECREF(ident);
+        return (int)PyLong_AsLong(found);
+    }
+    PyObject *text = PyErr_Occurred() ? NULL : describe(exc);
+    Py_ssize_t n;
+    const char *s = text ? PyUnicode_AsUTF8AndSize(text, &n) : NULL;
+    int id = -1;
+    if (s != NULL) {
+        unsigned long h = fnv1a(s, n);
+        /* probe for a free or equivalent slot: deterministic for the same exceptions */
+        for (int probe = 0; probe < 64; probe++) {
+            int candidate = FIRST_HASHED_ID + (int)((h + (unsigned long)probe) % 0x3fffffffu);
+            int rc = cj_exc_register_at(candidate, exc);
+            if (rc <= 0) {
+                id = rc == 0 ? candidate : -1;
+                break;
+            }
+        }
+    }
+    Py_XDECREF(text);
+    PyObject *value = id > 0 ? PyLong_FromLong(id) : NULL;
+    if (value == NULL || PyDict_SetItem(by_identity, ident, value) < 0 ||
+        PyList_Append(PyDict_GetItemString(by_identity, "__keep__"), exc) < 0) {
+        id = -1;
+    }
+    Py_XDECREF(value);
+    Py_DECREF(ident);
+    if (id < 0 && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_SystemError, "cujit: exception registry is full");
+    }
+    return id;
+}
+
+PyObject *cj_exc_lookup(int id) {
+    PyObject *key = PyLong_FromLong(id);
+    if (key == NULL) {
+        return NULL;
+    }
+    PyObject *exc = PyDict_GetItemWithError(registry, key); /* borrowed */
+    Py_DECREF(key);
+    return exc;
+}
+
+void cj_exc_raise(int id) {
+    PyObject *exc = cj_exc_lookup(id);
+    if (exc == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_SystemError, "cujit: compiled code raised unknown exception #%d",
+                         id);
+        }
+        return;
+    }
+    if (PyType_Check(exc)) {
+        PyErr_SetNone(exc);
+        return;
+    }
+    PyObject *args = PyObject_GetAttrString(exc, "args");
+    if (args == NULL) {
+        return;
+    }
+    PyObject *fresh = PyObject_Call((PyObject *)Py_TYPE(exc), args, NULL);
+    Py_DECREF(args);
+    if (fresh != NULL) {
+        PyErr_SetObject((PyObject *)Py_TYPE(fresh), fresh);
+        Py_DECREF(fresh);
+    }
+}
+
+static int register_builtin(int id, PyObject *type, const char *message) {
+    PyObject *exc = PyObject_CallFunction(type, "s", message);
+    if (exc == NULL) {
+        return -1;
+    }
+    int rc = cj_exc_register_at(id, exc);
+    Py_DECREF(exc);
+    return rc;
+}
+
+int cj_excinfo_init(PyObject *module) {
+    registry = PyDict_New();
+    by_identity = PyDict_New();
+    PyObject *keep = PyList_New(0); /* objects registered by identity stay alive */
+    if (registry == NULL || by_identity == NULL || keep == NULL ||
+        PyDict_SetItemString(by_identity, "__keep__", keep) < 0) {
+        Py_XDECREF(keep);
+        return -1;
+    }
+    Py_DECREF(keep);
+    if (register_builtin(CJ_EXC_INT_DIV_ZERO, PyExc_ZeroDivisionError, "integer division by zero") ||
+        register_builtin(CJ_EXC_INT_MOD_ZERO, PyExc_ZeroDivisionError, "integer modulo by zero") ||
+        register_builtin(CJ_EXC_DIV_ZERO, PyExc_ZeroDivisionError, "division by zero") ||
+        register_builtin(CJ_EXC_MOD_ZERO, PyExc_ZeroDivisionError, "modulo by zero") ||
+        register_builtin(CJ_EXC_INDEX, PyExc_IndexError, "index is out of bounds") ||
+        register_builtin(CJ_EXC_UNPACK, PyExc_ValueError, "cannot unpack: the sequence has the "
+                                                         "wrong length or is empty") ||
+        register_builtin(CJ_EXC_RANGE_STEP, PyExc_ValueError, "slice step / range() arg 3 must "
+                                                             "not be zero") ||
+        register_builtin(CJ_EXC_POW_ZERO, PyExc_ZeroDivisionError, "0 cannot be raised to a "
+                                                                  "negative power")) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
+        }
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,371 @@
+/* boxing.c: Python values <-> the C layout compiled code uses (lower_types.c's cj_abi_*).
+ * Scalars unbox from Python numbers and NumPy scalars; arrays to {data, parent, shape,
+ * strides} with the array object as parent (borrowed for the call); tuples item by item. */
+#include "jit/jit.h"
+
+#include <string.h>
+
+#include "lower/lower.h"
+#include "util/npy.h"
+
+/* IEEE half <-> double, bit by bit (NumPy's helpers live in libnpymath). */
+static uint16_t double_to_half(double d) {
+    float f = (float)d;
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
+    int exp = (int)((x >> 23) & 0xff) - 127 + 15;
+    if (((x >> 23) & 0xff) == 0xff) { /* inf / nan */
+        return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
+    }
+    if (exp >= 31) {
+        return (uint16_t)(sign | 0x7c00u);
+    }
+    if (exp <= 0) { /* subnormal or zero, round to nearest */
+        if (exp < -10) {
+            return (uint16_t)sign;
+        }
+        mant |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - exp);
+        uint32_t h = mant >> shift;
+        uint32_t rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1u))) {
+            h++;
+        }
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)exp << 10) | (mant >> 13);
+    uint32_t rem = mant & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) {
+        h++;
+    }
+    return (uint16_t)(sign | h);
+}
+
+static double half_to_double(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+    uint32_t x;
+    if (exp == 0) {
+        if (mant == 0) {
+            x = sign;
+        } else { /* subnormal: normalise */
+            int e = -1;
+            do {
+                e++;
+                mant <<= 1;
+            } while (!(mant & 0x400u));
+            x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((mant & 0x3ffu) << 13);
+        }
+    } else if (exp == 31) {
+        x = sign | 0x7f800000u | (mant << 13);
+    } else {
+        x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+    }
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+static int unbox_int(PyObject *value, const cj_type *t, void *dst) {
+    if (!PyLong_CheckExact(value) &&
+        (PyArray_IsScalar(value, Integer) || PyArray_IsScalar(value, Bool))) {
+        PyObject *as_int = PyNumber_Index(value);
+        if (as_int == NULL) {
+            return -1;
+        }
+        int rc = unbox_int(as_int, t, dst);
+        Py_DECREF(as_int);
+        return rc;
+    }
+    if (!PyLong_Check(value)) { /* an exact int, a bool or an int subclass pass */
+        PyErr_Format(PyExc_TypeError, "expected an integer for %s, got %.200s", t->name,
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    unsigned long long u;
+    if (t->is_signed && t->bits == 64) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow) {
+            PyErr_Format(PyExc_OverflowError, "%R does not fit in int64", value);
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        memcpy(dst, &v, 8);
+        return 0;
+    }
+    if (t->is_signed) {
+        long long v = PyLong_AsLongLong(value);
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        u = (unsigned long long)v;
+    } else {
+        u = PyLong_AsUnsignedLongLongMask(value);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    switch (t->bits) { /* little-endian truncation, as a C cast */
+    case 8: {
+        uint8_t v = (uint8_t)u;
+        memcpy(dst, &v, 1);
+        break;
+    }
+    case 16: {
+        uint16_t v = (uint16_t)u;
+        memcpy(dst, &v, 2);
+        break;
+    }
+    case 32: {
+        uint32_t v = (uint32_t)u;
+        memcpy(dst, &v, 4);
+        break;
+    }
+    default:
+        memcpy(dst, &u, 8);
+    }
+    return 0;
+}
+
+static int unbox_float(PyObject *value, const cj_type *t, void *dst) {
+    if (t->bits == 32 && PyArray_IsScalar(value, Float)) {
+        memcpy(dst, &PyArrayScalar_VAL(value, Float), 4);
+        return 0;
+    }
+    double d = PyFloat_AsDouble(value);
+    if (d == -1.0 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (t->bits == 64) {
+        memcpy(dst, &d, 8);
+    } else if (t->bits == 32) {
+        float f = (float)d;
+        memcpy(dst, &f, 4);
+    } else {
+        uint16_t h = double_to_half(d);
+        memcpy(dst, &h, 2);
+    }
+    return 0;
+}
+
+static int unbox_complex(PyObject *value, const cj_type *t, void *dst) {
+    if (t->bits == 64 && PyArray_IsScalar(value, CFloat)) {
+        memcpy(dst, &PyArrayScalar_VAL(value, CFloat), 8);
+        return 0;
+    }
+    Py_complex c = PyComplex_AsCComplex(value);
+    if (c.real == -1.0 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (t->bits == 128) {
+        double parts[2] = {c.real, c.imag};
+        memcpy(dst, parts, 16);
+    } else {
+        float parts[2] = {(float)c.real, (float)c.imag};
+        memcpy(dst, parts, 8);
+    }
+    return 0;
+}
+
+static int unbox_array(PyObject *value, const cj_type *t, void *dst) {
+    if (!PyArray_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "expected a NumPy array for %s, got %.200s", t->name,
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    PyArrayObject *arr = (PyArrayObject *)value;
+    const cj_type *dtype = cj_type_from_npy_typenum(PyArray_TYPE(arr));
+    if (dtype != t->dtype || PyArray_NDIM(arr) != t->ndim) {
+        PyErr_Format(PyExc_TypeError, "expected %s, got an array of dtype %R with %d "
+                                      "dimensions", t->name, (PyObject *)PyArray_DESCR(arr),
+                     PyArray_NDIM(arr));
+        return -1;
+    }
+    if (!t->readonly && !PyArray_ISWRITEABLE(arr)) {
+        PyErr_Format(PyExc_TypeError, "expected a writable array for %s", t->name);
+        return -1;
+    }
+    char *p = dst;
+    void *data = PyArray_DATA(arr);
+    memcpy(p, &data, sizeof(void *));
+    memcpy(p + 8, &value, sizeof(void *));
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t dim = PyArray_DIM(arr, d), stride = PyArray_STRIDE(arr, d);
+        memcpy(p + 16 + 8 * (size_t)d, &dim, 8);
+        memcpy(p + 16 + 8 * (size_t)(t->ndim + d), &stride, 8);
+    }
+    return 0;
+}
+
+static int unbox_tuple(PyObject *value, const cj_type *t, void *dst) {
+    if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != t->n) {
+        PyErr_Format(PyExc_TypeError, "expected a tuple for %s", t->name);
+        return -1;
+    }
+    for (int i = 0; i < t->n; i++) {
+        if (cj_unbox(PyTuple_GET_ITEM(value, i), t->items[i],
+                     (char *)dst + cj_abi_tuple_offset(t, i)) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
+    switch (t->kind) {
+    case CJ_BOOL: {
+        int truth = PyObject_IsTrue(value);
+        if (truth < 0) {
+            return -1;
+        }
+        *(uint8_t *)dst = (uint8_t)truth;
+        return 0;
+    }
+    case CJ_INT:
+        return unbox_int(value, t, dst);
+    case CJ_FLOAT:
+        return unbox_float(value, t, dst);
+    case CJ_COMPLEX:
+        return unbox_complex(value, t, dst);
+    case CJ_ARRAY:
+        return unbox_array(value, t, dst);
+    case CJ_TUPLE:
+        return unbox_tuple(value, t, dst);
+    default:
+        return 0; /* no data: None, omitted arguments */
+    }
+}
+
+static PyObject *box_int(const void *src, const cj_type *t) {
+    switch (t->bits) {
+    case 8:
+        return t->is_signed ? PyLong_FromLong(*(const int8_t *)src)
+                            : PyLong_FromUnsignedLong(*(const uint8_t *)src);
+    case 16:
+        return t->is_signed ? PyLong_FromLong(*(const int16_t *)src)
+                            : PyLong_FromUnsignedLong(*(const uint16_t *)src);
+    case 32:
+        return t->is_signed ? PyLong_FromLong(*(const int32_t *)src)
+                            : PyLong_FromUnsignedLong(*(const uint32_t *)src);
+    default: {
+        int64_t v;
+        memcpy(&v, src, 8);
+        return t->is_signed ? PyLong_FromLongLong(v) : PyLong_FromUnsignedLongLong((uint64_t)v);
+    }
+    }
+}
+
+static PyObject *box_array(const void *src, const cj_type *t) {
+    const char *p = src;
+    void *data;
+    PyObject *parent;
+    memcpy(&data, p, sizeof(void *));
+    memcpy(&parent, p + 8, sizeof(void *));
+    npy_intp shape[32], strides[32];
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t v;
+        memcpy(&v, p + 16 + 8 * (size_t)d, 8);
+        shape[d] = (npy_intp)v;
+        memcpy(&v, p + 16 + 8 * (size_t)(t->ndim + d), 8);
+        strides[d] = (npy_intp)v;
+    }
+    PyArray_Descr *descr = PyArray_DescrFromType(cj_type_npy_typenum(t->dtype));
+    if (descr == NULL) {
+        return NULL;
+    }
+    int flags = t->readonly ? 0 : NPY_ARRAY_WRITEABLE;
+    PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, shape, strides, data,
+                                         flags, NULL); /* steals descr */
+    if (arr == NULL) {
+        return NULL;
+    }
+    if (parent != NULL) {
+        Py_INCREF(parent);
+        if (PyArray_SetBaseObject((PyArrayObject *)arr, parent) < 0) { /* steals parent */
+            Py_DECREF(arr);
+            return NULL;
+        }
+    }
+    return arr;
+}
+
+PyObject *cj_box(const void *src, const cj_type *t) {
+    switch (t->kind) {
+    case CJ_BOOL:
+        return PyBool_FromLong(*(const uint8_t *)src & 1);
+    case CJ_INT:
+        return box_int(src, t);
+    case CJ_FLOAT:
+        if (t->bits == 64) {
+            double d;
+            memcpy(&d, src, 8);
+            return PyFloat_FromDouble(d);
+        }
+        if (t->bits == 32) {
+            float f;
+            memcpy(&f, src, 4);
+            return PyFloat_FromDouble(f);
+        }
+        {
+            uint16_t h;
+            memcpy(&h, src, 2);
+            return PyFloat_FromDouble(half_to_double(h));
+        }
+    case CJ_COMPLEX:
+        if (t->bits == 128) {
+            double parts[2];
+            memcpy(parts, src, 16);
+            return PyComplex_FromDoubles(parts[0], parts[1]);
+        } else {
+            float parts[2];
+            memcpy(parts, src, 8);
+            return PyComplex_FromDoubles(parts[0], parts[1]);
+        }
+    case CJ_TUPLE: {
+        PyObject *tup = PyTuple_New(t->n);
+        for (int i = 0; tup != NULL && i < t->n; i++) {
+            PyObject *item = cj_box((const char *)src + cj_abi_tuple_offset(t, i), t->items[i]);
+            if (item == NULL) {
+                Py_CLEAR(tup);
+                break;
+            }
+            PyTuple_SET_ITEM(tup, i, item);
+        }
+        return tup;
+    }
+    case CJ_ARRAY:
+        return box_array(src, t);
+    case CJ_NONE:
+    case CJ_VOID:
+        Py_RETURN_NONE;
+    default:
+        PyErr_Format(PyExc_TypeError, "cujit cannot return a value of type %s", t->name);
+        return NULL;
+    }
+}
+
+int cj_can_convert(const cj_type *from, const cj_type *to) {
+    if (from == to) {
+        return 1;
+    }
+    if (cj_type_is_number(from) && cj_type_is_number(to)) {
+        return cj_promote(from, to) == to || (cj_type_is_integer(from) && to->kind != CJ_BOOL);
+    }
+    if (from->kind == CJ_ARRAY && to->kind == CJ_ARRAY) {
+        return from->dtype == to->dtype && from->ndim == to->ndim &&
+               (to->layout == 'A' || to->layout == from->layout) &&
+               (to->readonly || !from->readonly);
+    }
+    if (from->kind == CJ_TUPLE && to->kind == CJ_TUPLE && from->n == to->n) {
+        for (int i = 0; i < from->n; i++) {
+            if (!cj_can_convert(from->items[i], to->items[i])) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    return 0;
+}

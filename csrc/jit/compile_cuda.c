@@ -1,0 +1,631 @@
+/* compile_cuda.c: the pipeline for the CUDA target, as one driver function:
+ *   build_ir -> infer (CUDA env) -> lower -> [kernel entry] -> verify -> NVVM -> PTX
+ * Device functions (cuda.jit(device=True), and CPU jit/njit functions called from kernels)
+ * are compiled with the same options into bitcode, cached per (function, types, options),
+ * and linked into their callers' modules with internal linkage.
+ *
+ * Python hook (private): _core.cuda_compile(pyfunc, argtypes, device=False, options={})
+ *   -> dict(ptx, llvm, annotation, signature, restype, entry, params)
+ * options: debug, lineinfo, fastmath, max_registers, opt, cc=(major, minor). */
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Linker.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/frontend.h"
+#include "lower/lower.h"
+#include "lower/lower_kernel.h"
+#include "jit/jit.h"
+#include "target/nvvm.h"
+#include "target/target.h"
+#include "typing/infer.h"
+
+#define NVPTX_DATA_LAYOUT                                                                  \
+    "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"     \
+    "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+
+typedef struct cuda_options {
+    int debug;
+    int lineinfo;
+    int fastmath;
+    int max_registers;
+    int opt;
+    int cc_major, cc_minor;
+} cuda_options;
+
+/* A compiled device function: `i32 @symbol(ret*, args...)` in `bitcode`. */
+typedef struct devfn {
+    char symbol[256];
+    PyObject *bitcode;  /* bytes */
+    const cj_type *ret;
+} devfn;
+
+typedef struct cuda_compile {
+    cuda_options opt;
+    PyObject *self;     /* the device function being compiled (for recursion), or NULL */
+    int depth;
+} cuda_compile;
+
+static PyObject *devfn_cache; /* dict: (pyfunc, argtypes, debug, fastmath) -> capsule(devfn) */
+static unsigned long symbol_counter;
+
+static void devfn_destroy(PyObject *capsule) {
+    devfn *f = PyCapsule_GetPointer(capsule, "cujit.devfn");
+    if (f != NULL) {
+        Py_XDECREF(f->bitcode);
+        PyMem_Free(f);
+    }
+}
+
+static int dump_enabled(const char *stage) {
+    const char *env = getenv("CUJIT_DUMP");
+    return env != NULL && (strstr(env, stage) != NULL || strcmp(env, "all") == 0);
+}
+
+static PyObject *module_text(LLVMModuleRef mod) {
+    char *s = LLVMPrintModuleToString(mod);
+    PyObject *text = PyUnicode_FromString(s);
+    LLVMDisposeMessage(s);
+    return text;
+}
+
+static PyObject *module_bitcode(LLVMModuleRef mod) {
+    LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(mod);
+    PyObject *bytes = PyBytes_FromStringAndSize(LLVMGetBufferStart(buf),
+                                                (Py_ssize_t)LLVMGetBufferSize(buf));
+    LLVMDisposeMemoryBuffer(buf);
+    return bytes;
+}
+
+/* A C identifier from a qualified name: "outer.<locals>.f" -> "outer__locals__f". */
+static void sanitize(const char *name, char *out, size_t cap) {
+    size_t k = 0;
+    for (const char *p = name; *p && k + 1 < cap; p++) {
+        char ch = *p;
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                 (ch >= '0' && ch <= '9') || ch == '_';
+        out[k++] = ok ? ch : '_';
+    }
+    out[k] = 0;
+}
+
+/* ---- typing env: device functions ---- */
+
+/* The Python function of a callee usable as a device function (borrowed), or NULL. */
+static PyObject *device_pyfunc(PyObject *obj) {
+    PyObject *f = cj_dispatcher_pyfunc(obj);
+    if (f != NULL) {
+        return f;
+    }
+    if (PyFunction_Check(obj) || PyType_Check(obj) || PyModule_Check(obj)) {
+        return NULL;
+    }
+    /* cujit.cuda dispatchers made with device=True carry their function here */
+    PyObject *pf = PyObject_GetAttrString(obj, "__cujit_device_function__");
+    if (pf == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_DECREF(pf); /* the dispatcher keeps it alive */
+    return PyFunction_Check(pf) ? pf : NULL;
+}
+
+static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfunc,
+                             const cj_type *const *argtypes, int nargs);
+
+static int resolve_device(cj_typing_env *env, PyObject *callee, int nargs,
+                          const cj_type *const *argtypes, const cj_type **ret,
+                          const void **handle) {
+    cuda_compile *cc = env->opaque;
+    PyObject *pyfunc = device_pyfunc(callee);
+    if (pyfunc == NULL) {
+        return 0;
+    }
+    devfn *f = compile_device(cc, callee, pyfunc, argtypes, nargs);
+    if (f == NULL) {
+        return -1;
+    }
+    *ret = f->ret;
+    *handle = f;
+    return 1;
+}
+
+/* ---- lowering env: link a device function's module in ---- */
+
+static LLVMValueRef link_device(cj_lower_env *env, LLVMModuleRef module, const void *handle) {
+    const devfn *f = handle;
+    return cj_link_bitcode(module, f->bitcode, f->symbol);
+}
+
+/* ---- the pipeline ---- */
+
+typedef struct compiled {
+    LLVMModuleRef mod;
+    LLVMValueRef inner;
+    const cj_type *ret;
+    PyObject *annotation;
+    char symbol[256];
+    /* lineinfo / debug: debug locations from the IR's source lines */
+    LLVMDIBuilderRef di;
+    LLVMMetadataRef file, cu;
+    int firstline;
+} compiled;
+
+/* ---- line tables: a DICompileUnit, a DISubprogram per function, a location per line ---- */
+
+static int start_debug_info(compiled *c, const char *filename, int full) {
+    const char *slash = strrchr(filename, '/');
+    const char *base = slash ? slash + 1 : filename;
+    size_t dirlen = slash ? (size_t)(slash - filename) : 0;
+    c->di = LLVMCreateDIBuilder(c->mod);
+    c->file = LLVMDIBuilderCreateFile(c->di, base, strlen(base), filename, dirlen);
+    c->cu = LLVMDIBuilderCreateCompileUnit(
+        c->di, LLVMDWARFSourceLanguagePython, c->file, "cujit", 5, 1, "", 0, 0, "", 0,
+        full ? LLVMDWARFEmissionFull : LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
+    LLVMContextRef ctx = LLVMGetModuleContext(c->mod);
+    LLVMAddModuleFlag(c->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 3, 0)));
+    return 0;
+}
+
+static LLVMMetadataRef subprogram_of(compiled *c, LLVMValueRef fn, int line) {
+    LLVMMetadataRef sp = LLVMGetSubprogram(fn);
+    if (sp != NULL) {
+        return sp;
+    }
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(c->di, c->file, NULL, 0,
+                                                           LLVMDIFlagZero);
+    sp = LLVMDIBuilderCreateFunction(c->di, c->file, name, len, name, len, c->file,
+                                     (unsigned)line, ty, 0, 1, (unsigned)line, LLVMDIFlagZero, 1);
+    LLVMSetSubprogram(fn, sp);
+    return sp;
+}
+
+static void at_line(cj_lower_env *env, LLVMBuilderRef b, LLVMValueRef fn, int line) {
+    compiled *c = env->opaque;
+    if (line <= 0) {
+        line = c->firstline;
+    }
+    LLVMMetadataRef sp = subprogram_of(c, fn, line);
+    LLVMContextRef ctx = LLVMGetModuleContext(c->mod);
+    LLVMSetCurrentDebugLocation2(b, LLVMDIBuilderCreateDebugLocation(ctx, (unsigned)line, 0, sp,
+                                                                     NULL));
+}
+
+/* Gives functions made after lowering (the kernel entry) a subprogram, and every call in a
+ * function with one a location (LLVM's verifier requires it), then finalises. */
+static void finish_debug_info(compiled *c) {
+    if (c->di == NULL) {
+        return;
+    }
+    LLVMContextRef ctx = LLVMGetModuleContext(c->mod);
+    for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f)) {
+            continue;
+        }
+        LLVMMetadataRef sp = subprogram_of(c, f, c->firstline);
+        LLVMMetadataRef loc = LLVMDIBuilderCreateDebugLocation(ctx, (unsigned)c->firstline, 0,
+                                                               sp, NULL);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                if (LLVMIsACallInst(i) && LLVMInstructionGetDebugLoc(i) == NULL) {
+                    LLVMInstructionSetDebugLoc(i, loc);
+                }
+            }
+        }
+    }
+    LLVMDIBuilderFinalize(c->di);
+    LLVMDisposeDIBuilder(c->di);
+    c->di = NULL;
+}
+
+static PyObject *signature_text(PyCodeObject *code, const cj_type *const *argtypes, int nargs) {
+    PyObject *t = PyTuple_New(nargs);
+    for (int i = 0; t != NULL && i < nargs; i++) {
+        PyObject *item = cj_type_to_py(argtypes[i]);
+        if (item == NULL) {
+            Py_CLEAR(t);
+            break;
+        }
+        Py_INCREF(item);
+        PyTuple_SET_ITEM(t, i, item);
+    }
+    if (t == NULL) {
+        return NULL;
+    }
+    PyObject *text = PyUnicode_FromFormat("%U %R", code->co_name, t);
+    Py_DECREF(t);
+    return text;
+}
+
+/* build_ir -> infer -> lower into a fresh module (in `ctx`): fills `out`. */
+static int compile_function(cuda_compile *cc, PyObject *self, PyObject *pyfunc,
+                            const cj_type *const *argtypes, int nargs, const cj_type *declared,
+                            LLVMContextRef ctx, compiled *out) {
+    cj_typing_env tenv = {.target = CJ_TARGET_CUDA, .self_dispatcher = self,
+                          .resolve_dispatcher = resolve_device,
+                          .dispatcher_pyfunc = device_pyfunc, .opaque = cc};
+    cj_lower_env lenv = {.target = CJ_TARGET_CUDA,
+                         .error_model = cc->opt.debug ? CJ_ERRORS_PYTHON : CJ_ERRORS_NUMPY,
+                         .fastmath = cc->opt.fastmath, .boundscheck = cc->opt.debug,
+                         .callee_function = link_device};
+    out->mod = NULL;
+    cj_func_ir *ir = cj_build_ir(pyfunc);
+    if (ir == NULL) {
+        return -1;
+    }
+    const cj_type *ret = NULL;
+    if (cj_infer(ir, argtypes, nargs, &tenv, &ret) < 0) {
+        goto fail;
+    }
+    if (declared != NULL) {
+        ret = declared;
+    }
+    out->ret = ret;
+    if (dump_enabled("types")) {
+        PyObject *t = cj_ir_dump(ir, 1);
+        if (t != NULL) {
+            PySys_FormatStderr("---- typed IR (CUDA) ----\n%U\n", t);
+            Py_DECREF(t);
+        }
+    }
+    PyObject *sig = signature_text(ir->code, argtypes, nargs);
+    const char *sig_s = sig ? PyUnicode_AsUTF8(sig) : NULL;
+    out->annotation = sig_s ? cj_ir_annotate(ir, sig_s) : NULL;
+    Py_XDECREF(sig);
+    if (out->annotation == NULL) {
+        goto fail;
+    }
+    char base[200];
+    sanitize(ir->name, base, sizeof(base));
+    PyOS_snprintf(out->symbol, sizeof(out->symbol), "cj_%s_%lu", base, ++symbol_counter);
+    out->mod = LLVMModuleCreateWithNameInContext(out->symbol, ctx);
+    /* NVPTX's layout before lowering, so loads and stores get their natural alignment */
+    LLVMSetTarget(out->mod, "nvptx64-nvidia-cuda");
+    LLVMSetDataLayout(out->mod, NVPTX_DATA_LAYOUT);
+    out->firstline = ir->firstline;
+    if (cc->opt.lineinfo || cc->opt.debug) {
+        start_debug_info(out, ir->filename, 0);
+        lenv.at_line = at_line;
+        lenv.opaque = out;
+    }
+    out->inner = cj_lower_function(ir, argtypes, nargs, ret, out->mod, out->symbol, &lenv);
+    if (out->inner == NULL) {
+        goto fail;
+    }
+    cj_ir_free(ir);
+    return 0;
+fail:
+    cj_ir_free(ir);
+    Py_CLEAR(out->annotation);
+    if (out->di != NULL) {
+        LLVMDisposeDIBuilder(out->di);
+        out->di = NULL;
+    }
+    if (out->mod != NULL) {
+        LLVMDisposeModule(out->mod);
+        out->mod = NULL;
+    }
+    return -1;
+}
+
+static PyObject *types_key(const cj_type *const *argtypes, int nargs) {
+    PyObject *t = PyTuple_New(nargs);
+    for (int i = 0; t != NULL && i < nargs; i++) {
+        PyObject *item = cj_type_to_py(argtypes[i]);
+        if (item == NULL) {
+            Py_CLEAR(t);
+            break;
+        }
+        Py_INCREF(item);
+        PyTuple_SET_ITEM(t, i, item);
+    }
+    return t;
+}
+
+static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfunc,
+                             const cj_type *const *argtypes, int nargs) {
+    PyObject *types = types_key(argtypes, nargs);
+    PyObject *key = types ? Py_BuildValue("(OOii)", pyfunc, types, cc->opt.debug,
+                                          cc->opt.fastmath)
+                          : NULL;
+    Py_XDECREF(types);
+    if (key == NULL) {
+        return NULL;
+    }
+    PyObject *cap = PyDict_GetItemWithError(devfn_cache, key); /* borrowed */
+    if (cap != NULL) {
+        Py_DECREF(key);
+        return PyCapsule_GetPointer(cap, "cujit.devfn");
+    }
+    if (PyErr_Occurred() || cc->depth > 32) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(cj_TypingError, "cujit cannot type mutually recursive device "
+                                         "functions (%R)", pyfunc);
+        }
+        Py_DECREF(key);
+        return NULL;
+    }
+    cuda_compile inner = *cc;
+    inner.depth = cc->depth + 1;
+    LLVMContextRef ctx = LLVMContextCreate();
+    compiled out = {0};
+    devfn *f = NULL;
+    if (compile_function(&inner, callee, pyfunc, argtypes, nargs, NULL, ctx, &out) == 0) {
+        finish_debug_info(&out);
+        f = PyMem_Calloc(1, sizeof(devfn));
+        if (f == NULL) {
+            PyErr_NoMemory();
+        } else if (cj_verify_module(out.mod) < 0 ||
+                   (f->bitcode = module_bitcode(out.mod)) == NULL) {
+            PyMem_Free(f);
+            f = NULL;
+        } else {
+            memcpy(f->symbol, out.symbol, sizeof(f->symbol));
+            f->ret = out.ret;
+        }
+        LLVMDisposeModule(out.mod);
+        Py_XDECREF(out.annotation);
+    }
+    LLVMContextDispose(ctx);
+    if (f == NULL) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    cap = PyCapsule_New(f, "cujit.devfn", devfn_destroy);
+    if (cap == NULL) {
+        Py_XDECREF(f->bitcode);
+        PyMem_Free(f);
+        Py_DECREF(key);
+        return NULL;
+    }
+    int rc = PyDict_SetItem(devfn_cache, key, cap);
+    Py_DECREF(key);
+    Py_DECREF(cap); /* the cache keeps it */
+    return rc < 0 ? NULL : f;
+}
+
+/* NVVM's LLVM 7 text reader refuses numbered argument names (`define void @f(i32 %0)`):
+ * every unnamed parameter of a defined function gets a name. */
+static void name_parameters(LLVMModuleRef mod) {
+    for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f)) {
+            continue;
+        }
+        unsigned n = LLVMCountParams(f);
+        for (unsigned i = 0; i < n; i++) {
+            LLVMValueRef p = LLVMGetParam(f, i);
+            size_t len;
+            LLVMGetValueName2(p, &len);
+            if (len == 0) {
+                char name[24];
+                PyOS_snprintf(name, sizeof(name), "arg%u", i);
+                LLVMSetValueName2(p, name, strlen(name));
+            }
+        }
+    }
+}
+
+/* ---- options ---- */
+
+static int int_option(PyObject *options, const char *name, int *dst, int lo, int hi) {
+    PyObject *v = options ? PyDict_GetItemString(options, name) : NULL; /* borrowed */
+    if (v == NULL || v == Py_None) {
+        return 0;
+    }
+    if (PyBool_Check(v) || PyLong_Check(v)) {
+        long x = PyLong_AsLong(v);
+        if (x == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (x < lo || x > hi) {
+            PyErr_Format(PyExc_ValueError, "%s must be between %d and %d, not %ld", name, lo,
+                         hi, x);
+            return -1;
+        }
+        *dst = (int)x;
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "%s must be an int or a bool, not %.100s", name,
+                 Py_TYPE(v)->tp_name);
+    return -1;
+}
+
+static int parse_options(PyObject *options, cuda_options *o) {
+    *o = (cuda_options){.opt = 3, .cc_major = 9, .cc_minor = 0};
+    if (options != NULL && !PyDict_Check(options)) {
+        PyErr_SetString(PyExc_TypeError, "options must be a dict");
+        return -1;
+    }
+    if (int_option(options, "debug", &o->debug, 0, 1) < 0 ||
+        int_option(options, "lineinfo", &o->lineinfo, 0, 1) < 0 ||
+        int_option(options, "fastmath", &o->fastmath, 0, 1) < 0 ||
+        int_option(options, "max_registers", &o->max_registers, 0, 255) < 0 ||
+        int_option(options, "opt", &o->opt, 0, 3) < 0) {
+        return -1;
+    }
+    PyObject *cc = options ? PyDict_GetItemString(options, "cc") : NULL;
+    if (cc != NULL && cc != Py_None) {
+        if (!PyTuple_Check(cc) || PyTuple_GET_SIZE(cc) != 2 ||
+            !PyLong_Check(PyTuple_GET_ITEM(cc, 0)) || !PyLong_Check(PyTuple_GET_ITEM(cc, 1))) {
+            PyErr_Format(PyExc_ValueError, "cc must be a (major, minor) tuple of ints, not %R",
+                         cc);
+            return -1;
+        }
+        o->cc_major = (int)PyLong_AsLong(PyTuple_GET_ITEM(cc, 0));
+        o->cc_minor = (int)PyLong_AsLong(PyTuple_GET_ITEM(cc, 1));
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- _core.cuda_compile ---- */
+
+static int parse_types(PyObject *argtypes, const cj_type **types, int *nargs) {
+    if (!PyTuple_Check(argtypes) || PyTuple_GET_SIZE(argtypes) > 64) {
+        PyErr_SetString(PyExc_TypeError, "argtypes must be a tuple of at most 64 cujit types");
+        return -1;
+    }
+    *nargs = (int)PyTuple_GET_SIZE(argtypes);
+    for (int i = 0; i < *nargs; i++) {
+        types[i] = cj_type_from_py(PyTuple_GET_ITEM(argtypes, i));
+        if (types[i] == NULL) {
+            PyErr_Format(PyExc_TypeError, "argument type %d is not a cujit type: %R", i,
+                         PyTuple_GET_ITEM(argtypes, i));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *result_dict(compiled *c, PyObject *ptx, PyObject *llvm, const char *entry,
+                             const cj_type *const *argtypes, int nargs) {
+    PyObject *sig = cj_signature_new(c->ret, nargs, argtypes);
+    PyObject *restype = cj_type_to_py(c->ret->kind == CJ_VOID ? cj_t_none : c->ret);
+    if (sig == NULL || restype == NULL) {
+        Py_XDECREF(sig);
+        return NULL;
+    }
+    PyObject *params = PyList_New(0);
+    for (int i = 0; params != NULL && i < nargs; i++) {
+        PyObject *n = PyLong_FromLong(cj_cuda_param_count(argtypes[i]));
+        if (n == NULL || PyList_Append(params, n) < 0) {
+            Py_CLEAR(params);
+        }
+        Py_XDECREF(n);
+    }
+    PyObject *d = params ? Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:s,s:O}", "ptx", ptx, "llvm",
+                                         llvm, "annotation", c->annotation, "signature", sig,
+                                         "restype", restype, "entry", entry, "params", params)
+                         : NULL;
+    Py_DECREF(sig);
+    Py_XDECREF(params);
+    return d;
+}
+
+static PyObject *cuda_compile_py(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"pyfunc", "argtypes", "device", "options", "restype", NULL};
+    PyObject *pyfunc, *argtypes, *options = NULL, *restype_obj = Py_None;
+    int device = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|pOO:cuda_compile", kwlist, &pyfunc,
+                                     &argtypes, &device, &options, &restype_obj)) {
+        return NULL;
+    }
+    if (!PyFunction_Check(pyfunc)) {
+        PyErr_Format(PyExc_TypeError, "cujit compiles Python functions, not %.200s",
+                     Py_TYPE(pyfunc)->tp_name);
+        return NULL;
+    }
+    const cj_type *types[65];
+    int nargs;
+    cuda_compile cc = {0};
+    if (parse_types(argtypes, types, &nargs) < 0 || parse_options(options, &cc.opt) < 0) {
+        return NULL;
+    }
+    const cj_type *declared = NULL;
+    if (restype_obj != Py_None && (declared = cj_type_from_py(restype_obj)) == NULL) {
+        PyErr_Format(PyExc_TypeError, "restype must be a cujit type, not %R", restype_obj);
+        return NULL;
+    }
+    cj_nvvm_options nopts = {.cc_major = cc.opt.cc_major, .cc_minor = cc.opt.cc_minor,
+                             .opt = cc.opt.opt, .fastmath = cc.opt.fastmath};
+    if (cj_nvvm_check_options(&nopts) < 0) {
+        return NULL;
+    }
+    nopts.lineinfo = cc.opt.lineinfo || cc.opt.debug; /* -generate-line-info; DWARF (-g) is
+                                                        * not emitted */
+    LLVMContextRef ctx = LLVMContextCreate();
+    compiled c = {0};
+    PyObject *result = NULL, *llvm = NULL, *ptx = NULL;
+    if (compile_function(&cc, NULL, pyfunc, types, nargs, declared, ctx, &c) < 0) {
+        goto done;
+    }
+    if (!device && c.ret->kind != CJ_NONE && c.ret->kind != CJ_VOID) {
+        PyErr_Format(cj_TypingError, "kernel %R must not return a value (it returns %s)",
+                     pyfunc, c.ret->name);
+        goto done;
+    }
+    char entry[256];
+    if (device) {
+        memcpy(entry, c.symbol, sizeof(entry));
+        LLVMSetLinkage(c.inner, LLVMExternalLinkage);
+    } else {
+        PyObject *qual = PyObject_GetAttrString(pyfunc, "__qualname__");
+        const char *q = qual ? PyUnicode_AsUTF8(qual) : NULL;
+        if (q == NULL) {
+            Py_XDECREF(qual);
+            goto done;
+        }
+        char base[200];
+        sanitize(q, base, sizeof(base));
+        Py_DECREF(qual);
+        PyOS_snprintf(entry, sizeof(entry), "%s", base);
+        if (LLVMGetNamedFunction(c.mod, entry) != NULL) {
+            PyOS_snprintf(entry, sizeof(entry), "%s_kernel", base);
+        }
+        LLVMSetLinkage(c.inner, LLVMInternalLinkage);
+        LLVMAddAttributeAtIndex(c.inner, LLVMAttributeFunctionIndex,
+                                   LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
+                                                                    "alwaysinline", 12), 0));
+        if (cj_cuda_add_kernel(c.mod, c.inner, types, nargs, c.ret, entry, cc.opt.debug,
+                               cc.opt.max_registers) == NULL) {
+            goto done;
+        }
+    }
+    finish_debug_info(&c);
+    name_parameters(c.mod);
+    if (cj_verify_module(c.mod) < 0 || (llvm = module_text(c.mod)) == NULL) {
+        goto done;
+    }
+    if (dump_enabled("llvm")) {
+        PySys_FormatStderr("---- LLVM (CUDA) ----\n%U\n", llvm);
+    }
+    ptx = cj_nvvm_compile(c.mod, &nopts);
+    if (ptx == NULL) {
+        goto done;
+    }
+    if (dump_enabled("ptx")) {
+        PySys_FormatStderr("---- PTX ----\n%U\n", ptx);
+    }
+    result = result_dict(&c, ptx, llvm, entry, types, nargs);
+done:
+    if (c.di != NULL) {
+        LLVMDisposeDIBuilder(c.di);
+    }
+    Py_XDECREF(ptx);
+    Py_XDECREF(llvm);
+    Py_XDECREF(c.annotation);
+    if (c.mod != NULL) {
+        LLVMDisposeModule(c.mod);
+    }
+    LLVMContextDispose(ctx);
+    return result;
+}
+
+static PyObject *cuda_clear_device_cache(PyObject *self, PyObject *unused) {
+    PyDict_Clear(devfn_cache);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef cuda_compile_methods[] = {
+    {"cuda_compile", (PyCFunction)(void (*)(void))cuda_compile_py, METH_VARARGS | METH_KEYWORDS,
+     "cuda_compile(pyfunc, argtypes, device=False, options=None, restype=None) -> dict"},
+    {"cuda_clear_device_cache", cuda_clear_device_cache, METH_NOARGS,
+     "forget the compiled device functions"},
+    {NULL},
+};
+
+int cj_cuda_init(PyObject *module) {
+    devfn_cache = PyDict_New();
+    if (devfn_cache == NULL) {
+        return -1;
+    }
+    return PyModule_AddFunctions(module, cuda_compile_methods);
+}

@@ -1,0 +1,646 @@
+/* dispatcher.c: the Dispatcher type (numba's CPUDispatcher): one compiled overload per
+ * argument-type signature. The call path is C: typeof each argument, find the overload
+ * (compiling it on a miss), unbox into a stack buffer, call, box the result or raise. */
+#include "jit/jit.h"
+
+#include <string.h>
+#include <structmember.h>
+
+#include "lower/lower.h"
+
+struct cj_dispatcher {
+    PyObject_HEAD
+    PyObject *py_func;
+    PyObject *dict;        /* __dict__: functools.update_wrapper sets __name__, __doc__... */
+    vectorcallfunc vectorcall;
+    cj_options opt;
+    int locked;            /* explicit signatures: calls convert to them, no new compiles */
+    int nparams;
+    cj_overload **ovs;
+    int n, cap;
+    PyObject *cache;       /* pkg/cujit/caching.py's Cache, or NULL */
+};
+
+PyTypeObject *cj_DispatcherType;
+
+/* Compilations under way, for catching mutual recursion (which cujit does not type). */
+typedef struct in_progress {
+    cj_dispatcher *disp;
+    const cj_type *const *types;
+    int nargs;
+    struct in_progress *outer;
+} in_progress;
+static in_progress *compiling;
+
+PyObject *cj_dispatcher_pyfunc(PyObject *obj) {
+    if (cj_DispatcherType != NULL && PyObject_TypeCheck(obj, cj_DispatcherType)) {
+        return ((cj_dispatcher *)obj)->py_func;
+    }
+    return NULL;
+}
+
+const cj_options *cj_dispatcher_options(cj_dispatcher *disp) { return &disp->opt; }
+
+PyObject *cj_dispatcher_func(cj_dispatcher *disp) { return disp->py_func; }
+
+cj_overload **cj_dispatcher_overloads(cj_dispatcher *disp, int *n) {
+    *n = disp->n;
+    return disp->ovs;
+}
+
+static int same_types(const cj_type *const *a, const cj_type *const *b, int n) {
+    for (int i = 0; i < n; i++) {
+        if (a[i] != b[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static cj_overload *find_exact(cj_dispatcher *d, const cj_type *const *types, int nargs) {
+    for (int i = 0; i < d->n; i++) {
+        cj_overload *ov = d->ovs[i];
+        if (ov->nargs == nargs && same_types(ov->argtypes, types, nargs)) {
+            return ov;
+        }
+    }
+    return NULL;
+}
+
+/* An overload the arguments convert to safely (for explicit signatures). */
+static cj_overload *find_convertible(cj_dispatcher *d, const cj_type *const *types, int nargs) {
+    for (int i = 0; i < d->n; i++) {
+        cj_overload *ov = d->ovs[i];
+        int ok = ov->nargs == nargs;
+        for (int k = 0; ok && k < nargs; k++) {
+            ok = cj_can_convert(types[k], ov->argtypes[k]);
+        }
+        if (ok) {
+            return ov;
+        }
+    }
+    return NULL;
+}
+
+static int add_overload(cj_dispatcher *d, cj_overload *ov) {
+    if (d->n == d->cap) {
+        int cap = d->cap ? d->cap * 2 : 4;
+        cj_overload **ovs = PyMem_Realloc(d->ovs, sizeof(cj_overload *) * (size_t)cap);
+        if (ovs == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        d->ovs = ovs;
+        d->cap = cap;
+    }
+    d->ovs[d->n++] = ov;
+    return 0;
+}
+
+
+/* An overload from the on-disk cache, or NULL (no exception) on a miss. */
+static cj_overload *cache_load(cj_dispatcher *d, const cj_type *const *types, int nargs,
+                               PyObject *argtuple, PyObject *declared) {
+    PyObject *entry = PyObject_CallMethod(d->cache, "load", "OO", argtuple, declared);
+    cj_overload *ov = NULL;
+    if (entry != NULL && PyDict_Check(entry)) {
+        const cj_type *ret = cj_type_from_py(PyDict_GetItemString(entry, "ret"));
+        PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(d->py_func);
+        const char *qualname = PyUnicode_AsUTF8(code->co_qualname);
+        if (ret != NULL && qualname != NULL) {
+            ov = cj_overload_import(entry, types, nargs, ret, qualname);
+        }
+    }
+    Py_XDECREF(entry);
+    PyErr_Clear(); /* an unusable entry is a miss: the function is compiled again */
+    return ov;
+}
+
+static void cache_save(cj_dispatcher *d, cj_overload *ov, PyObject *argtuple, PyObject *declared) {
+    PyObject *entry = cj_overload_export(ov);
+    if (entry != NULL && PyDict_Check(entry)) {
+        PyObject *ret = cj_type_to_py(ov->ret);
+        PyObject *r = ret && PyDict_SetItemString(entry, "ret", ret) == 0
+                          ? PyObject_CallMethod(d->cache, "save", "OOO", argtuple, declared, entry)
+                          : NULL;
+        Py_XDECREF(r);
+    }
+    Py_XDECREF(entry);
+    if (PyErr_Occurred()) { /* a cache that cannot be written is not an error of the call */
+        PyErr_WriteUnraisable(d->py_func);
+    }
+}
+
+static cj_overload *compile_for(cj_dispatcher *d, const cj_type *const *types, int nargs,
+                                const cj_type *declared_ret) {
+    for (in_progress *p = compiling; p != NULL; p = p->outer) {
+        if (p->disp == d && p->nargs == nargs && same_types(p->types, types, nargs)) {
+            PyErr_Format(cj_TypingError, "cujit cannot type mutually recursive jitted "
+                                         "functions (%R calls itself back)", d->py_func);
+            return NULL;
+        }
+    }
+    PyObject *argtuple = NULL, *declared = Py_None;
+    if (d->cache != NULL) {
+        argtuple = cj_types_tuple(types, nargs);
+        declared = declared_ret ? cj_type_to_py(declared_ret) : Py_None;
+        if (argtuple == NULL || declared == NULL) {
+            Py_XDECREF(argtuple);
+            return NULL;
+        }
+        cj_overload *cached = cache_load(d, types, nargs, argtuple, declared);
+        if (cached != NULL) {
+            Py_DECREF(argtuple);
+            if (add_overload(d, cached) < 0) {
+                cj_overload_free(cached);
+                return NULL;
+            }
+            return cached;
+        }
+    }
+    in_progress me = {d, types, nargs, compiling};
+    compiling = &me;
+    cj_overload *ov = cj_compile_cpu(d, types, nargs, declared_ret);
+    compiling = me.outer;
+    if (ov != NULL && d->cache != NULL) {
+        cache_save(d, ov, argtuple, declared);
+    }
+    Py_XDECREF(argtuple);
+    if (ov != NULL && add_overload(d, ov) < 0) {
+        cj_overload_free(ov);
+        return NULL;
+    }
+    return ov;
+}
+
+cj_overload *cj_dispatcher_get_overload(cj_dispatcher *d, const cj_type *const *argtypes,
+                                        int nargs) {
+    cj_overload *ov = find_exact(d, argtypes, nargs);
+    if (ov == NULL && d->locked) {
+        ov = find_convertible(d, argtypes, nargs);
+    }
+    if (ov != NULL) {
+        return ov;
+    }
+    if (d->locked) {
+        PyErr_Format(PyExc_TypeError, "No matching definition for the argument types of %R",
+                     d->py_func);
+        return NULL;
+    }
+    return compile_for(d, argtypes, nargs, NULL);
+}
+
+/* ---- the call path ---- */
+
+/* Positional, keyword and default arguments in parameter order; *defaults gets the default
+ * value for parameters not passed (borrowed), with full[i] = NULL there. */
+static int fold_call_args(cj_dispatcher *d, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames, PyObject **full, PyObject **defaults) {
+    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(d->py_func);
+    int np = d->nparams;
+    if (nargs > code->co_argcount) {
+        PyErr_Format(PyExc_TypeError, "%U() takes %d positional arguments but %zd were given",
+                     code->co_name, code->co_argcount, nargs);
+        return -1;
+    }
+    for (int i = 0; i < np; i++) {
+        full[i] = i < nargs ? args[i] : NULL;
+        defaults[i] = NULL;
+    }
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
+    if (names == NULL) {
+        return -1;
+    }
+    int rc = 0;
+    for (Py_ssize_t k = 0; rc == 0 && k < nkw; k++) {
+        PyObject *kw = PyTuple_GET_ITEM(kwnames, k);
+        int found = -1;
+        for (int p = 0; p < np; p++) {
+            if (PyUnicode_Compare(PyTuple_GET_ITEM(names, p), kw) == 0) {
+                found = p;
+            }
+        }
+        if (found < 0 || full[found] != NULL) {
+            PyErr_Format(PyExc_TypeError, found < 0 ? "%U() got an unexpected keyword "
+                                                      "argument '%U'"
+                                                    : "%U() got multiple values for "
+                                                      "argument '%U'", code->co_name, kw);
+            rc = -1;
+            break;
+        }
+        full[found] = args[nargs + k];
+    }
+    PyObject *dflt = PyFunction_GetDefaults(d->py_func);
+    PyObject *kwdflt = PyFunction_GetKwDefaults(d->py_func);
+    int ndef = dflt ? (int)PyTuple_GET_SIZE(dflt) : 0;
+    for (int p = 0; rc == 0 && p < np; p++) {
+        if (full[p] != NULL) {
+            continue;
+        }
+        if (p < code->co_argcount && p >= code->co_argcount - ndef) {
+            defaults[p] = PyTuple_GET_ITEM(dflt, p - (code->co_argcount - ndef));
+        } else if (p >= code->co_argcount && kwdflt != NULL) {
+            defaults[p] = PyDict_GetItemWithError(kwdflt, PyTuple_GET_ITEM(names, p));
+        }
+        if (defaults[p] == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_Format(PyExc_TypeError, "%U() missing required argument '%U'",
+                             code->co_name, PyTuple_GET_ITEM(names, p));
+            }
+            rc = -1;
+        }
+    }
+    Py_DECREF(names);
+    return rc;
+}
+
+static PyObject *no_match(cj_dispatcher *d, const cj_type *const *types, int nargs) {
+    PyObject *sig = cj_signature_new(NULL, nargs, types);
+    if (sig != NULL) {
+        PyErr_Format(PyExc_TypeError, "No matching definition for argument type(s) %R of %R",
+                     sig, d->py_func);
+        Py_DECREF(sig);
+    }
+    return NULL;
+}
+
+/* Unboxes, calls and boxes: the arguments are already in parameter order. */
+static PyObject *invoke(cj_overload *ov, PyObject *const *full) {
+    _Alignas(16) char small[1024];
+    _Alignas(16) char ret_small[256];
+    char *buf = ov->args_size <= sizeof(small) ? small : PyMem_Malloc(ov->args_size);
+    size_t ret_size = cj_abi_size(ov->ret);
+    char *ret = ret_size <= sizeof(ret_small) ? ret_small : PyMem_Malloc(ret_size);
+    void *ptrs[64];
+    PyObject *result = NULL;
+    if (buf == NULL || ret == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int i = 0; i < ov->nargs; i++) {
+        ptrs[i] = buf + ov->arg_offsets[i];
+        if (full[i] != NULL && cj_unbox(full[i], ov->argtypes[i], ptrs[i]) < 0) {
+            goto done;
+        }
+    }
+    int status = ov->entry(ret, ptrs);
+    if (status != 0) {
+        cj_exc_raise(status);
+        goto done;
+    }
+    result = cj_box(ret, ov->ret);
+done:
+    if (buf != small) {
+        PyMem_Free(buf);
+    }
+    if (ret != ret_small) {
+        PyMem_Free(ret);
+    }
+    return result;
+}
+
+static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                       PyObject *kwnames) {
+    cj_dispatcher *d = (cj_dispatcher *)self;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *folded[64], *defaults[64];
+    PyObject *const *full = args;
+    const cj_type *types[64];
+    if (kwnames != NULL || nargs != d->nparams) {
+        if (fold_call_args(d, args, nargs, kwnames, folded, defaults) < 0) {
+            return NULL;
+        }
+        full = folded;
+    }
+    for (int i = 0; i < d->nparams; i++) {
+        types[i] = full[i] != NULL ? cj_typeof(full[i]) : cj_type_omitted(defaults[i]);
+        if (types[i] == NULL) {
+            return NULL;
+        }
+    }
+    cj_overload *ov = find_exact(d, types, d->nparams);
+    if (ov == NULL) {
+        ov = d->locked ? find_convertible(d, types, d->nparams)
+                       : compile_for(d, types, d->nparams, NULL);
+        if (ov == NULL) {
+            return PyErr_Occurred() ? NULL : no_match(d, types, d->nparams);
+        }
+    }
+    return invoke(ov, full);
+}
+
+/* ---- Python-facing methods ---- */
+
+static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *func, *options = NULL;
+    static char *kwlist[] = {"py_func", "options", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O!:Dispatcher", kwlist, &func,
+                                     &PyDict_Type, &options)) {
+        return NULL;
+    }
+    if (!PyFunction_Check(func)) {
+        PyErr_Format(PyExc_TypeError, "cujit compiles Python functions, not %.200s",
+                     Py_TYPE(func)->tp_name);
+        return NULL;
+    }
+    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
+    if (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) {
+        PyErr_Format(cj_UnsupportedError, "cujit does not support *args or **kwargs "
+                                          "parameters (in %R)", func);
+        return NULL;
+    }
+    int np = code->co_argcount + code->co_kwonlyargcount;
+    if (np > 64) {
+        PyErr_SetString(cj_UnsupportedError, "functions of more than 64 parameters");
+        return NULL;
+    }
+    cj_dispatcher *d = (cj_dispatcher *)type->tp_alloc(type, 0);
+    if (d == NULL) {
+        return NULL;
+    }
+    Py_INCREF(func);
+    d->py_func = func;
+    d->nparams = np;
+    d->vectorcall = dispatcher_vectorcall;
+    d->opt.opt = 3;
+    if (options != NULL) {
+        PyObject *v;
+        if ((v = PyDict_GetItemString(options, "error_model")) != NULL) {
+            d->opt.error_model = PyUnicode_Check(v) &&
+                                 PyUnicode_CompareWithASCIIString(v, "numpy") == 0;
+        }
+        if ((v = PyDict_GetItemString(options, "fastmath")) != NULL) {
+            d->opt.fastmath = PyObject_IsTrue(v) > 0;
+        }
+        if ((v = PyDict_GetItemString(options, "boundscheck")) != NULL) {
+            d->opt.boundscheck = PyObject_IsTrue(v) > 0;
+        }
+        if ((v = PyDict_GetItemString(options, "opt")) != NULL && PyLong_Check(v)) {
+            d->opt.opt = (int)PyLong_AsLong(v);
+        }
+    }
+    return (PyObject *)d;
+}
+
+static int dispatcher_traverse(PyObject *self, visitproc visit, void *arg) {
+    cj_dispatcher *d = (cj_dispatcher *)self;
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(d->py_func);
+    Py_VISIT(d->dict);
+    Py_VISIT(d->cache);
+    return 0;
+}
+
+static int dispatcher_clear(PyObject *self) {
+    cj_dispatcher *d = (cj_dispatcher *)self;
+    Py_CLEAR(d->py_func);
+    Py_CLEAR(d->dict);
+    Py_CLEAR(d->cache);
+    return 0;
+}
+
+static void dispatcher_dealloc(PyObject *self) {
+    cj_dispatcher *d = (cj_dispatcher *)self;
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    dispatcher_clear(self);
+    for (int i = 0; i < d->n; i++) {
+        /* the machine code stays in the JIT; only the bookkeeping goes */
+        cj_overload_free(d->ovs[i]);
+    }
+    PyMem_Free(d->ovs);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *dispatcher_repr(PyObject *self) {
+    return PyUnicode_FromFormat("CPUDispatcher(%R)", ((cj_dispatcher *)self)->py_func);
+}
+
+static PyObject *dispatcher_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
+    Py_INCREF(self); /* a plain function attribute, not a method */
+    return self;
+}
+
+/* compile(signature): `signature` is a cujit Signature (its return type may be None). */
+static PyObject *dispatcher_compile(PyObject *self, PyObject *sig) {
+    cj_dispatcher *d = (cj_dispatcher *)self;
+    if (!PyObject_TypeCheck(sig, cj_SignatureType)) {
+        PyErr_SetString(PyExc_TypeError, "compile() takes a Signature (see cujit.typing)");
+        return NULL;
+    }
+    cj_signature_obj *s = (cj_signature_obj *)sig;
+    if (s->nargs != d->nparams) {
+        PyErr_Format(PyExc_TypeError, "signature %R has %d arguments; %R takes %d", sig,
+                     s->nargs, d->py_func, d->nparams);
+        return NULL;
+    }
+    cj_overload *ov = find_exact(d, s->args, s->nargs);
+    if (ov == NULL && (ov = compile_for(d, s->args, s->nargs, s->ret)) == NULL) {
+        return NULL;
+    }
+    Py_INCREF(ov->signature);
+    return ov->signature;
+}
+
+static PyObject *dispatcher_set_cache(PyObject *self, PyObject *cache) {
+    cj_dispatcher *d = (cj_dispatcher *)self;
+    Py_XSETREF(d->cache, cache == Py_None ? NULL : Py_NewRef(cache));
+    d->opt.cache = d->cache != NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *dispatcher_lock(PyObject *self, PyObject *unused) {
+    ((cj_dispatcher *)self)->locked = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *args_tuple(const cj_overload *ov) {
+    return cj_types_tuple(ov->argtypes, ov->nargs);
+}
+
+static PyObject *get_signatures(PyObject *self, void *full) {
+    cj_dispatcher *d = (cj_dispatcher *)self;
+    PyObject *list = PyList_New(0);
+    for (int i = 0; list != NULL && i < d->n; i++) {
+        PyObject *item = full ? Py_NewRef(d->ovs[i]->signature) : args_tuple(d->ovs[i]);
+        if (item == NULL || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_CLEAR(list);
+            break;
+        }
+        Py_DECREF(item);
+    }
+    return list;
+}
+
+/* {args tuple: value} over the overloads, or the value for one signature. */
+static PyObject *per_overload(cj_dispatcher *d, PyObject *sig, PyObject *(*get)(cj_overload *)) {
+    if (sig != NULL && sig != Py_None) {
+        for (int i = 0; i < d->n; i++) {
+            PyObject *key = args_tuple(d->ovs[i]);
+            int eq = key ? PyObject_RichCompareBool(key, sig, Py_EQ) : -1;
+            if (eq == 0 && PyObject_TypeCheck(sig, cj_SignatureType)) {
+                eq = PyObject_RichCompareBool(d->ovs[i]->signature, sig, Py_EQ);
+            }
+            Py_XDECREF(key);
+            if (eq < 0) {
+                return NULL;
+            }
+            if (eq) {
+                return get(d->ovs[i]);
+            }
+        }
+        PyErr_Format(PyExc_KeyError, "no compiled version for %R", sig);
+        return NULL;
+    }
+    PyObject *dict = PyDict_New();
+    for (int i = 0; dict != NULL && i < d->n; i++) {
+        PyObject *key = args_tuple(d->ovs[i]);
+        PyObject *value = key ? get(d->ovs[i]) : NULL;
+        if (value == NULL || PyDict_SetItem(dict, key, value) < 0) {
+            Py_CLEAR(dict);
+        }
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+    }
+    return dict;
+}
+
+static PyObject *ov_llvm(cj_overload *ov) { return Py_NewRef(ov->llvm_ir); }
+static PyObject *ov_annotation(cj_overload *ov) { return Py_NewRef(ov->annotation); }
+static PyObject *ov_signature(cj_overload *ov) { return Py_NewRef(ov->signature); }
+
+static PyObject *dispatcher_inspect_llvm(PyObject *self, PyObject *args) {
+    PyObject *sig = NULL;
+    if (!PyArg_ParseTuple(args, "|O:inspect_llvm", &sig)) {
+        return NULL;
+    }
+    return per_overload((cj_dispatcher *)self, sig, ov_llvm);
+}
+
+static PyObject *dispatcher_inspect_asm(PyObject *self, PyObject *args) {
+    PyObject *sig = NULL;
+    if (!PyArg_ParseTuple(args, "|O:inspect_asm", &sig)) {
+        return NULL;
+    }
+    return per_overload((cj_dispatcher *)self, sig, cj_overload_asm);
+}
+
+/* inspect_types(signature=None, file=None): prints each version's source annotated with the
+ * typed IR of each line, as numba's. */
+static PyObject *dispatcher_inspect_types(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"signature", "file", "pretty", NULL};
+    PyObject *sig = NULL, *file = NULL, *pretty = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:inspect_types", kwlist, &sig, &file,
+                                     &pretty)) {
+        return NULL;
+    }
+    if (file == NULL || file == Py_None) {
+        file = PySys_GetObject("stdout"); /* borrowed */
+    }
+    PyObject *texts = per_overload((cj_dispatcher *)self, sig, ov_annotation);
+    if (texts == NULL) {
+        return NULL;
+    }
+    PyObject *values = PyDict_Check(texts) ? PyDict_Values(texts) : PyList_New(0);
+    if (values != NULL && !PyDict_Check(texts) && PyList_Append(values, texts) < 0) {
+        Py_CLEAR(values);
+    }
+    Py_DECREF(texts);
+    if (values == NULL) {
+        return NULL;
+    }
+    int rc = 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < PyList_GET_SIZE(values); i++) {
+        rc = PyFile_WriteObject(PyList_GET_ITEM(values, i), file, Py_PRINT_RAW);
+        if (rc == 0) {
+            rc = PyFile_WriteString("\n========================================================"
+                                    "========================\n", file);
+        }
+    }
+    Py_DECREF(values);
+    if (rc < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *dispatcher_annotations(PyObject *self, PyObject *args) {
+    PyObject *sig = NULL;
+    if (!PyArg_ParseTuple(args, "|O:_annotations", &sig)) {
+        return NULL;
+    }
+    return per_overload((cj_dispatcher *)self, sig, ov_annotation);
+}
+
+static PyObject *get_overloads(PyObject *self, void *closure) {
+    return per_overload((cj_dispatcher *)self, NULL, ov_signature);
+}
+
+static PyObject *get_py_func(PyObject *self, void *closure) {
+    return Py_NewRef(((cj_dispatcher *)self)->py_func);
+}
+
+static PyMethodDef dispatcher_methods[] = {
+    {"compile", dispatcher_compile, METH_O, "compile(signature): compile one version now"},
+    {"inspect_llvm", dispatcher_inspect_llvm, METH_VARARGS,
+     "inspect_llvm(signature=None): the LLVM IR (a dict over versions without a signature)"},
+    {"inspect_asm", dispatcher_inspect_asm, METH_VARARGS,
+     "inspect_asm(signature=None): the assembly (a dict over versions without a signature)"},
+    {"_annotations", dispatcher_annotations, METH_VARARGS, "typed IR per line, per version"},
+    {"inspect_types", (PyCFunction)(void (*)(void))dispatcher_inspect_types,
+     METH_VARARGS | METH_KEYWORDS,
+     "inspect_types(signature=None, file=None): print the typed IR per source line"},
+    {"_lock", dispatcher_lock, METH_NOARGS, "no new versions: calls convert to existing ones"},
+    {"_set_cache", dispatcher_set_cache, METH_O, "use an on-disk cache (caching.Cache) or None"},
+    {NULL},
+};
+
+static PyGetSetDef dispatcher_getset[] = {
+    {"py_func", get_py_func, NULL, "the Python function", NULL},
+    {"signatures", get_signatures, NULL, "argument types of each compiled version", NULL},
+    {"nopython_signatures", get_signatures, NULL, "signatures of compiled versions", (void *)1},
+    {"overloads", get_overloads, NULL, "{argument types: signature}", NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL},
+};
+
+static PyMemberDef dispatcher_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(cj_dispatcher, vectorcall), READONLY},
+    {"__dictoffset__", T_PYSSIZET, offsetof(cj_dispatcher, dict), READONLY},
+    {NULL},
+};
+
+static PyType_Slot dispatcher_slots[] = {
+    {Py_tp_new, dispatcher_new},
+    {Py_tp_dealloc, dispatcher_dealloc},
+    {Py_tp_traverse, dispatcher_traverse},
+    {Py_tp_clear, dispatcher_clear},
+    {Py_tp_repr, dispatcher_repr},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_descr_get, dispatcher_descr_get},
+    {Py_tp_methods, dispatcher_methods},
+    {Py_tp_getset, dispatcher_getset},
+    {Py_tp_members, dispatcher_members},
+    {Py_tp_doc, "A jitted function: compiles one version per argument-type signature."},
+    {0, NULL},
+};
+
+static PyType_Spec dispatcher_spec = {
+    .name = "cujit.Dispatcher",
+    .basicsize = sizeof(cj_dispatcher),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC |
+             Py_TPFLAGS_HAVE_VECTORCALL,
+    .slots = dispatcher_slots,
+};
+
+int cj_dispatcher_init(PyObject *module) {
+    cj_DispatcherType = (PyTypeObject *)PyType_FromSpec(&dispatcher_spec);
+    if (cj_DispatcherType == NULL) {
+        return -1;
+    }
+    Py_INCREF(cj_DispatcherType);
+    return PyModule_AddObject(module, "Dispatcher", (PyObject *)cj_DispatcherType);
+}

@@ -1,0 +1,72 @@
+/* layout.c: the C-side layout of a value of each type: what boxing, the kernel launcher and
+ * the cache read and write, matching LLVM's natural layout of lower_types.c's LLVM types on
+ * x86-64 and NVPTX. */
+#include "types/types.h"
+
+size_t cj_abi_align(const cj_type *t) {
+    switch (t->kind) {
+    case CJ_BOOL:
+        return 1;
+    case CJ_INT:
+        return (size_t)t->bits / 8;
+    case CJ_FLOAT:
+        return (size_t)t->bits / 8;
+    case CJ_COMPLEX:
+        return (size_t)t->bits / 16;
+    case CJ_TUPLE: {
+        size_t a = 1;
+        for (int i = 0; i < t->n; i++) {
+            size_t ai = cj_abi_align(t->items[i]);
+            a = ai > a ? ai : a;
+        }
+        return a;
+    }
+    case CJ_ARRAY:
+    case CJ_RANGE:
+    case CJ_SLICE:
+    case CJ_ITER:
+        return 8;
+    default:
+        return 1;
+    }
+}
+
+static size_t round_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
+
+size_t cj_abi_tuple_offset(const cj_type *t, int i) {
+    size_t off = 0;
+    for (int k = 0; k <= i; k++) {
+        off = round_up(off, cj_abi_align(t->items[k]));
+        if (k < i) {
+            off += cj_abi_size(t->items[k]);
+        }
+    }
+    return off;
+}
+
+size_t cj_abi_size(const cj_type *t) {
+    switch (t->kind) {
+    case CJ_BOOL:
+        return 1;
+    case CJ_INT:
+    case CJ_FLOAT:
+        return (size_t)t->bits / 8;
+    case CJ_COMPLEX:
+        return (size_t)t->bits / 8;
+    case CJ_TUPLE:
+        if (t->n == 0) {
+            return 0;
+        }
+        return round_up(cj_abi_tuple_offset(t, t->n - 1) + cj_abi_size(t->items[t->n - 1]),
+                        cj_abi_align(t));
+    case CJ_ARRAY:
+        return 16 + 16 * (size_t)t->ndim;
+    case CJ_RANGE:
+    case CJ_SLICE:
+        return 24;
+    case CJ_ITER:
+        return 8;
+    default:
+        return 0;
+    }
+}

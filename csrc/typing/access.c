@@ -1,0 +1,297 @@
+/* access.c: typing of attributes, indexing, item assignment and unpacking.
+ * Array indexing follows numba's layout rules: integer indices on the left keep an array
+ * C-contiguous, as does a step-less slice in the innermost indexed position; anything else
+ * gives layout 'A'. Module attributes are resolved now: the instruction becomes a constant
+ * (math.pi) or a global object (math.sqrt). */
+#include "typing/infer_internal.h"
+#include "typing/cuda_intrinsics.h"
+
+#include <string.h>
+
+/* ---- attributes ---- */
+
+/* Rewrites `module.attr` into the value it names, typed as a constant or an object. */
+static int resolve_module_attr(cj_infer_ctx *c, cj_instr *in, PyObject *owner,
+                               const cj_type **out) {
+    PyObject *value = PyObject_GetAttr(owner, in->obj);
+    if (value == NULL) {
+        PyErr_Clear();
+        return cj_typing_error(c, in, "Unknown attribute '%U' of type %s", in->obj,
+                               cj_vt(c, in->args[0])->name);
+    }
+    if (cj_ir_keep(c->ir, value) == NULL) {
+        Py_DECREF(value);
+        return -1;
+    }
+    Py_DECREF(value); /* the IR keeps it */
+    int constant = PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value) ||
+                   PyTuple_Check(value) || value == Py_None;
+    in->name = in->obj;
+    in->obj = value;
+    in->nargs = 0;
+    in->op = constant ? CJ_I_CONST : CJ_I_GLOBAL;
+    *out = constant ? cj_const_type(value) : cj_type_const_obj(value);
+    return *out ? 1 : -1;
+}
+
+static const cj_type *dims_tuple(int ndim) {
+    const cj_type *items[32];
+    for (int i = 0; i < ndim; i++) {
+        items[i] = cj_t_int64;
+    }
+    return cj_type_tuple(ndim, items);
+}
+
+static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const char *name,
+                      const cj_type **out) {
+    if (strcmp(name, "shape") == 0 || strcmp(name, "strides") == 0) {
+        *out = dims_tuple(t->ndim);
+        return *out ? 1 : -1;
+    }
+    if (strcmp(name, "size") == 0 || strcmp(name, "nbytes") == 0) {
+        *out = cj_t_int64;
+        return 1;
+    }
+    if (strcmp(name, "ndim") == 0 || strcmp(name, "itemsize") == 0) {
+        /* known at compile time: becomes a constant */
+        long v = strcmp(name, "ndim") == 0 ? t->ndim : t->dtype->kind == CJ_BOOL ? 1
+                                                                                 : t->dtype->bits / 8;
+        PyObject *value = PyLong_FromLong(v);
+        if (value == NULL || cj_ir_keep(c->ir, value) == NULL) {
+            Py_XDECREF(value);
+            return -1;
+        }
+        Py_DECREF(value);
+        in->op = CJ_I_CONST;
+        in->obj = value;
+        in->nargs = 0;
+        *out = cj_t_int64;
+        return 1;
+    }
+    return cj_unsupported_error(c, in, "array attribute '%s' of %s is not supported yet",
+                                name, t->name);
+}
+
+int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    const cj_type *t = cj_vt(c, in->args[0]);
+    if (t == NULL) {
+        return 0;
+    }
+    const char *name = PyUnicode_AsUTF8(in->obj);
+    if (name == NULL) {
+        return -1;
+    }
+    int cuda = cj_cuda_type_getattr(c, in, out); /* CUDA intrinsics (cuda_typing.c) */
+    if (cuda != 2) {
+        return cuda;
+    }
+    if (t->kind == CJ_CONST_OBJ && (PyModule_Check(t->obj) || PyType_Check(t->obj))) {
+        return resolve_module_attr(c, in, t->obj, out);
+    }
+    if (t->kind == CJ_ARRAY) {
+        return array_attr(c, in, t, name, out);
+    }
+    if (cj_type_is_number(t)) {
+        if (strcmp(name, "real") == 0 || strcmp(name, "imag") == 0) {
+            *out = t->kind == CJ_COMPLEX ? (t->bits == 64 ? cj_t_float32 : cj_t_float64)
+                   : t->kind == CJ_BOOL  ? cj_t_int64 : t;
+            return 1;
+        }
+        if (strcmp(name, "conjugate") == 0) {
+            *out = cj_type_bound(t, in->obj);
+            return *out ? 1 : -1;
+        }
+    }
+    return cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name, t->name);
+}
+
+/* ---- indexing ---- */
+
+enum { IDX_INT, IDX_SLICE2, IDX_SLICE3, IDX_BAD };
+
+static int index_kind(const cj_type *t) {
+    if (cj_type_is_integer(t) && t->kind != CJ_BOOL) {
+        return IDX_INT;
+    }
+    if (t->kind == CJ_SLICE) {
+        return t->n == 3 ? IDX_SLICE3 : IDX_SLICE2;
+    }
+    return IDX_BAD;
+}
+
+static int keeps_contiguity(int kind, int innermost) {
+    return kind == IDX_INT || (innermost && kind == IDX_SLICE2);
+}
+
+/* numba's layout of a view a[indices] for an array of `layout` (C or F; A stays A). */
+static char view_layout(char layout, int ndim, const int *kinds, int n) {
+    if (layout == 'A') {
+        return 'A';
+    }
+    if (layout == 'F' && n < ndim) {
+        return 'A';
+    }
+    for (int i = 0; i < n; i++) {
+        /* for C the innermost index is the last given; for F it is the first */
+        int pos = layout == 'C' ? i : n - 1 - i;
+        if (!keeps_contiguity(kinds[pos], i == n - 1)) {
+            return 'A';
+        }
+    }
+    return layout;
+}
+
+/* The type of array[index...], with `kinds` describing each index. */
+static const cj_type *array_index_type(const cj_type *arr, const int *kinds, int n) {
+    int ints = 0;
+    for (int i = 0; i < n; i++) {
+        ints += kinds[i] == IDX_INT;
+    }
+    int ndim = arr->ndim - ints;
+    if (ndim == 0) {
+        return arr->dtype;
+    }
+    return cj_type_array(arr->dtype, ndim, view_layout(arr->layout, arr->ndim, kinds, n),
+                         arr->readonly);
+}
+
+/* Index kinds of an index value (an int, a slice, or a tuple of them); -1 when invalid. */
+static int collect_kinds(const cj_type *idx, int *kinds, int max) {
+    if (idx->kind == CJ_TUPLE) {
+        if (idx->n > max) {
+            return -1;
+        }
+        for (int i = 0; i < idx->n; i++) {
+            kinds[i] = index_kind(idx->items[i]);
+            if (kinds[i] == IDX_BAD) {
+                return -1;
+            }
+        }
+        return idx->n;
+    }
+    kinds[0] = index_kind(idx);
+    return kinds[0] == IDX_BAD ? -1 : 1;
+}
+
+static int invalid_use(cj_infer_ctx *c, cj_instr *in, const char *what) {
+    PyObject *types = cj_argtypes_text(c, in, 0);
+    if (types == NULL) {
+        return -1;
+    }
+    cj_typing_error(c, in, "Invalid use of %s with argument(s) of type(s): %U", what, types);
+    Py_DECREF(types);
+    return -1;
+}
+
+/* tuple[i] with a constant i (any tuple) or a run-time i (homogeneous tuples). */
+static int tuple_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *idx,
+                         const cj_type **out) {
+    if (!cj_type_is_integer(idx)) {
+        return invalid_use(c, in, "getitem");
+    }
+    PyObject *k = cj_const_of(c, in->args[1]);
+    if (k != NULL && PyLong_Check(k)) {
+        long i = PyLong_AsLong(k);
+        if (i < 0) {
+            i += t->n;
+        }
+        if (i < 0 || i >= t->n) {
+            return cj_typing_error(c, in, "tuple index out of range (index %R of %s)", k,
+                                   t->name);
+        }
+        in->sub = 1; /* static index */
+        in->index = (int)i;
+        *out = t->items[i];
+        return 1;
+    }
+    if (t->n > 0 && cj_type_is_unituple(t)) {
+        in->sub = 0;
+        *out = t->items[0];
+        return 1;
+    }
+    return cj_typing_error(c, in, "cannot index %s with a run-time index (its items differ)",
+                           t->name);
+}
+
+int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    const cj_type *t = cj_vt(c, in->args[0]), *idx = cj_vt(c, in->args[1]);
+    if (t == NULL || idx == NULL) {
+        return 0;
+    }
+    if (t->kind == CJ_TUPLE) {
+        return tuple_getitem(c, in, t, idx, out);
+    }
+    if (t->kind != CJ_ARRAY) {
+        return invalid_use(c, in, "getitem");
+    }
+    int kinds[32];
+    int n = collect_kinds(idx, kinds, t->ndim);
+    if (n < 0) {
+        if (idx->kind == CJ_ARRAY || (idx->kind == CJ_TUPLE && idx->n <= t->ndim)) {
+            return cj_unsupported_error(c, in, "advanced (array or boolean) indexing of %s "
+                                               "with %s is not supported yet", t->name,
+                                        idx->name);
+        }
+        return invalid_use(c, in, "getitem");
+    }
+    in->optype = idx;
+    *out = array_index_type(t, kinds, n);
+    return *out ? 1 : -1;
+}
+
+int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
+    const cj_type *t = cj_vt(c, in->args[0]), *idx = cj_vt(c, in->args[1]);
+    const cj_type *val = cj_vt(c, in->args[2]);
+    if (t == NULL || idx == NULL || val == NULL) {
+        return 0;
+    }
+    if (t->kind != CJ_ARRAY) {
+        return invalid_use(c, in, "setitem");
+    }
+    if (t->readonly) {
+        PyObject *types = cj_argtypes_text(c, in, 0);
+        if (types == NULL) {
+            return -1;
+        }
+        cj_typing_error(c, in, "Invalid use of setitem with argument(s) of type(s): %U\n"
+                               " * Cannot modify readonly array of type: %s", types, t->name);
+        Py_DECREF(types);
+        return -1;
+    }
+    int kinds[32];
+    int n = collect_kinds(idx, kinds, t->ndim);
+    if (n < 0) {
+        return invalid_use(c, in, "setitem");
+    }
+    const cj_type *target = array_index_type(t, kinds, n);
+    if (target == NULL) {
+        return -1;
+    }
+    int scalar_ok = cj_type_is_number(val) &&
+                    !(val->kind == CJ_COMPLEX && t->dtype->kind != CJ_COMPLEX);
+    if (!scalar_ok) {
+        if (val->kind == CJ_ARRAY && target->kind == CJ_ARRAY) {
+            return cj_unsupported_error(c, in, "assigning an array to an array slice is not "
+                                               "supported yet");
+        }
+        return invalid_use(c, in, "setitem");
+    }
+    in->optype = target; /* a scalar target stores one element, an array target fills */
+    return 1;
+}
+
+/* seq[i] of UNPACK_SEQUENCE: a tuple of exactly `sub` items. */
+int cj_type_static_item(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    const cj_type *t = cj_vt(c, in->args[0]);
+    if (t == NULL) {
+        return 0;
+    }
+    if (t->kind != CJ_TUPLE) {
+        return cj_unsupported_error(c, in, "cujit can only unpack tuples, not %s", t->name);
+    }
+    if (t->n != in->sub) {
+        return cj_typing_error(c, in, "cannot unpack %s into %d values", t->name, in->sub);
+    }
+    *out = t->items[in->index];
+    return 1;
+}

@@ -1,0 +1,711 @@
+/* builtins.c: typing of calls. The callee is known at compile time: a builtin or a
+ * math/cmath/operator/NumPy function (found by identity), a cast (int(), np.float32(),
+ * cujit.float32()), an exception class, a method bound by getattr, or another jitted function
+ * (through the env, with keywords and defaults folded into positions). */
+#include "typing/infer_internal.h"
+#include "typing/cuda_intrinsics.h"
+
+#include <string.h>
+
+#include "util/npy.h"
+
+const cj_builtin_info cj_builtin_table[CJ_B_COUNT] = {
+#define CJ_BUILTIN_INFO(id, mod, attr, rule, cname) {mod, attr, rule, cname},
+    CJ_BUILTINS(CJ_BUILTIN_INFO)
+#undef CJ_BUILTIN_INFO
+};
+
+static PyObject *builtin_ids; /* dict: object -> builtin id, made on first use */
+
+static int add_builtin(int id) {
+    const cj_builtin_info *b = &cj_builtin_table[id];
+    if (b->module[0] == 0) {
+        return 0; /* a method, found by name */
+    }
+    PyObject *mod = PyImport_ImportModule(b->module);
+    if (mod == NULL) {
+        PyErr_Clear(); /* a module this Python lacks */
+        return 0;
+    }
+    PyObject *obj = PyObject_GetAttrString(mod, b->attr);
+    Py_DECREF(mod);
+    if (obj == NULL) {
+        PyErr_Clear(); /* math.cbrt is 3.11+, and so on */
+        return 0;
+    }
+    int rc = 0;
+    if (PyDict_GetItemWithError(builtin_ids, obj) == NULL && !PyErr_Occurred()) {
+        PyObject *value = PyLong_FromLong(id);
+        rc = value ? PyDict_SetItem(builtin_ids, obj, value) : -1;
+        Py_XDECREF(value);
+    }
+    Py_DECREF(obj);
+    return PyErr_Occurred() ? -1 : rc;
+}
+
+int cj_builtin_lookup(PyObject *obj) {
+    if (builtin_ids == NULL) {
+        builtin_ids = PyDict_New();
+        for (int id = 0; builtin_ids != NULL && id < CJ_B_COUNT; id++) {
+            if (add_builtin(id) < 0) {
+                Py_CLEAR(builtin_ids);
+            }
+        }
+        if (builtin_ids == NULL) {
+            PyErr_Clear();
+            return -1;
+        }
+    }
+    PyObject *v = PyDict_GetItemWithError(builtin_ids, obj); /* borrowed */
+    if (v == NULL) {
+        PyErr_Clear(); /* unhashable callees are not builtins */
+        return -1;
+    }
+    return (int)PyLong_AsLong(v);
+}
+
+/* ---- helpers ---- */
+
+static cj_call *call_record(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int nargs) {
+    cj_call *call = (cj_call *)in->resolved;
+    if (call == NULL || call->nargs < nargs) {
+        call = cj_arena_alloc(&c->ir->arena, sizeof(cj_call));
+        if (call == NULL) {
+            return NULL;
+        }
+        call->args = cj_arena_alloc(&c->ir->arena, sizeof(int) * (size_t)(nargs + 1));
+        call->defaults = cj_arena_alloc(&c->ir->arena, sizeof(PyObject *) * (size_t)(nargs + 1));
+        call->argtypes = cj_arena_alloc(&c->ir->arena,
+                                        sizeof(cj_type *) * (size_t)(nargs + 1));
+        if (!call->args || !call->defaults || !call->argtypes) {
+            return NULL;
+        }
+        in->resolved = call;
+    }
+    call->kind = kind;
+    call->nargs = nargs;
+    return call;
+}
+
+/* A call record whose arguments are the instruction's own (args[1..]). */
+static cj_call *plain_call(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int builtin) {
+    int n = in->nargs - 1;
+    cj_call *call = call_record(c, in, kind, n);
+    if (call == NULL) {
+        return NULL;
+    }
+    call->builtin = builtin;
+    for (int i = 0; i < n; i++) {
+        call->args[i] = in->args[i + 1];
+        call->argtypes[i] = cj_vt(c, in->args[i + 1]);
+    }
+    return call;
+}
+
+static int no_match(cj_infer_ctx *c, cj_instr *in, const char *fname) {
+    PyObject *types = cj_argtypes_text(c, in, 1);
+    if (types == NULL) {
+        return -1;
+    }
+    cj_typing_error(c, in, "No implementation of function Function(%s) found for signature:"
+                           "\n \n >>> %s%U", fname, fname, types);
+    Py_DECREF(types);
+    return -1;
+}
+
+static const cj_type *float_of(const cj_type *t) { /* math: float32 stays, else float64 */
+    return t->kind == CJ_FLOAT && t->bits <= 32 ? cj_t_float32 : cj_t_float64;
+}
+
+static const cj_type *np_float_of(const cj_type *t) { /* NumPy's loops without float16 */
+    if (t->kind == CJ_FLOAT) {
+        return t->bits <= 32 ? cj_t_float32 : cj_t_float64;
+    }
+    if (t->kind == CJ_BOOL || (t->kind == CJ_INT && t->bits <= 16)) {
+        return cj_t_float32;
+    }
+    return cj_t_float64;
+}
+
+static const cj_type *abs_type(const cj_type *t) {
+    if (t->kind == CJ_COMPLEX) {
+        return t->bits == 64 ? cj_t_float32 : cj_t_float64;
+    }
+    return t->kind == CJ_BOOL ? cj_t_int64 : t;
+}
+
+static int all_numbers(cj_infer_ctx *c, cj_instr *in, int allow_complex) {
+    for (int i = 1; i < in->nargs; i++) {
+        const cj_type *t = cj_vt(c, in->args[i]);
+        if (!cj_type_is_number(t) || (!allow_complex && t->kind == CJ_COMPLEX)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The iterator type over a value: range, array, homogeneous tuple, or an iterator itself. */
+static const cj_type *iter_over(const cj_type *t) {
+    switch (t->kind) {
+    case CJ_RANGE:
+        return cj_type_iter(CJ_ITER_RANGE, cj_t_int64, t, 0, NULL);
+    case CJ_ARRAY: {
+        const cj_type *y = t->ndim == 1
+                               ? t->dtype
+                               : cj_type_array(t->dtype, t->ndim - 1,
+                                               t->layout == 'C' ? 'C' : 'A', t->readonly);
+        return y ? cj_type_iter(CJ_ITER_ARRAY, y, t, 0, NULL) : NULL;
+    }
+    case CJ_TUPLE:
+        if (t->n > 0 && cj_type_is_unituple(t)) {
+            return cj_type_iter(CJ_ITER_TUPLE, t->items[0], t, 0, NULL);
+        }
+        return NULL;
+    case CJ_ITER:
+        return t;
+    default:
+        return NULL;
+    }
+}
+
+static const cj_type *iter_or_error(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
+    const cj_type *it = iter_over(t);
+    if (it == NULL && !PyErr_Occurred()) {
+        if (t->kind == CJ_TUPLE) {
+            cj_unsupported_error(c, in, "iterating over a heterogeneous tuple %s is not "
+                                        "supported", t->name);
+        } else {
+            cj_typing_error(c, in, "%s is not iterable", t->name);
+        }
+    }
+    return it;
+}
+
+int cj_type_getiter(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    const cj_type *t = cj_vt(c, in->args[0]);
+    if (t == NULL) {
+        return 0;
+    }
+    *out = iter_or_error(c, in, t);
+    return *out ? 1 : -1;
+}
+
+/* ---- builtins by id ---- */
+
+static int type_minmax(cj_infer_ctx *c, cj_instr *in, const cj_type **out, const char *name) {
+    if (in->nargs == 2) { /* max(iterable) */
+        const cj_type *t = cj_vt(c, in->args[1]);
+        if (t->kind == CJ_ARRAY || (t->kind == CJ_TUPLE && t->n > 0 && cj_type_is_unituple(t))) {
+            *out = t->kind == CJ_ARRAY ? t->dtype : t->items[0];
+            return 1;
+        }
+        return no_match(c, in, name);
+    }
+    if (in->nargs < 3 || !all_numbers(c, in, 0)) {
+        return no_match(c, in, name);
+    }
+    const cj_type *r = cj_vt(c, in->args[1]);
+    for (int i = 2; i < in->nargs; i++) {
+        r = cj_unify(r, cj_vt(c, in->args[i]));
+    }
+    *out = r;
+    return 1;
+}
+
+static int type_cast(cj_infer_ctx *c, cj_instr *in, const cj_type *to, const cj_type **out,
+                     const char *name) {
+    if (in->nargs != 2 || !all_numbers(c, in, to->kind == CJ_COMPLEX || to->kind == CJ_BOOL)) {
+        return no_match(c, in, name);
+    }
+    cj_call *call = plain_call(c, in, CJ_CALL_CAST, -1);
+    if (call == NULL) {
+        return -1;
+    }
+    *out = to;
+    return 1;
+}
+
+static int type_range(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    if (in->nargs < 2 || in->nargs > 4) {
+        return no_match(c, in, "<class 'range'>");
+    }
+    for (int i = 1; i < in->nargs; i++) {
+        if (!cj_type_is_integer(cj_vt(c, in->args[i]))) {
+            return no_match(c, in, "<class 'range'>");
+        }
+    }
+    *out = cj_type_range(in->nargs <= 3); /* range(n), range(a, b): step 1 */
+    return *out ? 1 : -1;
+}
+
+static int type_enumerate_zip(cj_infer_ctx *c, cj_instr *in, int builtin, const cj_type **out) {
+    const cj_type *inner[CJ_MAX_ARGS], *yields[CJ_MAX_ARGS];
+    int n = 0;
+    int last = builtin == CJ_B_ENUMERATE ? 2 : in->nargs;
+    if (in->nargs > CJ_MAX_ARGS || in->nargs < 2 || (builtin == CJ_B_ENUMERATE && in->nargs > 3)) {
+        return no_match(c, in, builtin == CJ_B_ZIP ? "<class 'zip'>" : "<class 'enumerate'>");
+    }
+    if (builtin == CJ_B_ENUMERATE) {
+        if (in->nargs == 3 && !cj_type_is_integer(cj_vt(c, in->args[2]))) {
+            return no_match(c, in, "<class 'enumerate'>");
+        }
+        yields[n] = cj_t_int64;
+        const cj_type *counter = cj_type_range(1); /* counts by 1 */
+        inner[n] = counter ? cj_type_iter(CJ_ITER_RANGE, cj_t_int64, counter, 0, NULL) : NULL;
+        if (inner[n++] == NULL) {
+            return -1;
+        }
+    }
+    for (int i = 1; i < last; i++) {
+        const cj_type *it = iter_or_error(c, in, cj_vt(c, in->args[i]));
+        if (it == NULL) {
+            return -1;
+        }
+        inner[n] = it;
+        yields[n++] = it->yield;
+    }
+    const cj_type *y = cj_type_tuple(n, yields);
+    if (y == NULL) {
+        return -1;
+    }
+    *out = cj_type_iter(builtin == CJ_B_ZIP ? CJ_ITER_ZIP : CJ_ITER_ENUMERATE, y, NULL, n,
+                        inner);
+    return *out ? 1 : -1;
+}
+
+int cj_binop_of_builtin(int id) {
+    static const int map[] = {CJ_ADD, CJ_SUB, CJ_MUL, CJ_TRUEDIV, CJ_FLOORDIV, CJ_MOD, CJ_POW,
+                              CJ_LSHIFT, CJ_RSHIFT, CJ_AND, CJ_OR, CJ_XOR};
+    if (id >= CJ_B_OP_IADD && id <= CJ_B_OP_IXOR) {
+        return map[id - CJ_B_OP_IADD];
+    }
+    return map[id - CJ_B_OP_ADD];
+}
+
+static int type_operator_fn(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    const cj_builtin_info *b = &cj_builtin_table[id];
+    const cj_type *a = in->nargs > 1 ? cj_vt(c, in->args[1]) : NULL;
+    const cj_type *bt = in->nargs > 2 ? cj_vt(c, in->args[2]) : NULL;
+    if (b->rule == CJ_R_UNOP) {
+        *out = in->nargs == 2 ? cj_rule_unary(id - CJ_B_OP_NEG, a) : NULL;
+        in->optype = *out;
+    } else if (b->rule == CJ_R_CMPOP) {
+        *out = in->nargs == 3 ? cj_rule_compare(id - CJ_B_OP_LT, a, bt, &in->optype) : NULL;
+    } else {
+        *out = in->nargs == 3 ? cj_rule_binop(cj_binop_of_builtin(id), a, bt, &in->optype) : NULL;
+    }
+    return *out ? 1 : no_match(c, in, b->attr);
+}
+
+static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    int n = in->nargs - 1;
+    const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
+    const cj_type *b = n >= 2 ? cj_vt(c, in->args[2]) : NULL;
+    const char *name = cj_builtin_table[id].attr;
+    switch (id) {
+    case CJ_B_ABS:
+    case CJ_B_OP_ABS:
+    case CJ_B_NP_ABSOLUTE:
+    case CJ_B_NP_SIGN:
+        if (n != 1 || !cj_type_is_number(a) || (id == CJ_B_NP_SIGN && a->kind == CJ_COMPLEX)) {
+            return no_match(c, in, name);
+        }
+        *out = id == CJ_B_NP_SIGN ? (a->kind == CJ_BOOL ? cj_t_int64 : a) : abs_type(a);
+        if (a->kind == CJ_BOOL && id == CJ_B_ABS) {
+            *out = cj_t_int8; /* numba: abs(bool) is int8 */
+        }
+        return 1;
+    case CJ_B_NP_SQUARE:
+        if (n != 1 || !cj_type_is_number(a)) {
+            return no_match(c, in, name);
+        }
+        *out = a->kind == CJ_BOOL ? cj_t_int64 : a;
+        return 1;
+    case CJ_B_MIN:
+    case CJ_B_MAX:
+        return type_minmax(c, in, out, name);
+    case CJ_B_ROUND:
+        if (n == 1 && cj_type_is_number(a) && a->kind != CJ_COMPLEX) {
+            *out = cj_t_int64;
+            return 1;
+        }
+        if (n == 2 && cj_type_is_number(a) && a->kind != CJ_COMPLEX && cj_type_is_integer(b)) {
+            *out = cj_type_is_integer(a) ? cj_t_int64 : a;
+            return 1;
+        }
+        return no_match(c, in, name);
+    case CJ_B_LEN:
+        if (n == 1 && (a->kind == CJ_TUPLE || a->kind == CJ_ARRAY || a->kind == CJ_RANGE)) {
+            *out = cj_t_int64;
+            return 1;
+        }
+        return no_match(c, in, name);
+    case CJ_B_RANGE:
+        return type_range(c, in, out);
+    case CJ_B_ENUMERATE:
+    case CJ_B_ZIP:
+        return type_enumerate_zip(c, in, id, out);
+    case CJ_B_POW:
+    case CJ_B_NP_POWER:
+        *out = n == 2 ? cj_rule_binop(CJ_POW, a, b, &in->optype) : NULL;
+        return *out ? 1 : no_match(c, in, name);
+    case CJ_B_DIVMOD: {
+        const cj_type *q = n == 2 ? cj_rule_binop(CJ_FLOORDIV, a, b, &in->optype) : NULL;
+        if (q == NULL) {
+            return no_match(c, in, name);
+        }
+        const cj_type *items[2] = {q, q};
+        *out = cj_type_tuple(2, items);
+        return *out ? 1 : -1;
+    }
+    case CJ_B_INT:
+        return type_cast(c, in, a && a->kind == CJ_INT && !a->is_signed && a->bits == 64
+                                    ? cj_t_uint64 : cj_t_int64, out, "<class 'int'>");
+    case CJ_B_FLOAT:
+        return type_cast(c, in, cj_t_float64, out, "<class 'float'>");
+    case CJ_B_BOOL:
+        if (n == 1 && cj_rule_has_truth(a)) {
+            return type_cast(c, in, cj_t_bool, out, "<class 'bool'>");
+        }
+        return no_match(c, in, "<class 'bool'>");
+    case CJ_B_COMPLEX:
+        if (n == 2 && all_numbers(c, in, 0)) {
+            *out = cj_t_complex128;
+            return plain_call(c, in, CJ_CALL_BUILTIN, id) ? 1 : -1;
+        }
+        return type_cast(c, in, cj_t_complex128, out, "<class 'complex'>");
+    case CJ_B_M_LOG:
+        if ((n == 1 || n == 2) && all_numbers(c, in, 0)) {
+            *out = n == 1 ? float_of(a) : cj_t_float64;
+            return 1;
+        }
+        return no_match(c, in, name);
+    case CJ_B_M_GCD:
+        if (n == 2 && cj_type_is_integer(a) && cj_type_is_integer(b)) {
+            *out = cj_t_int64;
+            return 1;
+        }
+        return no_match(c, in, name);
+    case CJ_B_M_LDEXP:
+        if (n == 2 && cj_type_is_number(a) && a->kind != CJ_COMPLEX && cj_type_is_integer(b)) {
+            *out = float_of(a);
+            return 1;
+        }
+        return no_match(c, in, name);
+    case CJ_B_M_MODF:
+    case CJ_B_M_FREXP: {
+        if (n != 1 || !cj_type_is_number(a) || a->kind == CJ_COMPLEX) {
+            return no_match(c, in, name);
+        }
+        const cj_type *f = float_of(a);
+        const cj_type *items[2] = {f, id == CJ_B_M_MODF ? f : cj_t_int32}; /* numba's */
+        *out = cj_type_tuple(2, items);
+        return *out ? 1 : -1;
+    }
+    case CJ_B_C_PHASE:
+        *out = n == 1 && cj_type_is_number(a) ? cj_t_float64 : NULL;
+        return *out ? 1 : no_match(c, in, name);
+    case CJ_B_C_POLAR: {
+        const cj_type *items[2] = {cj_t_float64, cj_t_float64};
+        *out = n == 1 && cj_type_is_number(a) ? cj_type_tuple(2, items) : NULL;
+        return *out ? 1 : no_match(c, in, name);
+    }
+    case CJ_B_C_RECT:
+        *out = n == 2 && all_numbers(c, in, 0) ? cj_t_complex128 : NULL;
+        return *out ? 1 : no_match(c, in, name);
+    case CJ_B_OP_GETITEM: /* operator.getitem(x, i) is x[i]: the call becomes a getitem */
+        if (n != 2) {
+            return no_match(c, in, name);
+        }
+        in->op = CJ_I_GETITEM;
+        in->args = in->args + 1;
+        in->nargs = 2;
+        in->resolved = NULL;
+        return cj_type_getitem(c, in, out);
+    case CJ_B_OP_TRUTH:
+        *out = n == 1 && cj_rule_has_truth(a) ? cj_t_bool : NULL;
+        return *out ? 1 : no_match(c, in, name);
+    case CJ_B_PRINT:
+        return cj_unsupported_error(c, in, "print() is not supported on the CPU target yet");
+    default:
+        return no_match(c, in, name);
+    }
+}
+
+static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    const cj_builtin_info *b = &cj_builtin_table[id];
+    int n = in->nargs - 1;
+    if (in->index > 0) {
+        return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
+    }
+    if (plain_call(c, in, CJ_CALL_BUILTIN, id) == NULL) {
+        return -1;
+    }
+    const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
+    int numpy = strcmp(b->module, "numpy") == 0;
+    switch (b->rule) {
+    case CJ_R_F1:
+        if (n != 1 || !cj_type_is_number(a) || a->kind == CJ_COMPLEX) {
+            return no_match(c, in, b->attr);
+        }
+        *out = numpy ? np_float_of(a) : float_of(a);
+        return 1;
+    case CJ_R_F2:
+        if (n != 2 || !all_numbers(c, in, 0)) {
+            return no_match(c, in, b->attr);
+        }
+        *out = cj_rule_float_result(a, cj_vt(c, in->args[2]));
+        if (!numpy && (cj_type_is_integer(a) || cj_type_is_integer(cj_vt(c, in->args[2])))) {
+            *out = cj_t_float64; /* math functions take integers as float64 */
+        }
+        return 1;
+    case CJ_R_TO_INT:
+        if (n != 1 || !cj_type_is_number(a) || a->kind == CJ_COMPLEX) {
+            return no_match(c, in, b->attr);
+        }
+        *out = cj_t_int64;
+        return 1;
+    case CJ_R_PRED:
+        if (n != 1 || !cj_type_is_number(a)) {
+            return no_match(c, in, b->attr);
+        }
+        *out = cj_t_bool;
+        return 1;
+    case CJ_R_C1:
+        if (n != 1 || !cj_type_is_number(a)) {
+            return no_match(c, in, b->attr);
+        }
+        *out = a->kind == CJ_COMPLEX && a->bits == 64 ? cj_t_complex64 : cj_t_complex128;
+        return 1;
+    case CJ_R_MINMAX2:
+        if (n != 2 || !all_numbers(c, in, 0)) {
+            return no_match(c, in, b->attr);
+        }
+        *out = cj_promote(a, cj_vt(c, in->args[2]));
+        return 1;
+    case CJ_R_BINOP:
+    case CJ_R_CMPOP:
+    case CJ_R_UNOP:
+        return type_operator_fn(c, in, id, out);
+    case CJ_R_SPECIAL:
+        return type_special(c, in, id, out);
+    }
+    return no_match(c, in, b->attr);
+}
+
+/* ---- jitted callees: keywords and defaults folded into positions ---- */
+
+static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_call *call) {
+    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
+    int nparams = code->co_argcount + code->co_kwonlyargcount;
+    int nkw = in->index, npos = in->nargs - 1 - nkw;
+    PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
+    if (names == NULL) {
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; i < nparams; i++) {
+        call->args[i] = -2;
+    }
+    if (npos > code->co_argcount) {
+        rc = cj_typing_error(c, in, "too many positional arguments for %U()", code->co_name);
+    }
+    for (int i = 0; rc == 0 && i < npos; i++) {
+        call->args[i] = in->args[1 + i];
+    }
+    for (int k = 0; rc == 0 && k < nkw; k++) {
+        PyObject *kw = PyTuple_GET_ITEM(in->obj, k);
+        int found = -1;
+        for (int p = 0; p < nparams; p++) {
+            if (PyUnicode_Compare(PyTuple_GET_ITEM(names, p), kw) == 0) {
+                found = p;
+            }
+        }
+        if (found < 0 || call->args[found] != -2) {
+            rc = cj_typing_error(c, in, found < 0 ? "unexpected keyword argument '%U'"
+                                                  : "multiple values for argument '%U'", kw);
+            break;
+        }
+        call->args[found] = in->args[1 + npos + k];
+    }
+    PyObject *defaults = PyFunction_GetDefaults(pyfunc);     /* borrowed */
+    PyObject *kwdefaults = PyFunction_GetKwDefaults(pyfunc); /* borrowed */
+    int ndef = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
+    for (int p = 0; rc == 0 && p < nparams; p++) {
+        if (call->args[p] != -2) {
+            call->argtypes[p] = cj_vt(c, call->args[p]);
+            continue;
+        }
+        PyObject *d = NULL;
+        if (p < code->co_argcount && p >= code->co_argcount - ndef) {
+            d = PyTuple_GET_ITEM(defaults, p - (code->co_argcount - ndef));
+        } else if (p >= code->co_argcount && kwdefaults) {
+            d = PyDict_GetItemWithError(kwdefaults, PyTuple_GET_ITEM(names, p));
+        }
+        if (d == NULL) {
+            rc = PyErr_Occurred() ? -1 : cj_typing_error(c, in, "missing argument '%U' in "
+                                                                "call to %U()",
+                                                         PyTuple_GET_ITEM(names, p),
+                                                         code->co_name);
+            break;
+        }
+        call->args[p] = -1;
+        call->defaults[p] = d;
+        call->argtypes[p] = cj_type_omitted(d);
+        rc = call->argtypes[p] ? 0 : -1;
+    }
+    Py_DECREF(names);
+    call->nargs = nparams;
+    return rc;
+}
+
+static int type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee,
+                                PyObject *pyfunc, const cj_type **out) {
+    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
+    int nparams = code->co_argcount + code->co_kwonlyargcount;
+    cj_call *call = call_record(c, in, CJ_CALL_DISPATCHER, nparams);
+    if (call == NULL || fold_arguments(c, in, pyfunc, call) < 0) {
+        return -1;
+    }
+    /* recursion into this very compilation: its return type is what typing has so far */
+    int self = c->env->self_dispatcher == callee && nparams == c->nargs;
+    for (int i = 0; self && i < nparams; i++) {
+        self = call->argtypes[i] == c->argtypes[i];
+    }
+    if (self) {
+        call->kind = CJ_CALL_SELF;
+        *out = c->ret;
+        return c->ret ? 1 : 0;
+    }
+    const cj_type *ret;
+    const void *handle;
+    int rc = c->env->resolve_dispatcher(c->env, callee, nparams,
+                                        (const cj_type *const *)call->argtypes, &ret, &handle);
+    if (rc <= 0) {
+        if (rc == 0) {
+            CJ_UNREACHABLE("dispatcher not resolved");
+        }
+        return -1;
+    }
+    call->callee = handle;
+    *out = ret;
+    return 1;
+}
+
+/* raise SomeError("constant", 3): the exception is made now, from the constants. */
+static int type_exception_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls,
+                               const cj_type **out) {
+    if (in->index > 0) {
+        return cj_unsupported_error(c, in, "exception constructors with keyword arguments");
+    }
+    PyObject *args = PyTuple_New(in->nargs - 1);
+    if (args == NULL) {
+        return -1;
+    }
+    for (int i = 1; i < in->nargs; i++) {
+        PyObject *v = cj_const_of(c, in->args[i]);
+        if (v == NULL) {
+            Py_DECREF(args);
+            return cj_unsupported_error(c, in, "exceptions can only be made from constant "
+                                               "arguments in cujit");
+        }
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(args, i - 1, v);
+    }
+    PyObject *exc = PyObject_Call(cls, args, NULL);
+    Py_DECREF(args);
+    if (exc == NULL || cj_ir_keep(c->ir, exc) == NULL) {
+        Py_XDECREF(exc);
+        return -1;
+    }
+    Py_DECREF(exc); /* the IR keeps it */
+    cj_call *call = plain_call(c, in, CJ_CALL_EXCEPTION, -1);
+    if (call == NULL) {
+        return -1;
+    }
+    call->exception = exc;
+    *out = cj_type_const_obj(cls);
+    return *out ? 1 : -1;
+}
+
+static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
+                            const cj_type **out) {
+    const char *name = PyUnicode_AsUTF8(bound->obj);
+    if (name == NULL) {
+        return -1;
+    }
+    if (strcmp(name, "conjugate") == 0 && in->nargs == 1 && cj_type_is_number(bound->source)) {
+        if (plain_call(c, in, CJ_CALL_METHOD, CJ_B_METH_CONJUGATE) == NULL) {
+            return -1;
+        }
+        *out = bound->source->kind == CJ_BOOL ? cj_t_int64 : bound->source;
+        return 1;
+    }
+    return cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name,
+                           bound->source->name);
+}
+
+/* A NumPy scalar class (np.float32) as a cast target, or NULL. */
+static const cj_type *numpy_scalar_class(PyObject *obj) {
+    if (!PyType_Check(obj) || !PyType_IsSubtype((PyTypeObject *)obj, &PyGenericArrType_Type)) {
+        return NULL;
+    }
+    PyArray_Descr *d = PyArray_DescrFromTypeObject(obj);
+    if (d == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    const cj_type *t = cj_type_from_npy_typenum(d->type_num);
+    Py_DECREF(d);
+    return t;
+}
+
+static int untyped_global(cj_infer_ctx *c, cj_instr *in) {
+    cj_instr *d = c->def[in->args[0]];
+    PyObject *obj = cj_vt(c, in->args[0])->obj;
+    if (d != NULL && d->op == CJ_I_GLOBAL && d->name != NULL) {
+        return cj_typing_error(c, in, "Untyped global name '%U': Cannot determine cujit type "
+                                      "of %R", d->name, (PyObject *)Py_TYPE(obj));
+    }
+    return cj_typing_error(c, in, "cannot call %R in cujit code", obj);
+}
+
+int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    for (int i = 0; i < in->nargs; i++) {
+        if (cj_vt(c, in->args[i]) == NULL) {
+            return 0;
+        }
+    }
+    const cj_type *callee = cj_vt(c, in->args[0]);
+    if (callee->kind == CJ_BOUND) {
+        return type_method_call(c, in, callee, out);
+    }
+    if (callee->kind != CJ_CONST_OBJ) {
+        return cj_typing_error(c, in, "object of type %s is not callable", callee->name);
+    }
+    PyObject *obj = callee->obj;
+    const cj_type *cast = cj_type_from_py(obj);
+    if (cast == NULL) {
+        cast = numpy_scalar_class(obj);
+    }
+    if (cast != NULL) {
+        return type_cast(c, in, cast, out, cast->name);
+    }
+    int cuda = cj_cuda_type_call(c, in, obj, out); /* CUDA intrinsics (cuda_typing.c) */
+    if (cuda != 2) {
+        return cuda;
+    }
+    int id = cj_builtin_lookup(obj);
+    if (id >= 0) {
+        return type_builtin(c, in, id, out);
+    }
+    if (PyType_Check(obj) &&
+        PyType_IsSubtype((PyTypeObject *)obj, (PyTypeObject *)PyExc_BaseException)) {
+        return type_exception_call(c, in, obj, out);
+    }
+    PyObject *pyfunc = c->env->dispatcher_pyfunc ? c->env->dispatcher_pyfunc(obj) : NULL;
+    if (pyfunc != NULL) {
+        return type_dispatcher_call(c, in, obj, pyfunc, out);
+    }
+    return untyped_global(c, in);
+}

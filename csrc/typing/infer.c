@@ -1,0 +1,591 @@
+/* infer.c: type inference.
+ * requires: IR from the frontend; produces: a type for every variable of the reachable blocks,
+ * instr->optype / resolved for lowering, blocks pruned where a branch is decided at compile
+ * time (`if x is None` with None passed), and the return type.
+ * A fixpoint: each round types every instruction of the reachable blocks from the current
+ * operand types; a variable's type is the unification of everything assigned to it; types
+ * only widen, so rounds stop changing. */
+#include "typing/infer_internal.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#define MAX_ROUNDS 200
+#define KNOWN_UNSET (-1)
+#define KNOWN_VARIES 2
+
+int cj_typing_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    cj_ir_errorv(c->ir, cj_TypingError, in ? in->line : c->ir->firstline,
+                 "Failed in cujit nopython pipeline (step: typing)\n", fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int cj_unsupported_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    cj_ir_errorv(c->ir, cj_UnsupportedError, in ? in->line : c->ir->firstline, "", fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+PyObject *cj_argtypes_text(cj_infer_ctx *c, const cj_instr *in, int first) {
+    PyObject *parts = PyList_New(0);
+    for (int i = first; parts != NULL && i < in->nargs; i++) {
+        const cj_type *t = cj_vt(c, in->args[i]);
+        PyObject *s = PyUnicode_FromString(t ? t->name : "?");
+        if (s == NULL || PyList_Append(parts, s) < 0) {
+            Py_XDECREF(s);
+            Py_CLEAR(parts);
+        }
+        Py_XDECREF(s);
+    }
+    if (parts == NULL) {
+        return NULL;
+    }
+    PyObject *sep = PyUnicode_FromString(", ");
+    PyObject *joined = sep ? PyUnicode_Join(sep, parts) : NULL;
+    Py_XDECREF(sep);
+    Py_DECREF(parts);
+    if (joined == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyUnicode_FromFormat("(%U)", joined);
+    Py_DECREF(joined);
+    return r;
+}
+
+PyObject *cj_const_of(cj_infer_ctx *c, int var) {
+    cj_instr *d = c->def[var];
+    while (d != NULL && d->op == CJ_I_COPY) {
+        d = c->def[d->args[0]];
+    }
+    return d != NULL && d->op == CJ_I_CONST ? d->obj : NULL;
+}
+
+/* ---- constants ---- */
+
+static const cj_type *const_tuple_type(PyObject *value) {
+    Py_ssize_t n = PyTuple_GET_SIZE(value);
+    const cj_type *items[256];
+    if (n > 256) {
+        PyErr_SetString(cj_UnsupportedError, "constant tuples of more than 256 items");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        items[i] = cj_const_type(PyTuple_GET_ITEM(value, i));
+        if (items[i] == NULL) {
+            return NULL;
+        }
+    }
+    return cj_type_tuple((int)n, items);
+}
+
+const cj_type *cj_const_type(PyObject *value) {
+    if (PyUnicode_Check(value)) {
+        return cj_type_const_obj(value);
+    }
+    if (PyTuple_Check(value)) {
+        return const_tuple_type(value);
+    }
+    const cj_type *t = cj_typeof(value);
+    if (t != NULL && t->kind == CJ_ARRAY) {
+        /* global arrays are frozen into the code: read-only, C order copies */
+        return cj_type_array(t->dtype, t->ndim, 'C', 1);
+    }
+    return t;
+}
+
+/* ---- per-instruction typing ---- */
+
+static int type_binop(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    const cj_type *a = cj_vt(c, in->args[0]), *b = cj_vt(c, in->args[1]);
+    if (a == NULL || b == NULL) {
+        return 0;
+    }
+    if (a->kind == CJ_ARRAY || b->kind == CJ_ARRAY) {
+        return cj_unsupported_error(c, in, "array expressions (%s %s %s) are not supported yet "
+                                           "(a later cujit release)", a->name,
+                                    cj_binop_symbol(in->sub), b->name);
+    }
+    *out = cj_rule_binop(in->sub, a, b, &in->optype);
+    if (*out == NULL) {
+        return PyErr_Occurred() ? -1 : cj_typing_error(c, in,
+            "No implementation of function Function(<built-in function %s>) found for "
+            "signature:\n \n >>> %s(%s, %s)", cj_binop_symbol(in->sub),
+            cj_binop_symbol(in->sub), a->name, b->name);
+    }
+    return 1;
+}
+
+static int type_unary(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    const cj_type *a = cj_vt(c, in->args[0]);
+    if (a == NULL) {
+        return 0;
+    }
+    *out = cj_rule_unary(in->sub, a);
+    if (*out == NULL) {
+        return cj_typing_error(c, in, "No implementation of function Function(<built-in "
+                                      "function %s>) found for signature:\n \n >>> %s(%s)",
+                               cj_unop_symbol(in->sub), cj_unop_symbol(in->sub), a->name);
+    }
+    in->optype = *out;
+    if (in->sub == CJ_NOT) {
+        cj_var *v = CJ_VAR(c->ir, in->args[0]);
+        in->index = v->known; /* for pruning: not <known> is known */
+    }
+    return 1;
+}
+
+static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    const cj_type *a = cj_vt(c, in->args[0]), *b = cj_vt(c, in->args[1]);
+    if (a == NULL || b == NULL) {
+        return 0;
+    }
+    if (a->kind == CJ_ARRAY || b->kind == CJ_ARRAY) {
+        return cj_unsupported_error(c, in, "array comparisons (%s %s %s) are not supported "
+                                           "yet", a->name, cj_cmpop_symbol(in->sub), b->name);
+    }
+    *out = cj_rule_compare(in->sub, a, b, &in->optype);
+    if (*out == NULL) {
+        return cj_typing_error(c, in, "No implementation of function Function(<built-in "
+                                      "function %s>) found for signature:\n \n >>> %s(%s, %s)",
+                               cj_cmpop_symbol(in->sub), cj_cmpop_symbol(in->sub), a->name,
+                               b->name);
+    }
+    return 1;
+}
+
+/* The compile-time truth of a variable's value, or KNOWN_VARIES. */
+static int known_value(cj_infer_ctx *c, const cj_instr *in) {
+    switch (in->op) {
+    case CJ_I_CONST:
+        if (in->obj == Py_None || PyBool_Check(in->obj)) {
+            return in->obj == Py_True;
+        }
+        return KNOWN_VARIES;
+    case CJ_I_COPY:
+        return CJ_VAR(c->ir, in->args[0])->known;
+    case CJ_I_COMPARE: {
+        if (in->sub != CJ_IS && in->sub != CJ_ISNOT) {
+            return KNOWN_VARIES;
+        }
+        const cj_type *a = cj_vt(c, in->args[0]), *b = cj_vt(c, in->args[1]);
+        int a_none = a->kind == CJ_NONE || a->kind == CJ_OMITTED;
+        int b_none = b->kind == CJ_NONE || b->kind == CJ_OMITTED;
+        if (a->kind == CJ_OMITTED) {
+            a_none = a->obj == Py_None;
+        }
+        if (b->kind == CJ_OMITTED) {
+            b_none = b->obj == Py_None;
+        }
+        if (!a_none || !b_none) {
+            /* numba prunes only when the value is None: with a value passed, both sides are
+             * typed (and must unify) */
+            return KNOWN_VARIES;
+        }
+        return in->sub == CJ_IS;
+    }
+    case CJ_I_UNARY:
+        if (in->sub == CJ_NOT && (in->index == 0 || in->index == 1)) {
+            return !in->index;
+        }
+        return KNOWN_VARIES;
+    case CJ_I_ARG: {
+        const cj_type *t = cj_vt(c, in->dst);
+        return t && t->kind == CJ_NONE ? 0 : KNOWN_VARIES;
+    }
+    default:
+        return KNOWN_VARIES;
+    }
+}
+
+/* Unifies `t` into variable `var`; TypingError when the two cannot unify. */
+static int assign(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t) {
+    cj_var *v = CJ_VAR(c->ir, var);
+    if (t == NULL) {
+        return 0;
+    }
+    if (t->kind == CJ_VOID) {
+        t = cj_t_none;
+    }
+    const cj_type *u = v->type == NULL ? t : cj_unify(v->type, t);
+    if (u == NULL) {
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+        /* the source name, without the version suffix (x.2 -> x) */
+        char name[256];
+        PyOS_snprintf(name, sizeof(name), "%s", v->name);
+        char *dot = strrchr(name, '.');
+        if (dot != NULL && dot[1] >= '0' && dot[1] <= '9') {
+            *dot = 0;
+        }
+        return cj_typing_error(c, in, "Cannot unify %s and %s for '%s', defined at %s (%d)",
+                               v->type->name, t->name, name, c->ir->filename, v->line);
+    }
+    if (u != v->type) {
+        v->type = u;
+        c->changed = 1;
+    }
+    return 0;
+}
+
+static int assign_known(cj_infer_ctx *c, int var, int known) {
+    cj_var *v = CJ_VAR(c->ir, var);
+    int merged = v->known == KNOWN_UNSET ? known : (v->known == known ? known : KNOWN_VARIES);
+    if (merged != v->known) {
+        v->known = merged;
+        c->changed = 1;
+    }
+    return 0;
+}
+
+static int type_return(cj_infer_ctx *c, cj_instr *in) {
+    const cj_type *t = cj_vt(c, in->args[0]);
+    if (t == NULL) {
+        return 0;
+    }
+    if (t->kind == CJ_CONST_OBJ || t->kind == CJ_ITER || t->kind == CJ_OMITTED) {
+        return cj_typing_error(c, in, "cannot return a value of type %s", t->name);
+    }
+    const cj_type *u = c->ret == NULL ? t : cj_unify(c->ret, t);
+    if (u == NULL) {
+        return PyErr_Occurred() ? -1 : cj_typing_error(c, in,
+            "Can't unify return type from the following types: %s, %s", c->ret->name,
+            t->name);
+    }
+    if (u != c->ret) {
+        c->ret = u;
+        c->changed = 1;
+    }
+    return 1;
+}
+
+static int type_raise(cj_infer_ctx *c, cj_instr *in) {
+    const cj_type *t = cj_vt(c, in->args[0]);
+    if (t == NULL) {
+        return 0;
+    }
+    PyObject *obj = t->kind == CJ_CONST_OBJ ? t->obj : NULL;
+    int is_class = obj && PyType_Check(obj) &&
+                   PyType_IsSubtype((PyTypeObject *)obj, (PyTypeObject *)PyExc_BaseException);
+    int is_instance = obj && PyExceptionInstance_Check(obj);
+    if (!is_class && !is_instance) {
+        return cj_unsupported_error(c, in, "cujit can only raise exception classes or "
+                                           "exceptions made from constant arguments, not %s",
+                                    t->name);
+    }
+    return 1;
+}
+
+static int type_build_tuple(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    const cj_type *items[256];
+    for (int i = 0; i < in->nargs; i++) {
+        items[i] = cj_vt(c, in->args[i]);
+        if (items[i] == NULL) {
+            return 0;
+        }
+    }
+    *out = cj_type_tuple(in->nargs, items);
+    return *out ? 1 : -1;
+}
+
+static int type_build_slice(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    for (int i = 0; i < in->nargs; i++) {
+        const cj_type *t = cj_vt(c, in->args[i]);
+        if (t == NULL) {
+            return 0;
+        }
+        if (!cj_type_is_integer(t) && t->kind != CJ_NONE) {
+            return cj_typing_error(c, in, "slice indices must be integers or None, not %s",
+                                   t->name);
+        }
+    }
+    *out = cj_type_slice(in->nargs);
+    return *out ? 1 : -1;
+}
+
+static int type_truth(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
+    if (!cj_rule_has_truth(t)) {
+        return cj_typing_error(c, in, "the truth value of %s is not supported (use an "
+                                      "explicit comparison)", t->name);
+    }
+    return 1;
+}
+
+static int is_string(const cj_type *t) {
+    return t != NULL && t->kind == CJ_CONST_OBJ && PyUnicode_Check(t->obj);
+}
+
+/* Strings exist only as constant exception messages: any other use is unsupported. */
+static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
+    int first = 0;
+    if (in->op == CJ_I_COPY || in->op == CJ_I_CONST) {
+        return 0;
+    }
+    if (in->op == CJ_I_CALL) {
+        const cj_type *callee = cj_vt(c, in->args[0]);
+        if (callee != NULL && callee->kind == CJ_CONST_OBJ &&
+            ((PyType_Check(callee->obj) &&
+              PyType_IsSubtype((PyTypeObject *)callee->obj, (PyTypeObject *)PyExc_BaseException)) ||
+             cj_builtin_lookup(callee->obj) == CJ_B_PRINT)) {
+            return 0; /* exception messages, and print("text", x) where print is supported */
+        }
+        first = 1;
+    }
+    for (int i = first; i < in->nargs; i++) {
+        if (is_string(cj_vt(c, in->args[i]))) {
+            return cj_unsupported_error(c, in, "cujit does not support strings (str values are "
+                                               "allowed only as constant exception messages)");
+        }
+    }
+    return 0;
+}
+
+/* Types one instruction; 1 done, 0 operands not known yet, -1 error. */
+static int type_instr(cj_infer_ctx *c, cj_instr *in) {
+    const cj_type *out = NULL;
+    int rc;
+    if (reject_strings(c, in) < 0) {
+        return -1;
+    }
+    switch (in->op) {
+    case CJ_I_CONST:
+        out = cj_const_type(in->obj);
+        if (out == NULL) {
+            return -1;
+        }
+        rc = 1;
+        break;
+    case CJ_I_ARG: /* an omitted argument is its default, a constant */
+        out = c->argtypes[in->index];
+        if (out->kind == CJ_OMITTED && (out = cj_const_type(out->obj)) == NULL) {
+            return -1;
+        }
+        rc = 1;
+        break;
+    case CJ_I_GLOBAL: /* modules, classes and callables are typed where they are used */
+        if (!PyModule_Check(in->obj) && !PyType_Check(in->obj) && !PyCallable_Check(in->obj)) {
+            return cj_typing_error(c, in, "Untyped global name '%U': Cannot determine cujit "
+                                          "type of %R", in->name ? in->name : Py_None,
+                                   (PyObject *)Py_TYPE(in->obj));
+        }
+        out = cj_type_const_obj(in->obj);
+        rc = out ? 1 : -1;
+        break;
+    case CJ_I_COPY:
+        out = cj_vt(c, in->args[0]);
+        rc = out != NULL;
+        break;
+    case CJ_I_BINOP:
+        rc = type_binop(c, in, &out);
+        break;
+    case CJ_I_UNARY:
+        rc = type_unary(c, in, &out);
+        break;
+    case CJ_I_COMPARE:
+        rc = type_compare(c, in, &out);
+        break;
+    case CJ_I_TRUTH:
+        out = cj_vt(c, in->args[0]);
+        rc = out == NULL ? 0 : type_truth(c, in, out);
+        out = cj_t_bool;
+        break;
+    case CJ_I_CALL:
+        rc = cj_type_call(c, in, &out);
+        break;
+    case CJ_I_GETATTR:
+        rc = cj_type_getattr(c, in, &out);
+        break;
+    case CJ_I_GETITEM:
+        rc = cj_type_getitem(c, in, &out);
+        break;
+    case CJ_I_SETITEM:
+        return cj_type_setitem(c, in);
+    case CJ_I_BUILD_TUPLE:
+        rc = type_build_tuple(c, in, &out);
+        break;
+    case CJ_I_BUILD_SLICE:
+        rc = type_build_slice(c, in, &out);
+        break;
+    case CJ_I_STATIC_ITEM:
+        rc = cj_type_static_item(c, in, &out);
+        break;
+    case CJ_I_GETITER:
+        rc = cj_type_getiter(c, in, &out);
+        break;
+    case CJ_I_ITERNEXT: {
+        const cj_type *it = cj_vt(c, in->args[0]);
+        if (it == NULL) {
+            return 0;
+        }
+        if (assign(c, in, in->dst2, cj_t_bool) < 0 ||
+            assign_known(c, in->dst2, KNOWN_VARIES) < 0) {
+            return -1;
+        }
+        out = it->yield;
+        rc = 1;
+        break;
+    }
+    case CJ_I_BRANCH: {
+        const cj_type *t = cj_vt(c, in->args[0]);
+        return t == NULL ? 0 : type_truth(c, in, t);
+    }
+    case CJ_I_RETURN:
+        return type_return(c, in);
+    case CJ_I_RAISE:
+        return type_raise(c, in);
+    case CJ_I_JUMP:
+        return 1;
+    default:
+        CJ_UNREACHABLE("unknown IR op");
+        return -1;
+    }
+    if (rc <= 0 || in->dst < 0) {
+        return rc;
+    }
+    in->rtype = out;
+    if (assign(c, in, in->dst, out) < 0) {
+        return -1;
+    }
+    return assign_known(c, in->dst, known_value(c, in)) < 0 ? -1 : 1;
+}
+
+/* Marks the blocks reachable from the entry, following only the side of a branch whose
+ * condition is known at compile time. */
+static void mark_reachable(cj_infer_ctx *c, int *stack) {
+    cj_func_ir *ir = c->ir;
+    for (int b = 0; b < ir->blocks.len; b++) {
+        CJ_BLOCK(ir, b)->reachable = 0;
+    }
+    int sp = 0;
+    stack[sp++] = 0;
+    CJ_BLOCK(ir, 0)->reachable = 1;
+    while (sp > 0) {
+        cj_block *blk = CJ_BLOCK(ir, stack[--sp]);
+        cj_instr *t = cj_block_terminator(blk);
+        if (t == NULL) {
+            continue;
+        }
+        int targets[2] = {-1, -1};
+        if (t->op == CJ_I_JUMP) {
+            targets[0] = t->target;
+        } else if (t->op == CJ_I_BRANCH) {
+            int known = CJ_VAR(ir, t->args[0])->known;
+            if (known == KNOWN_UNSET) {
+                continue; /* condition not typed yet */
+            }
+            if (known != 0) {
+                targets[0] = t->target;
+            }
+            if (known != 1) {
+                targets[1] = t->target2;
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            if (targets[k] >= 0 && !CJ_BLOCK(ir, targets[k])->reachable) {
+                CJ_BLOCK(ir, targets[k])->reachable = 1;
+                stack[sp++] = targets[k];
+            }
+        }
+    }
+}
+
+/* One pass over the reachable blocks; *pending counts instructions not typed yet. */
+static int infer_round(cj_infer_ctx *c, int *pending, cj_instr **first_pending) {
+    *pending = 0;
+    *first_pending = NULL;
+    for (int b = 0; b < c->ir->blocks.len; b++) {
+        cj_block *blk = CJ_BLOCK(c->ir, b);
+        if (!blk->reachable) {
+            continue;
+        }
+        for (int i = 0; i < blk->instrs.len; i++) {
+            cj_instr *in = CJ_INSTR(blk, i);
+            int rc = type_instr(c, in);
+            if (rc < 0) {
+                return -1;
+            }
+            if (rc == 0) {
+                if (*pending == 0) {
+                    *first_pending = in;
+                }
+                (*pending)++;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Records each variable's only definition (NULL when it has several). */
+static int find_definitions(cj_infer_ctx *c) {
+    cj_func_ir *ir = c->ir;
+    c->def = cj_arena_alloc(&ir->arena, sizeof(cj_instr *) * (size_t)(ir->vars.len + 1));
+    char *count = cj_arena_alloc(&ir->arena, (size_t)ir->vars.len + 1);
+    if (c->def == NULL || count == NULL) {
+        return -1;
+    }
+    for (int b = 0; b < ir->blocks.len; b++) {
+        cj_block *blk = CJ_BLOCK(ir, b);
+        for (int i = 0; i < blk->instrs.len; i++) {
+            cj_instr *in = CJ_INSTR(blk, i);
+            if (in->dst >= 0 && count[in->dst] < 2) {
+                count[in->dst]++;
+                c->def[in->dst] = count[in->dst] == 1 ? in : NULL;
+            }
+        }
+    }
+    return 0;
+}
+
+static int report_untyped(cj_infer_ctx *c, cj_instr *in) {
+    for (int i = 0; i < in->nargs; i++) {
+        cj_var *v = CJ_VAR(c->ir, in->args[i]);
+        if (v->type == NULL) {
+            if (!v->is_temp) {
+                return cj_typing_error(c, in, "NameError: local variable '%s' is referenced "
+                                              "before assignment (or could not be typed)",
+                                       v->name);
+            }
+        }
+    }
+    return cj_typing_error(c, in, "cannot determine the types in this expression (a "
+                                  "recursive call with no base case?)");
+}
+
+int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typing_env *env,
+             const cj_type **ret) {
+    if (nargs != ir->nargs) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %d arguments but %d types were given",
+                     ir->name, ir->nargs, nargs);
+        return -1;
+    }
+    cj_infer_ctx c = {.ir = ir, .env = env, .argtypes = argtypes, .nargs = nargs};
+    int *stack = cj_arena_alloc(&ir->arena, sizeof(int) * (size_t)(ir->blocks.len + 1));
+    if (stack == NULL || find_definitions(&c) < 0) {
+        return -1;
+    }
+    for (int v = 0; v < ir->vars.len; v++) {
+        CJ_VAR(ir, v)->known = KNOWN_UNSET;
+    }
+    int pending = 0;
+    cj_instr *first_pending = NULL;
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        c.changed = 0;
+        mark_reachable(&c, stack);
+        if (infer_round(&c, &pending, &first_pending) < 0) {
+            return -1;
+        }
+        if (!c.changed) {
+            break;
+        }
+    }
+    if (pending > 0) {
+        return report_untyped(&c, first_pending);
+    }
+    *ret = c.ret ? c.ret : cj_t_none;
+    return 0;
+}
