@@ -47,6 +47,48 @@ def test_eager_list_picks_first_matching():
     assert [str(s) for s in g.nopython_signatures] == ["int32(int32)", "float32(float32)"]
 
 
+_SCALARS = ["boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float32", "float64", "complex64", "complex128"]
+
+
+def test_conversion_rule_is_numbas():
+    """_core.can_convert (the rule both dispatchers use) against numba's own casting table."""
+    from numba.core.typeconv.rules import default_type_manager
+    from numba import types as nt
+    from cujit import _core
+    names = {1: "exact", 2: "promote", 3: "safe", 4: "unsafe"}
+    for a in _SCALARS:
+        for b in _SCALARS:
+            theirs = default_type_manager.check_compatible(getattr(nt, a), getattr(nt, b))
+            ours = _core.can_convert(_core.type_by_name(a), _core.type_by_name(b))
+            assert ours == (names[int(theirs)] if theirs is not None else None), (a, b)
+    arr = cujit.float32[:, ::1]
+    assert _core.can_convert(arr, cujit.float32[:, :]) == "safe"
+    assert _core.can_convert(cujit.float32[:, :], arr) is None
+    assert _core.can_convert(cujit.float64[:], cujit.float32[:]) is None
+
+
+@pytest.mark.parametrize("sigs,arg,expected", [
+    (["int32(int32)", "float64(float64)"], np.int64(3), 3.0),    # safe beats unsafe
+    (["float32(float32)", "float64(float64)"], 1.1, 1.1),       # exact beats unsafe
+    (["int32(int32)"], 2.9, 2),                                  # float -> int truncates
+    (["boolean(boolean)"], 5, True),
+])
+def test_fixed_signatures_pick_numbas_best_conversion(sigs, arg, expected):
+    f = jit(sigs)(lambda x: x)
+    got = f(arg)
+    assert got == expected and type(got) is type(expected)
+    ref = __import__("numba").njit(sigs)(lambda x: x)(arg)
+    assert ref == expected or abs(ref - expected) < 1e-6
+
+
+def test_tied_conversions_take_the_first_signature():
+    # numba raises "Ambiguous overloading" here; cujit takes the first (docs/differences.md)
+    f = jit(["int16(int16)", "float64(int64)"])(lambda x: x)
+    got = f(np.int8(7))  # a promotion to either
+    assert got == 7 and type(got) is int
+
+
 def test_declared_return_type_converts():
     @jit(int32(float64))
     def h(x):

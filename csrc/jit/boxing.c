@@ -77,6 +77,16 @@ static int unbox_int(PyObject *value, const cj_type *t, void *dst) {
         Py_DECREF(as_int);
         return rc;
     }
+    if (PyFloat_Check(value) || PyArray_IsScalar(value, Floating)) {
+        /* an unsafe conversion dispatch allows for fixed signatures: truncated, as int() */
+        PyObject *as_int = PyNumber_Long(value);
+        if (as_int == NULL) {
+            return -1;
+        }
+        int rc = unbox_int(as_int, t, dst);
+        Py_DECREF(as_int);
+        return rc;
+    }
     if (!PyLong_Check(value)) { /* an exact int, a bool or an int subclass pass */
         PyErr_Format(PyExc_TypeError, "expected an integer for %s, got %.200s", t->name,
                      Py_TYPE(value)->tp_name);
@@ -345,27 +355,4 @@ PyObject *cj_box(const void *src, const cj_type *t) {
         PyErr_Format(PyExc_TypeError, "cujit cannot return a value of type %s", t->name);
         return NULL;
     }
-}
-
-int cj_can_convert(const cj_type *from, const cj_type *to) {
-    if (from == to) {
-        return 1;
-    }
-    if (cj_type_is_number(from) && cj_type_is_number(to)) {
-        return cj_promote(from, to) == to || (cj_type_is_integer(from) && to->kind != CJ_BOOL);
-    }
-    if (from->kind == CJ_ARRAY && to->kind == CJ_ARRAY) {
-        return from->dtype == to->dtype && from->ndim == to->ndim &&
-               (to->layout == 'A' || to->layout == from->layout) &&
-               (to->readonly || !from->readonly);
-    }
-    if (from->kind == CJ_TUPLE && to->kind == CJ_TUPLE && from->n == to->n) {
-        for (int i = 0; i < from->n; i++) {
-            if (!cj_can_convert(from->items[i], to->items[i])) {
-                return 0;
-            }
-        }
-        return 1;
-    }
-    return 0;
 }

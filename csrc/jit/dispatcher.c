@@ -67,19 +67,16 @@ static cj_overload *find_exact(cj_dispatcher *d, const cj_type *const *types, in
     return NULL;
 }
 
-/* An overload the arguments convert to safely (for explicit signatures). */
+static const cj_type *const *overload_argtypes(void *table, int i, int *nargs) {
+    cj_overload *ov = ((cj_dispatcher *)table)->ovs[i];
+    *nargs = ov->nargs;
+    return ov->argtypes;
+}
+
+/* The overload the arguments convert to best (for explicit signatures), or NULL. */
 static cj_overload *find_convertible(cj_dispatcher *d, const cj_type *const *types, int nargs) {
-    for (int i = 0; i < d->n; i++) {
-        cj_overload *ov = d->ovs[i];
-        int ok = ov->nargs == nargs;
-        for (int k = 0; ok && k < nargs; k++) {
-            ok = cj_can_convert(types[k], ov->argtypes[k]);
-        }
-        if (ok) {
-            return ov;
-        }
-    }
-    return NULL;
+    int i = cj_best_conversion(types, nargs, overload_argtypes, d, d->n);
+    return i < 0 ? NULL : d->ovs[i];
 }
 
 static int add_overload(cj_dispatcher *d, cj_overload *ov) {

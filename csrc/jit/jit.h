@@ -68,8 +68,6 @@ cj_overload *cj_overload_import(PyObject *entry, const cj_type *const *argtypes,
 int cj_unbox(PyObject *value, const cj_type *t, void *dst);
 /* A Python object for the C value of type `t` at `src` (new reference). */
 PyObject *cj_box(const void *src, const cj_type *t);
-/* Whether a value of type `from` can be passed where `to` is declared (safe conversion). */
-int cj_can_convert(const cj_type *from, const cj_type *to);
 
 /* ---- dispatcher.c ---- */
 extern PyTypeObject *cj_DispatcherType;

@@ -487,6 +487,8 @@ static PyMethodDef pytype_functions[] = {
     {"array_type", py_array_type, METH_VARARGS, "array_type(dtype, ndim, layout, readonly)"},
     {"typeof", py_typeof, METH_O, "typeof(value) -> the cujit type of a Python value"},
     {"type_by_name", py_type_by_name, METH_O, "type_by_name(name) -> scalar type"},
+    {"can_convert", (PyCFunction)(void (*)(void))cj_can_convert_py, METH_FASTCALL,
+     "can_convert(from_type, to_type) -> 'exact', 'promote', 'safe', 'unsafe' or None"},
     {NULL},
 };
 

@@ -1,7 +1,8 @@
 /* types: cujit's type objects (interned: compare with ==), typeof for Python values, the
  * Python-facing Type and Signature objects, and the typing rules shared by both targets.
  * Sections: types.c (kinds, interning, names), pytype.c (Type/Signature Python objects),
- * typeof.c (Python value -> type), unify.c (unification and promotion). */
+ * typeof.c (Python value -> type), unify.c (unification and promotion), convert.c (the
+ * argument conversion rule of dispatch), layout.c (a type's C-side size). */
 #ifndef CJ_TYPES_H
 #define CJ_TYPES_H
 
@@ -124,6 +125,23 @@ typedef struct cj_signature_obj {
 PyObject *cj_signature_new(const cj_type *ret, int nargs, const cj_type *const *args);
 
 int cj_types_init(PyObject *module);
+
+/* ---- convert.c: passing a value of one type where another is declared (numba's rule) ---- */
+typedef enum cj_conversion {
+    CJ_CONV_EXACT,
+    CJ_CONV_PROMOTE,  /* a wider type of the same kind */
+    CJ_CONV_SAFE,     /* no value is lost */
+    CJ_CONV_UNSAFE,   /* narrowing, float -> int, ... */
+    CJ_CONV_NONE,     /* not passed */
+} cj_conversion;
+cj_conversion cj_conversion_kind(const cj_type *from, const cj_type *to);
+int cj_can_convert(const cj_type *from, const cj_type *to);
+/* The index of the candidate signature (of `count`, read through `declared`) that `given`
+ * converts to best, or -1 when none takes it. */
+int cj_best_conversion(const cj_type *const *given, int nargs,
+                       const cj_type *const *(*declared)(void *table, int i, int *nargs),
+                       void *table, int count);
+PyObject *cj_can_convert_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* ---- layout.c ---- */
 /* The C-side layout of a value of type `t` (x86-64 / NVPTX natural alignment). */
