@@ -142,6 +142,16 @@ int cj_device_sm_count(int device) {
     return sm_count[device];
 }
 
+int cj_device_compute_capability(int device, int *major, int *minor) {
+    CUdevice dev;
+    if (CJ_CU(cuDeviceGet, &dev, device) < 0 ||
+        CJ_CU(cuDeviceGetAttribute, major, CJ_DEVICE_ATTRIBUTE_CC_MAJOR, dev) < 0 ||
+        CJ_CU(cuDeviceGetAttribute, minor, CJ_DEVICE_ATTRIBUTE_CC_MINOR, dev) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- Python-facing functions (private; cujit.cuda wraps them) ---- */
 
 static int arg_device(PyObject *arg, CUdevice *dev) {

@@ -43,6 +43,8 @@ typedef size_t (*CUoccupancyB2DSize)(int block_size);
 #define CJ_STREAM_PER_THREAD ((CUstream)0x2)
 #define CJ_MAX_DEVICES 64
 #define CJ_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
+#define CJ_DEVICE_ATTRIBUTE_CC_MAJOR 75
+#define CJ_DEVICE_ATTRIBUTE_CC_MINOR 76
 
 /* X-macro: (name, return-less parameter list). Versioned `_v2` symbols are tried first. */
 #define CJ_DRIVER_FUNCTIONS(X)                                                                \
@@ -167,6 +169,8 @@ CUcontext cj_ctx_primary(int device);
 size_t cj_device_total_memory(int device);
 /* The device's multiprocessor count (cached), or -1 with an exception set. */
 int cj_device_sm_count(int device);
+/* The device's compute capability; 0, or -1 with an exception set. */
+int cj_device_compute_capability(int device, int *major, int *minor);
 
 int cj_driver_init(PyObject *module);
 int cj_context_init(PyObject *module);

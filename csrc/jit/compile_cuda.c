@@ -27,14 +27,7 @@
     "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"     \
     "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
 
-typedef struct cuda_options {
-    int debug;
-    int lineinfo;
-    int fastmath;
-    int max_registers;
-    int opt;
-    int cc_major, cc_minor;
-} cuda_options;
+typedef cj_cuda_options cuda_options;
 
 /* A compiled device function: `i32 @symbol(ret*, args...)` in `bitcode`. */
 typedef struct devfn {
@@ -436,8 +429,8 @@ static int int_option(PyObject *options, const char *name, int *dst, int lo, int
     return -1;
 }
 
-static int parse_options(PyObject *options, cuda_options *o) {
-    *o = (cuda_options){.opt = 3, .cc_major = 9, .cc_minor = 0};
+int cj_cuda_parse_options(PyObject *options, cj_cuda_options *o) {
+    *o = (cj_cuda_options){.opt = 3, .cc_major = 9, .cc_minor = 0};
     if (options != NULL && !PyDict_Check(options)) {
         PyErr_SetString(PyExc_TypeError, "options must be a dict");
         return -1;
@@ -466,11 +459,168 @@ static int parse_options(PyObject *options, cuda_options *o) {
     return 0;
 }
 
+/* ---- results ---- */
+
+void cj_cuda_result_clear(cj_cuda_result *r) {
+    Py_CLEAR(r->ptx);
+    Py_CLEAR(r->llvm);
+    Py_CLEAR(r->annotation);
+    Py_CLEAR(r->signature);
+    Py_CLEAR(r->params);
+}
+
+/* Fills the signature and parameter counts of `r` for these types; -1 + exception. */
+static int set_signature(cj_cuda_result *r, const cj_type *ret, const cj_type *const *argtypes,
+                         int nargs) {
+    r->signature = cj_signature_new(ret, nargs, argtypes);
+    r->params = PyList_New(0);
+    for (int i = 0; r->params != NULL && i < nargs; i++) {
+        PyObject *n = PyLong_FromLong(cj_cuda_param_count(argtypes[i]));
+        if (n == NULL || PyList_Append(r->params, n) < 0) {
+            Py_CLEAR(r->params);
+        }
+        Py_XDECREF(n);
+    }
+    return r->signature != NULL && r->params != NULL ? 0 : -1;
+}
+
+PyObject *cj_cuda_result_dict(const cj_cuda_result *r) {
+    const cj_type *ret = ((cj_signature_obj *)r->signature)->ret;
+    PyObject *restype = cj_type_to_py(ret == NULL || ret->kind == CJ_VOID ? cj_t_none : ret);
+    if (restype == NULL) {
+        return NULL;
+    }
+    PyObject *d = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:s,s:O,s:O,s:O,s:(ii)}", "ptx", r->ptx,
+                                "llvm", r->llvm, "annotation", r->annotation, "signature",
+                                r->signature, "restype", restype, "entry", r->entry, "params",
+                                r->params, "debug", r->debug ? Py_True : Py_False, "cached",
+                                r->cached ? Py_True : Py_False, "cc", r->cc_major, r->cc_minor);
+    return d;
+}
+
+int cj_cuda_result_from_entry(PyObject *entry, const cj_type *const *argtypes, int nargs,
+                              cj_cuda_result *out) {
+    PyObject *ptx = PyDict_GetItemString(entry, "ptx"), *llvm = PyDict_GetItemString(entry, "llvm");
+    PyObject *ann = PyDict_GetItemString(entry, "annotation");
+    PyObject *name = PyDict_GetItemString(entry, "entry");
+    const char *name_s = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+    if (ptx == NULL || !PyUnicode_Check(ptx) || llvm == NULL || !PyUnicode_Check(llvm) ||
+        ann == NULL || !PyUnicode_Check(ann) || name_s == NULL ||
+        strlen(name_s) >= sizeof(out->entry)) {
+        PyErr_SetString(PyExc_ValueError, "a malformed cached kernel entry");
+        return -1;
+    }
+    *out = (cj_cuda_result){.ptx = Py_NewRef(ptx), .llvm = Py_NewRef(llvm),
+                            .annotation = Py_NewRef(ann), .cached = 1};
+    memcpy(out->entry, name_s, strlen(name_s) + 1);
+    if (set_signature(out, cj_t_none, argtypes, nargs) < 0) {
+        cj_cuda_result_clear(out);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the CUDA pipeline's back half: kernel entry, checks, NVVM ---- */
+
+/* Makes `c` a kernel: the entry named after the function's qualname wraps `c->inner`. */
+static int add_kernel_entry(compiled *c, PyObject *pyfunc, const cj_type *const *types,
+                            int nargs, const cj_cuda_options *opt, char *entry) {
+    PyObject *qual = PyObject_GetAttrString(pyfunc, "__qualname__");
+    const char *q = qual ? PyUnicode_AsUTF8(qual) : NULL;
+    if (q == NULL) {
+        Py_XDECREF(qual);
+        return -1;
+    }
+    char base[200];
+    sanitize(q, base, sizeof(base));
+    Py_DECREF(qual);
+    PyOS_snprintf(entry, 256, "%s", base);
+    if (LLVMGetNamedFunction(c->mod, entry) != NULL) {
+        PyOS_snprintf(entry, 256, "%s_kernel", base);
+    }
+    LLVMSetLinkage(c->inner, LLVMInternalLinkage);
+    LLVMContextRef ctx = LLVMGetModuleContext(c->mod);
+    LLVMAddAttributeAtIndex(c->inner, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
+                                                             "alwaysinline", 12), 0));
+    return cj_cuda_add_kernel(c->mod, c->inner, types, nargs, c->ret, entry, opt->debug,
+                              opt->max_registers) == NULL ? -1 : 0;
+}
+
+/* Verify -> LLVM text -> NVVM -> PTX, into `out`. */
+static int emit_ptx(compiled *c, const cj_nvvm_options *nopts, cj_cuda_result *out) {
+    finish_debug_info(c);
+    name_parameters(c->mod);
+    if (cj_verify_module(c->mod) < 0 || (out->llvm = module_text(c->mod)) == NULL) {
+        return -1;
+    }
+    if (dump_enabled("llvm")) {
+        PySys_FormatStderr("---- LLVM (CUDA) ----\n%U\n", out->llvm);
+    }
+    if ((out->ptx = cj_nvvm_compile(c->mod, nopts)) == NULL) {
+        return -1;
+    }
+    if (dump_enabled("ptx")) {
+        PySys_FormatStderr("---- PTX ----\n%U\n", out->ptx);
+    }
+    return 0;
+}
+
+int cj_cuda_compile(PyObject *pyfunc, const cj_type *const *types, int nargs, int device,
+                    const cj_cuda_options *opt, const cj_type *declared, cj_cuda_result *out) {
+    *out = (cj_cuda_result){.debug = opt->debug, .cc_major = opt->cc_major,
+                            .cc_minor = opt->cc_minor};
+    cuda_compile cc = {.opt = *opt};
+    cj_nvvm_options nopts = {.cc_major = opt->cc_major, .cc_minor = opt->cc_minor,
+                             .opt = opt->opt, .fastmath = opt->fastmath};
+    if (cj_nvvm_check_options(&nopts) < 0) {
+        return -1;
+    }
+    /* -generate-line-info; DWARF (-g) is not emitted */
+    nopts.lineinfo = opt->lineinfo || opt->debug;
+    LLVMContextRef ctx = LLVMContextCreate();
+    compiled c = {0};
+    int rc = -1;
+    if (compile_function(&cc, NULL, pyfunc, types, nargs, declared, ctx, &c) < 0) {
+        goto done;
+    }
+    if (!device && c.ret->kind != CJ_NONE && c.ret->kind != CJ_VOID) {
+        PyErr_Format(cj_TypingError, "kernel %R must not return a value (it returns %s)",
+                     pyfunc, c.ret->name);
+        goto done;
+    }
+    if (device) {
+        memcpy(out->entry, c.symbol, sizeof(out->entry));
+        LLVMSetLinkage(c.inner, LLVMExternalLinkage);
+    } else if (add_kernel_entry(&c, pyfunc, types, nargs, opt, out->entry) < 0) {
+        goto done;
+    }
+    if (emit_ptx(&c, &nopts, out) < 0 || set_signature(out, c.ret, types, nargs) < 0) {
+        goto done;
+    }
+    out->annotation = Py_NewRef(c.annotation);
+    rc = 0;
+done:
+    if (c.di != NULL) {
+        LLVMDisposeDIBuilder(c.di);
+    }
+    Py_XDECREF(c.annotation);
+    if (c.mod != NULL) {
+        LLVMDisposeModule(c.mod);
+    }
+    LLVMContextDispose(ctx);
+    if (rc < 0) {
+        cj_cuda_result_clear(out);
+    }
+    return rc;
+}
+
 /* ---- _core.cuda_compile ---- */
 
 static int parse_types(PyObject *argtypes, const cj_type **types, int *nargs) {
-    if (!PyTuple_Check(argtypes) || PyTuple_GET_SIZE(argtypes) > 64) {
-        PyErr_SetString(PyExc_TypeError, "argtypes must be a tuple of at most 64 cujit types");
+    if (!PyTuple_Check(argtypes) || PyTuple_GET_SIZE(argtypes) > CJ_MAX_ARGS) {
+        PyErr_Format(PyExc_TypeError, "argtypes must be a tuple of at most %d cujit types",
+                     CJ_MAX_ARGS);
         return -1;
     }
     *nargs = (int)PyTuple_GET_SIZE(argtypes);
@@ -485,31 +635,8 @@ static int parse_types(PyObject *argtypes, const cj_type **types, int *nargs) {
     return 0;
 }
 
-static PyObject *result_dict(compiled *c, PyObject *ptx, PyObject *llvm, const char *entry,
-                             const cj_type *const *argtypes, int nargs) {
-    PyObject *sig = cj_signature_new(c->ret, nargs, argtypes);
-    PyObject *restype = cj_type_to_py(c->ret->kind == CJ_VOID ? cj_t_none : c->ret);
-    if (sig == NULL || restype == NULL) {
-        Py_XDECREF(sig);
-        return NULL;
-    }
-    PyObject *params = PyList_New(0);
-    for (int i = 0; params != NULL && i < nargs; i++) {
-        PyObject *n = PyLong_FromLong(cj_cuda_param_count(argtypes[i]));
-        if (n == NULL || PyList_Append(params, n) < 0) {
-            Py_CLEAR(params);
-        }
-        Py_XDECREF(n);
-    }
-    PyObject *d = params ? Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:s,s:O}", "ptx", ptx, "llvm",
-                                         llvm, "annotation", c->annotation, "signature", sig,
-                                         "restype", restype, "entry", entry, "params", params)
-                         : NULL;
-    Py_DECREF(sig);
-    Py_XDECREF(params);
-    return d;
-}
-
+/* cuda_compile(pyfunc, argtypes, device=False, options=None, restype=None) -> dict: the
+ * pipeline for compile_ptx and tests; dispatchers call cj_cuda_compile. */
 static PyObject *cuda_compile_py(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"pyfunc", "argtypes", "device", "options", "restype", NULL};
     PyObject *pyfunc, *argtypes, *options = NULL, *restype_obj = Py_None;
@@ -523,10 +650,10 @@ static PyObject *cuda_compile_py(PyObject *self, PyObject *args, PyObject *kwarg
                      Py_TYPE(pyfunc)->tp_name);
         return NULL;
     }
-    const cj_type *types[65];
+    const cj_type *types[CJ_MAX_ARGS];
     int nargs;
-    cuda_compile cc = {0};
-    if (parse_types(argtypes, types, &nargs) < 0 || parse_options(options, &cc.opt) < 0) {
+    cj_cuda_options opt;
+    if (parse_types(argtypes, types, &nargs) < 0 || cj_cuda_parse_options(options, &opt) < 0) {
         return NULL;
     }
     const cj_type *declared = NULL;
@@ -534,79 +661,13 @@ static PyObject *cuda_compile_py(PyObject *self, PyObject *args, PyObject *kwarg
         PyErr_Format(PyExc_TypeError, "restype must be a cujit type, not %R", restype_obj);
         return NULL;
     }
-    cj_nvvm_options nopts = {.cc_major = cc.opt.cc_major, .cc_minor = cc.opt.cc_minor,
-                             .opt = cc.opt.opt, .fastmath = cc.opt.fastmath};
-    if (cj_nvvm_check_options(&nopts) < 0) {
+    cj_cuda_result r;
+    if (cj_cuda_compile(pyfunc, types, nargs, device, &opt, declared, &r) < 0) {
         return NULL;
     }
-    nopts.lineinfo = cc.opt.lineinfo || cc.opt.debug; /* -generate-line-info; DWARF (-g) is
-                                                        * not emitted */
-    LLVMContextRef ctx = LLVMContextCreate();
-    compiled c = {0};
-    PyObject *result = NULL, *llvm = NULL, *ptx = NULL;
-    if (compile_function(&cc, NULL, pyfunc, types, nargs, declared, ctx, &c) < 0) {
-        goto done;
-    }
-    if (!device && c.ret->kind != CJ_NONE && c.ret->kind != CJ_VOID) {
-        PyErr_Format(cj_TypingError, "kernel %R must not return a value (it returns %s)",
-                     pyfunc, c.ret->name);
-        goto done;
-    }
-    char entry[256];
-    if (device) {
-        memcpy(entry, c.symbol, sizeof(entry));
-        LLVMSetLinkage(c.inner, LLVMExternalLinkage);
-    } else {
-        PyObject *qual = PyObject_GetAttrString(pyfunc, "__qualname__");
-        const char *q = qual ? PyUnicode_AsUTF8(qual) : NULL;
-        if (q == NULL) {
-            Py_XDECREF(qual);
-            goto done;
-        }
-        char base[200];
-        sanitize(q, base, sizeof(base));
-        Py_DECREF(qual);
-        PyOS_snprintf(entry, sizeof(entry), "%s", base);
-        if (LLVMGetNamedFunction(c.mod, entry) != NULL) {
-            PyOS_snprintf(entry, sizeof(entry), "%s_kernel", base);
-        }
-        LLVMSetLinkage(c.inner, LLVMInternalLinkage);
-        LLVMAddAttributeAtIndex(c.inner, LLVMAttributeFunctionIndex,
-                                   LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
-                                                                    "alwaysinline", 12), 0));
-        if (cj_cuda_add_kernel(c.mod, c.inner, types, nargs, c.ret, entry, cc.opt.debug,
-                               cc.opt.max_registers) == NULL) {
-            goto done;
-        }
-    }
-    finish_debug_info(&c);
-    name_parameters(c.mod);
-    if (cj_verify_module(c.mod) < 0 || (llvm = module_text(c.mod)) == NULL) {
-        goto done;
-    }
-    if (dump_enabled("llvm")) {
-        PySys_FormatStderr("---- LLVM (CUDA) ----\n%U\n", llvm);
-    }
-    ptx = cj_nvvm_compile(c.mod, &nopts);
-    if (ptx == NULL) {
-        goto done;
-    }
-    if (dump_enabled("ptx")) {
-        PySys_FormatStderr("---- PTX ----\n%U\n", ptx);
-    }
-    result = result_dict(&c, ptx, llvm, entry, types, nargs);
-done:
-    if (c.di != NULL) {
-        LLVMDisposeDIBuilder(c.di);
-    }
-    Py_XDECREF(ptx);
-    Py_XDECREF(llvm);
-    Py_XDECREF(c.annotation);
-    if (c.mod != NULL) {
-        LLVMDisposeModule(c.mod);
-    }
-    LLVMContextDispose(ctx);
-    return result;
+    PyObject *d = cj_cuda_result_dict(&r);
+    cj_cuda_result_clear(&r);
+    return d;
 }
 
 static PyObject *cuda_clear_device_cache(PyObject *self, PyObject *unused) {

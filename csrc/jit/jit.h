@@ -80,4 +80,42 @@ cj_overload **cj_dispatcher_overloads(cj_dispatcher *disp, int *n);
 cj_overload *cj_dispatcher_get_overload(cj_dispatcher *disp, const cj_type *const *argtypes,
                                         int nargs);
 
+/* ---- compile_cuda.c ---- */
+/* Options of a CUDA compilation (cuda.jit's, with the target's compute capability). */
+typedef struct cj_cuda_options {
+    int debug;
+    int lineinfo;
+    int fastmath;
+    int max_registers;
+    int opt;
+    int cc_major, cc_minor;
+} cj_cuda_options;
+
+/* A compiled kernel or device function: what the launcher loads and Python inspects. */
+typedef struct cj_cuda_result {
+    PyObject *ptx;         /* str */
+    PyObject *llvm;        /* str: the module handed to NVVM */
+    PyObject *annotation;  /* str: typed IR per source line (inspect_types) */
+    PyObject *signature;   /* Signature: ret(args) */
+    PyObject *params;      /* list: kernel parameters per argument */
+    char entry[256];       /* the PTX entry (kernels) or function (device functions) */
+    int debug;             /* the module has the exception record (debug=True) */
+    int cached;            /* read from the on-disk cache */
+    int cc_major, cc_minor; /* the compute capability compiled for */
+} cj_cuda_result;
+
+/* Options from cuda.jit's dict (debug, lineinfo, fastmath, max_registers, opt, cc); -1 + exc. */
+int cj_cuda_parse_options(PyObject *options, cj_cuda_options *o);
+/* Compiles `pyfunc` for these types (a kernel, or a device function when `device`) into
+ * `out` (cleared with cj_cuda_result_clear); -1 with an exception (`out` left empty). */
+int cj_cuda_compile(PyObject *pyfunc, const cj_type *const *argtypes, int nargs, int device,
+                    const cj_cuda_options *opt, const cj_type *declared, cj_cuda_result *out);
+/* A kernel's result from an on-disk cache entry (a dict checked by cuda/cache.py); -1 + exc. */
+int cj_cuda_result_from_entry(PyObject *entry, const cj_type *const *argtypes, int nargs,
+                              cj_cuda_result *out);
+void cj_cuda_result_clear(cj_cuda_result *r);
+/* The result as Python sees it: dict(ptx, llvm, annotation, signature, restype, entry, params,
+ * debug, cached, cc) (new reference). */
+PyObject *cj_cuda_result_dict(const cj_cuda_result *r);
+
 #endif

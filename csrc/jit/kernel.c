@@ -1,830 +1,346 @@
-/* kernel.c: the launch path of cuda.jit kernels, in C.
+/* kernel.c: the CUDA dispatcher's table, in C (see kernel_internal.h for the three files).
  *
- * _core.KernelLauncher(name, compile) holds a kernel's loaded versions. `compile` is a Python
- * callable taking a tuple of argument Types (the launch's) and returning the dict of
- * _core.cuda_compile for the version to use (whose signature may differ: eager signatures
- * convert their arguments). launch(griddim, blockdim, stream, sharedmem, args):
- *   typeof each argument (DeviceNDArray and scalars without allocating) -> find the version
- *   (compiling and loading it on a miss) -> pack the flattened parameters (lower_kernel.h's
- *   ABI) into a stack buffer -> cuLaunchKernel -> copy NumPy arguments back -> in debug
- *   versions, read the exception record and raise it.
- * NumPy arrays are copied to the device before the launch and back after it (as numba does);
- * objects with __cuda_array_interface__ are used in place. */
+ * _core.KernelLauncher(pyfunc, name, device, options, cache=None) holds a cuda.jit function's
+ * compiled signatures (one table, for kernels and device functions; Python asks it) and, for
+ * kernels, their loaded versions per launch argument types and device. A launch whose types
+ * have no version takes the overload compiled for those types, or, once the signatures are
+ * fixed (lock()), the one they convert to best (types/convert.c); else it compiles one with
+ * cj_cuda_compile for the launch device's compute capability, through the on-disk cache when
+ * there is one. */
 #include <string.h>
 
-#include "cuda/driver.h"
-
-#include <structmember.h>
-
-#include "lower/lower.h"
+#include "jit/kernel_internal.h"
 #include "lower/lower_kernel.h"
-#include "cuda/cuda.h"
-#include "jit/kernel.h"
-#include "jit/jit.h"
-#include "util/npy.h"
-
-#define MAX_WORDS 512
-/* shared memory a block may use without opting in (cuFuncSetAttribute) */
-#define MAX_SHARED_PER_BLOCK (48 * 1024)
 
 enum { CU_FUNC_MAX_THREADS = 0, CU_FUNC_SHARED = 1, CU_FUNC_CONST = 2, CU_FUNC_LOCAL = 3,
        CU_FUNC_REGS = 4 };
 
-struct cj_kernel_version {
-    int nargs;
-    const cj_type *key[CJ_MAX_ARGS];   /* the launch's argument types */
-    const cj_type *decl[CJ_MAX_ARGS];  /* the compiled signature's */
-    int device;
-    unsigned long generation;
-    CUmodule module;
-    CUfunction fn;
-    CUdeviceptr exc_info;           /* debug versions: the exception record, else 0 */
-    int max_threads;
-    int static_shared;              /* bytes of static shared memory */
-    PyObject *info;                 /* the compile dict */
-};
-typedef struct cj_kernel_version version;
+PyTypeObject *cj_KernelLauncherType;
 
-typedef struct {
-    PyObject_HEAD
-    PyObject *name;     /* str */
-    PyObject *compile;  /* callable(argtypes) -> dict */
-    version **vs;
-    int n, cap;
-} cj_KernelLauncher;
-
-static PyTypeObject *cj_KernelLauncherType;
-
-/* ---- argument types ---- */
-
-/* Array types seen before: the launch path neither formats names nor looks up dicts. */
-static const cj_type *array_types[32][9][3][2];
-
-const cj_type *cj_kernel_array_type(int typenum, int ndim, int c_contig, int f_contig,
-                                    int readonly) {
-    int li = c_contig ? 0 : f_contig ? 1 : 2;
-    int cacheable = typenum >= 0 && typenum < 32 && ndim >= 0 && ndim <= 8;
-    readonly = readonly != 0;
-    if (cacheable && array_types[typenum][ndim][li][readonly] != NULL) {
-        return array_types[typenum][ndim][li][readonly];
+static int same_types(const cj_type *const *a, const cj_type *const *b, int n) {
+    for (int i = 0; i < n; i++) {
+        if (a[i] != b[i]) {
+            return 0;
+        }
     }
-    const cj_type *dtype = cj_type_from_npy_typenum(typenum);
-    if (dtype == NULL) {
-        PyErr_Format(PyExc_TypeError, "cujit kernels do not take arrays of NumPy type %d",
-                     typenum);
-        return NULL;
-    }
-    char layout = c_contig ? 'C' : f_contig ? 'F' : 'A';
-    const cj_type *t = cj_type_array(dtype, ndim, layout, readonly);
-    if (t != NULL && cacheable) {
-        array_types[typenum][ndim][li][readonly] = t;
-    }
-    return t;
+    return 1;
 }
 
-/* A NumPy argument of kernel[...](...) (borrowed): copied in before the launch and back after. */
-typedef struct host_arg {
-    PyArrayObject *array;
-    size_t nbytes;
-} host_arg;
+/* Grows `*items` (of `*cap`) to hold one more pointer; -1 + MemoryError. */
+static int reserve(void ***items, int n, int *cap) {
+    if (n < *cap) {
+        return 0;
+    }
+    int grown = *cap ? *cap * 2 : 4;
+    void **more = PyMem_Realloc(*items, sizeof(void *) * (size_t)grown);
+    if (more == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *items = more;
+    *cap = grown;
+    return 0;
+}
 
-/* The type of a launch argument; fills its layout (arrays) or value (scalars) in `slot`. */
-static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *host) {
-    host->array = NULL;
-    slot->value = NULL;
-    if (cj_DeviceNDArray_Check(arg)) {
-        cj_DeviceNDArrayObject *a = (cj_DeviceNDArrayObject *)arg;
-        if (cj_ctx_check_generation(a->device, a->generation) < 0) {
+/* ---- the table ---- */
+
+static void overload_free(cj_cuda_overload *ov) {
+    cj_cuda_result_clear(&ov->result);
+    Py_XDECREF(ov->dict);
+    PyMem_Free(ov);
+}
+
+static cj_cuda_overload *find_overload(cj_KernelLauncher *k, const cj_type *const *types,
+                                       int nargs) {
+    for (int i = 0; i < k->nov; i++) {
+        if (k->ovs[i]->nargs == nargs && same_types(k->ovs[i]->argtypes, types, nargs)) {
+            return k->ovs[i];
+        }
+    }
+    return NULL;
+}
+
+static const cj_type *const *overload_argtypes(void *table, int i, int *nargs) {
+    cj_cuda_overload *ov = ((cj_KernelLauncher *)table)->ovs[i];
+    *nargs = ov->nargs;
+    return ov->argtypes;
+}
+
+/* TypeError naming the types and the compiled signatures (numba-cuda's words). */
+static void no_match(cj_KernelLauncher *k, const cj_type *const *types, int nargs) {
+    PyObject *given = PyUnicode_FromString(""), *compiled = PyList_New(0);
+    for (int i = 0; given != NULL && i < nargs; i++) {
+        PyUnicode_AppendAndDel(&given, PyUnicode_FromFormat(i ? ", %s" : "%s", types[i]->name));
+    }
+    for (int i = 0; compiled != NULL && i < k->nov; i++) {
+        PyObject *names = PyTuple_New(k->ovs[i]->nargs);
+        for (int a = 0; names != NULL && a < k->ovs[i]->nargs; a++) {
+            PyObject *n = PyUnicode_FromString(k->ovs[i]->argtypes[a]->name);
+            if (n == NULL) {
+                Py_CLEAR(names);
+                break;
+            }
+            PyTuple_SET_ITEM(names, a, n);
+        }
+        if (names == NULL || PyList_Append(compiled, names) < 0) {
+            Py_CLEAR(compiled);
+        }
+        Py_XDECREF(names);
+    }
+    if (given != NULL && compiled != NULL) {
+        PyErr_Format(PyExc_TypeError, "No matching definition for argument type(s) %U of kernel "
+                                      "%U; compiled for: %R", given, k->name, compiled);
+    }
+    Py_XDECREF(given);
+    Py_XDECREF(compiled);
+}
+
+/* A cached kernel for these types, or 0 (no exception) on a miss. 1 when `out` was filled. */
+static int cache_load(cj_KernelLauncher *k, PyObject *argtuple, PyObject *cc,
+                      const cj_type *const *types, int nargs, cj_cuda_result *out) {
+    PyObject *entry = PyObject_CallMethod(k->cache, "load", "OO", argtuple, cc);
+    int found = entry != NULL && PyDict_Check(entry) &&
+                cj_cuda_result_from_entry(entry, types, nargs, out) == 0;
+    Py_XDECREF(entry);
+    PyErr_Clear(); /* an unusable entry is a miss: the kernel is compiled again */
+    return found;
+}
+
+static void cache_store(cj_KernelLauncher *k, PyObject *argtuple, PyObject *cc,
+                        const cj_cuda_result *r) {
+    PyObject *d = cj_cuda_result_dict(r);
+    PyObject *rc = d ? PyObject_CallMethod(k->cache, "store", "OOO", argtuple, cc, d) : NULL;
+    Py_XDECREF(rc);
+    Py_XDECREF(d);
+    if (PyErr_Occurred()) { /* a cache that cannot be written is not an error of the launch */
+        PyErr_WriteUnraisable(k->pyfunc);
+    }
+}
+
+/* Compiles (or reads from the on-disk cache) the overload for `types`; -1 + exception. */
+static int compile_into(cj_KernelLauncher *k, const cj_type *const *types, int nargs,
+                        const cj_type *declared, const cj_cuda_options *opt,
+                        cj_cuda_result *out) {
+    int cached = k->cache != Py_None && !k->device_fn && !opt->debug;
+    PyObject *argtuple = NULL, *cc = NULL;
+    if (cached) {
+        argtuple = cj_types_tuple(types, nargs);
+        cc = argtuple ? Py_BuildValue("(ii)", opt->cc_major, opt->cc_minor) : NULL;
+        if (cc == NULL) {
+            Py_XDECREF(argtuple);
+            return -1;
+        }
+    }
+    int rc = 0;
+    if (cached && cache_load(k, argtuple, cc, types, nargs, out)) {
+        out->cc_major = opt->cc_major;
+        out->cc_minor = opt->cc_minor;
+    } else {
+        rc = cj_cuda_compile(k->pyfunc, types, nargs, k->device_fn, opt, declared, out);
+        if (rc == 0 && cached) {
+            cache_store(k, argtuple, cc, out);
+        }
+    }
+    Py_XDECREF(argtuple);
+    Py_XDECREF(cc);
+    return rc;
+}
+
+/* Adds the overload compiled for `types` (for compute capability cc) to the table. */
+static cj_cuda_overload *add_overload(cj_KernelLauncher *k, const cj_type *const *types,
+                                      int nargs, const cj_type *declared, int cc_major,
+                                      int cc_minor) {
+    cj_cuda_overload *ov = PyMem_Calloc(1, sizeof(cj_cuda_overload));
+    if (ov == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    cj_cuda_options opt = k->opt;
+    opt.cc_major = cc_major;
+    opt.cc_minor = cc_minor;
+    if (compile_into(k, types, nargs, declared, &opt, &ov->result) < 0 ||
+        reserve((void ***)&k->ovs, k->nov, &k->capov) < 0) {
+        overload_free(ov);
+        return NULL;
+    }
+    ov->nargs = nargs;
+    memcpy(ov->argtypes, types, sizeof(cj_type *) * (size_t)nargs);
+    k->ovs[k->nov++] = ov;
+    return ov;
+}
+
+/* The overload a launch with these types runs on `device`. */
+static const cj_cuda_overload *overload_for_launch(cj_KernelLauncher *k,
+                                                   const cj_type *const *types, int nargs,
+                                                   int device) {
+    cj_cuda_overload *ov = find_overload(k, types, nargs);
+    if (ov != NULL) {
+        return ov;
+    }
+    if (k->locked) {
+        int i = cj_best_conversion(types, nargs, overload_argtypes, k, k->nov);
+        if (i < 0) {
+            no_match(k, types, nargs);
             return NULL;
         }
-        slot->data = a->data;
-        slot->ndim = a->ndim;
-        memcpy(slot->shape, a->shape, sizeof(Py_ssize_t) * (size_t)a->ndim);
-        memcpy(slot->strides, a->strides, sizeof(Py_ssize_t) * (size_t)a->ndim);
-        return cj_kernel_array_type(a->dtype->type_num, a->ndim,
-                                    cj_devicearray_is_c_contiguous(a),
-                                    cj_devicearray_is_f_contiguous(a), a->readonly);
+        return k->ovs[i];
     }
-    if (PyArray_Check(arg)) {
-        PyArrayObject *h = (PyArrayObject *)arg;
-        host->array = h;
-        slot->data = 0; /* until copy_in */
-        slot->ndim = PyArray_NDIM(h);
-        host->nbytes = (size_t)PyArray_NBYTES(h);
-        /* the device copy is C-contiguous */
-        Py_ssize_t stride = PyArray_ITEMSIZE(h);
-        for (int d = slot->ndim - 1; d >= 0; d--) {
-            slot->shape[d] = PyArray_DIM(h, d);
-            slot->strides[d] = stride;
-            stride *= PyArray_DIM(h, d);
-        }
-        return cj_kernel_array_type(PyArray_TYPE(h), slot->ndim, 1, slot->ndim <= 1, 0);
-    }
-    if (PyLong_Check(arg) || PyFloat_Check(arg) || PyBool_Check(arg) || PyComplex_Check(arg) ||
-        PyTuple_Check(arg) || PyArray_IsScalar(arg, Generic)) {
-        slot->value = arg;
-        return cj_typeof(arg);
-    }
-    PyObject *cai_attr = PyObject_GetAttrString(arg, "__cuda_array_interface__");
-    if (cai_attr == NULL) {
-        PyErr_Clear();
-        return cj_typeof(arg); /* its TypeError names the value */
-    }
-    cj_cai cai;
-    int rc = cj_cai_parse_dict(cai_attr, &cai);
-    Py_DECREF(cai_attr);
-    if (rc < 0) {
+    int major, minor;
+    if (cj_device_compute_capability(device, &major, &minor) < 0) {
         return NULL;
     }
-    PyArray_Descr *d = cj_cai_dtype(&cai);
-    if (d == NULL) {
-        return NULL;
-    }
-    int typenum = d->type_num;
-    Py_DECREF(d);
-    slot->data = cai.data;
-    slot->ndim = cai.ndim;
-    memcpy(slot->shape, cai.shape, sizeof(Py_ssize_t) * (size_t)cai.ndim);
-    memcpy(slot->strides, cai.strides, sizeof(Py_ssize_t) * (size_t)cai.ndim);
-    int c_contig = 1;
-    Py_ssize_t stride = cai.itemsize;
-    for (int k = cai.ndim - 1; k >= 0; k--) {
-        c_contig &= cai.shape[k] <= 1 || cai.strides[k] == stride;
-        stride *= cai.shape[k];
-    }
-    return cj_kernel_array_type(typenum, cai.ndim, c_contig, cai.ndim <= 1 && c_contig,
-                                cai.readonly);
+    return add_overload(k, types, nargs, NULL, major, minor);
 }
 
-/* ---- versions ---- */
+/* ---- versions: overloads loaded on a device ---- */
 
+/* Frees a version; the caller's pending exception, if any, survives the module's unload. */
 static void version_free(version *v) {
     if (v == NULL) {
         return;
     }
-    if (v->module != NULL && cj_ctx_check_generation(v->device, v->generation) == 0) {
-        (void)CJ_CU_RAW(cuModuleUnload, v->module);
+    if (v->module != NULL) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        if (cj_ctx_check_generation(v->device, v->generation) == 0) {
+            (void)CJ_CU_RAW(cuModuleUnload, v->module);
+        }
+        PyErr_Restore(type, value, tb); /* drops a stale generation's CudaSupportError */
     }
-    PyErr_Clear();
-    Py_XDECREF(v->info);
     PyMem_Free(v);
 }
 
-static version *find(cj_KernelLauncher *k, const cj_type *const *types, int nargs, int device) {
+static version *find_version(cj_KernelLauncher *k, const cj_type *const *types, int nargs,
+                             int device) {
     for (int i = 0; i < k->n; i++) {
         version *v = k->vs[i];
-        if (v->nargs != nargs || v->device != device) {
-            continue;
-        }
-        int same = 1;
-        for (int a = 0; same && a < nargs; a++) {
-            same = v->key[a] == types[a];
-        }
-        if (same) {
+        if (v->nargs == nargs && v->device == device && same_types(v->key, types, nargs)) {
             return v;
         }
     }
     return NULL;
 }
 
-/* Compiles (through the Python callback) and loads the version for these types. */
-static version *load(cj_KernelLauncher *k, const cj_type *const *types, int nargs, int device) {
-    PyObject *key = PyTuple_New(nargs);
-    for (int i = 0; key != NULL && i < nargs; i++) {
-        PyObject *t = cj_type_to_py(types[i]);
-        if (t == NULL) {
-            Py_CLEAR(key);
-            break;
-        }
-        Py_INCREF(t);
-        PyTuple_SET_ITEM(key, i, t);
-    }
-    if (key == NULL) {
-        return NULL;
-    }
-    PyObject *info = PyObject_CallOneArg(k->compile, key);
-    Py_DECREF(key);
-    if (info == NULL) {
-        return NULL;
-    }
-    version *v = PyMem_Calloc(1, sizeof(version));
-    if (v == NULL) {
-        Py_DECREF(info);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    v->info = info; /* steals */
-    v->nargs = nargs;
-    v->device = device;
-    v->generation = cj_ctx_generation[device];
-    memcpy(v->key, types, sizeof(cj_type *) * (size_t)nargs);
-    PyObject *ptx = PyDict_Check(info) ? PyDict_GetItemString(info, "ptx") : NULL;
-    PyObject *entry = PyDict_Check(info) ? PyDict_GetItemString(info, "entry") : NULL;
-    PyObject *sig = PyDict_Check(info) ? PyDict_GetItemString(info, "signature") : NULL;
-    PyObject *debug = PyDict_Check(info) ? PyDict_GetItemString(info, "debug") : NULL;
-    if (ptx == NULL || !PyUnicode_Check(ptx) || entry == NULL || !PyUnicode_Check(entry) ||
-        sig == NULL || !PyObject_TypeCheck(sig, cj_SignatureType) ||
-        ((cj_signature_obj *)sig)->nargs != nargs) {
-        PyErr_SetString(PyExc_TypeError, "the kernel's compile callback returned a bad result");
-        version_free(v);
-        return NULL;
-    }
-    memcpy(v->decl, ((cj_signature_obj *)sig)->args, sizeof(cj_type *) * (size_t)nargs);
-    const char *image = PyUnicode_AsUTF8(ptx), *name = PyUnicode_AsUTF8(entry);
-    if (image == NULL || name == NULL || CJ_CU(cuModuleLoadData, &v->module, image) < 0 ||
-        CJ_CU(cuModuleGetFunction, &v->fn, v->module, name) < 0 ||
+/* Loads `ov`'s PTX on the current context (the launch's `device`). */
+static int load_module(version *v, const cj_cuda_overload *ov) {
+    const char *image = PyUnicode_AsUTF8(ov->result.ptx);
+    if (image == NULL || CJ_CU(cuModuleLoadData, &v->module, image) < 0 ||
+        CJ_CU(cuModuleGetFunction, &v->fn, v->module, ov->result.entry) < 0 ||
         CJ_CU(cuFuncGetAttribute, &v->max_threads, CU_FUNC_MAX_THREADS, v->fn) < 0 ||
         CJ_CU(cuFuncGetAttribute, &v->static_shared, CU_FUNC_SHARED, v->fn) < 0) {
-        version_free(v);
+        return -1;
+    }
+    size_t size;
+    if (ov->result.debug &&
+        CJ_CU(cuModuleGetGlobal, &v->exc_info, &size, v->module, CJ_CUDA_EXC_GLOBAL) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+version *cj_launcher_version(cj_KernelLauncher *k, const cj_type *const *types, int nargs,
+                             int device) {
+    version *v = find_version(k, types, nargs, device);
+    if (v != NULL) {
+        return v;
+    }
+    if (k->device_fn) {
+        PyErr_Format(PyExc_TypeError, "device function %U cannot be launched", k->name);
         return NULL;
     }
-    if (debug != NULL && PyObject_IsTrue(debug) == 1) {
-        size_t size;
-        if (CJ_CU(cuModuleGetGlobal, &v->exc_info, &size, v->module, CJ_CUDA_EXC_GLOBAL) < 0) {
-            version_free(v);
-            return NULL;
-        }
+    const cj_cuda_overload *ov = overload_for_launch(k, types, nargs, device);
+    if (ov == NULL || (v = PyMem_Calloc(1, sizeof(version))) == NULL) {
+        return ov == NULL ? NULL : (version *)PyErr_NoMemory();
     }
-    if (k->n == k->cap) {
-        int cap = k->cap ? k->cap * 2 : 4;
-        version **vs = PyMem_Realloc(k->vs, sizeof(version *) * (size_t)cap);
-        if (vs == NULL) {
-            version_free(v);
-            PyErr_NoMemory();
-            return NULL;
-        }
-        k->vs = vs;
-        k->cap = cap;
+    *v = (version){.nargs = nargs, .ov = ov, .device = device,
+                   .generation = cj_ctx_generation[device]};
+    memcpy(v->key, types, sizeof(cj_type *) * (size_t)nargs);
+    if (load_module(v, ov) < 0 || reserve((void ***)&k->vs, k->n, &k->cap) < 0) {
+        version_free(v);
+        return NULL;
     }
     k->vs[k->n++] = v;
     return v;
 }
 
-/* ---- packing (lower_kernel.h's ABI): each leaf in its own 8-byte-aligned word ---- */
+/* ---- Python methods ---- */
 
-typedef struct packer {
-    _Alignas(16) unsigned char words[MAX_WORDS][16];
-    void *params[MAX_WORDS];
-    int n;
-} packer;
-
-static void *next_word(packer *p) {
-    if (p->n >= MAX_WORDS) {
-        PyErr_SetString(cj_UnsupportedError, "too many kernel parameters");
-        return NULL;
-    }
-    p->params[p->n] = p->words[p->n];
-    return p->words[p->n++];
-}
-
-static int pack_value(packer *p, PyObject *value, const cj_type *t) {
-    switch (t->kind) {
-    case CJ_TUPLE: {
-        if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != t->n) {
-            PyErr_Format(PyExc_TypeError, "expected a tuple of %d items for %s", t->n, t->name);
-            return -1;
-        }
-        for (int i = 0; i < t->n; i++) {
-            if (pack_value(p, PyTuple_GET_ITEM(value, i), t->items[i]) < 0) {
-                return -1;
-            }
-        }
-        return 0;
-    }
-    case CJ_COMPLEX: {
-        unsigned char tmp[16];
-        if (cj_unbox(value, t, tmp) < 0) {
-            return -1;
-        }
-        size_t half = (size_t)t->bits / 16;
-        void *re = next_word(p), *im = re ? next_word(p) : NULL;
-        if (im == NULL) {
-            return -1;
-        }
-        memcpy(re, tmp, half);
-        memcpy(im, tmp + half, half);
-        return 0;
-    }
-    case CJ_BOOL:
-    case CJ_INT:
-    case CJ_FLOAT: {
-        void *w = next_word(p);
-        return w == NULL ? -1 : cj_unbox(value, t, w);
-    }
-    case CJ_ARRAY:
-        PyErr_Format(PyExc_TypeError, "arrays inside tuples are not supported as kernel "
-                                      "arguments (%s)", t->name);
-        return -1;
-    default:
-        return 0; /* no data */
-    }
-}
-
-static int pack_array(packer *p, const cj_launch_arg *s, const cj_type *decl) {
-    if (s->ndim != decl->ndim || s->type->dtype != decl->dtype ||
-        (decl->layout != 'A' && decl->layout != s->type->layout)) {
-        PyErr_Format(PyExc_TypeError, "an argument of type %s cannot be passed as %s",
-                     s->type->name, decl->name);
+/* Types from a tuple of cujit types (at most CJ_MAX_ARGS); -1 + TypeError naming `what`. */
+static int types_of(PyObject *tuple, const cj_type **types, int *nargs, const char *what) {
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) > CJ_MAX_ARGS) {
+        PyErr_Format(PyExc_TypeError, "%s takes a tuple of argument types", what);
         return -1;
     }
-    void *w = next_word(p);
-    if (w == NULL) {
-        return -1;
-    }
-    memcpy(w, &s->data, sizeof(CUdeviceptr));
-    for (int field = 0; field < 2; field++) {
-        for (int d = 0; d < s->ndim; d++) {
-            long long v = field == 0 ? (long long)s->shape[d] : (long long)s->strides[d];
-            if ((w = next_word(p)) == NULL) {
-                return -1;
-            }
-            memcpy(w, &v, sizeof(v));
-        }
-    }
-    return 0;
-}
-
-static int pack_args(packer *p, const version *v, const cj_launch_arg *args, int nargs) {
-    p->n = 0;
-    for (int i = 0; i < nargs; i++) {
-        int rc = args[i].type->kind == CJ_ARRAY ? pack_array(p, &args[i], v->decl[i])
-                                                : pack_value(p, args[i].value, v->decl[i]);
-        if (rc < 0) {
+    *nargs = (int)PyTuple_GET_SIZE(tuple);
+    for (int i = 0; i < *nargs; i++) {
+        if ((types[i] = cj_type_from_py(PyTuple_GET_ITEM(tuple, i))) == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s takes cujit types", what);
             return -1;
         }
     }
     return 0;
 }
 
-/* ---- launch ---- */
-
-static int dims_of(PyObject *t, unsigned int *out, const char *what) {
-    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) {
-        PyErr_Format(PyExc_ValueError, "%s must be a tuple of 3 ints", what);
-        return -1;
-    }
-    for (int i = 0; i < 3; i++) {
-        long v = PyLong_AsLong(PyTuple_GET_ITEM(t, i));
-        if (v == -1 && PyErr_Occurred()) {
-            return -1;
-        }
-        if (v <= 0 || v > 0x7fffffffL) {
-            PyErr_Format(PyExc_ValueError, "%s must be positive: %R", what, t);
-            return -1;
-        }
-        out[i] = (unsigned int)v;
-    }
-    return 0;
-}
-
-/* Adds the kernel's name to a failure of the driver. */
-static int launch_failed(cj_KernelLauncher *k) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
-    PyObject *msg = value ? PyObject_Str(value) : NULL;
-    if (msg != NULL && type != NULL) {
-        PyErr_Format(type, "launching kernel %U failed: %U", k->name, msg);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
-    } else {
-        PyErr_Restore(type, value, tb);
-    }
-    Py_XDECREF(msg);
-    return -1;
-}
-
-static int check_exception(cj_KernelLauncher *k, version *v, CUstream stream) {
-    unsigned int rec[7];
-    if (CJ_CU(cuStreamSynchronize, stream) < 0 ||
-        CJ_CU(cuMemcpyDtoH, rec, v->exc_info, sizeof(rec)) < 0) {
-        return launch_failed(k);
-    }
-    if (rec[0] == 0) {
-        return 0;
-    }
-    if (CJ_CU(cuMemsetD32, v->exc_info, 0, 7) < 0) {
-        return -1;
-    }
-    PyObject *t = Py_BuildValue("(IIIIIII)", rec[0], rec[1], rec[2], rec[3], rec[4], rec[5],
-                                rec[6]);
-    PyObject *mod = t ? PyImport_ImportModule("cujit._core") : NULL;
-    PyObject *exc = mod ? PyObject_CallMethod(mod, "cuda_exception", "(O)", t) : NULL;
-    Py_XDECREF(mod);
-    Py_XDECREF(t);
-    if (exc == NULL) {
-        return -1;
-    }
-    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-    Py_DECREF(exc);
-    return -1;
-}
-
-/* Checks the launch against the version's own limits, before the driver sees it. */
-static int check_limits(cj_KernelLauncher *k, const version *v, const unsigned int *block,
-                        long shmem) {
-    if (block[0] * block[1] * block[2] > (unsigned int)v->max_threads) {
-        PyErr_Format(PyExc_ValueError, "blockdim (%u, %u, %u) has more threads than kernel %U "
-                                       "can run per block (%d)", block[0], block[1], block[2],
-                     k->name, v->max_threads);
-        return -1;
-    }
-    if (shmem + v->static_shared > MAX_SHARED_PER_BLOCK) {
-        PyErr_Format(PyExc_ValueError, "kernel %U asks for %ld bytes of dynamic shared memory; "
-                                       "with its %d bytes of static shared memory the limit is "
-                                       "%d", k->name, shmem, v->static_shared,
-                     MAX_SHARED_PER_BLOCK);
-        return -1;
-    }
-    return 0;
-}
-
-/* Packs the arguments and launches; 0, or -1 with the kernel's name in the message. */
-static int pack_and_launch(cj_KernelLauncher *k, version *v, const unsigned int *grid,
-                           const unsigned int *block, unsigned int shmem, CUstream stream,
-                           const cj_launch_arg *args, int nargs) {
-    packer pk; /* on the stack: no allocation per launch */
-    if (pack_args(&pk, v, args, nargs) < 0) {
-        return -1;
-    }
-    if (CJ_CU(cuLaunchKernel, v->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-              shmem, stream, pk.params, NULL) < 0) {
-        return launch_failed(k);
-    }
-    return 0;
-}
-
-/* Copies a NumPy argument's device copy back into it (when writable) and frees the copy. */
-static int copy_back(const host_arg *h, CUdeviceptr data, CUstream stream, int ok) {
-    int rc = ok ? 0 : -1;
-    if (ok && h->nbytes && PyArray_ISWRITEABLE(h->array)) {
-        if (CJ_CU(cuStreamSynchronize, stream) < 0) {
-            rc = -1;
-        } else if (PyArray_IS_C_CONTIGUOUS(h->array)) {
-            rc = CJ_CU(cuMemcpyDtoH, PyArray_DATA(h->array), data, h->nbytes);
-        } else {
-            PyArrayObject *tmp = (PyArrayObject *)PyArray_NewLikeArray(h->array, NPY_CORDER,
-                                                                       NULL, 0);
-            rc = tmp == NULL ? -1 : CJ_CU(cuMemcpyDtoH, PyArray_DATA(tmp), data, h->nbytes);
-            if (rc == 0) {
-                rc = PyArray_CopyInto(h->array, tmp);
-            }
-            Py_XDECREF(tmp);
-        }
-    }
-    if (rc == 0) {
-        return CJ_CU(cuMemFree, data);
-    }
-    (void)CJ_CU_RAW(cuMemFree, data);
-    return -1;
-}
-
-/* Allocates a NumPy argument's device copy and copies it in; 0 or -1. */
-static int copy_in(const host_arg *h, CUdeviceptr *data) {
-    PyArrayObject *c = (PyArrayObject *)PyArray_FROM_OF((PyObject *)h->array,
-                                                        NPY_ARRAY_C_CONTIGUOUS);
-    int rc = c == NULL || CJ_CU(cuMemAlloc, data, h->nbytes ? h->nbytes : 1) < 0 ||
-             (h->nbytes && CJ_CU(cuMemcpyHtoD, *data, PyArray_DATA(c), h->nbytes) < 0);
-    Py_XDECREF(c);
-    return rc ? -1 : 0;
-}
-
-/* The launch itself, for a validated configuration; `args` borrowed. */
-static PyObject *launch_core(cj_KernelLauncher *k, const unsigned int *grid,
-                             const unsigned int *block, PyObject *stream_obj, long shmem,
-                             PyObject *const *args, Py_ssize_t nargs) {
-    CUstream stream;
-    if (cj_stream_handle(stream_obj, &stream) < 0) {
+static PyObject *overload_dict(cj_cuda_overload *ov) {
+    if (ov->dict == NULL && (ov->dict = cj_cuda_result_dict(&ov->result)) == NULL) {
         return NULL;
     }
-    if (nargs > CJ_MAX_ARGS) {
-        PyErr_Format(cj_UnsupportedError, "kernels take at most %d arguments", CJ_MAX_ARGS);
+    return Py_NewRef(ov->dict);
+}
+
+/* compile(argtypes, restype, cc) -> the overload's dict, compiled unless already there. */
+static PyObject *launcher_compile(PyObject *self, PyObject *args) {
+    cj_KernelLauncher *k = (cj_KernelLauncher *)self;
+    PyObject *argtypes, *restype;
+    int major, minor, nargs;
+    const cj_type *types[CJ_MAX_ARGS], *declared = NULL;
+    if (!PyArg_ParseTuple(args, "OO(ii):compile", &argtypes, &restype, &major, &minor) ||
+        types_of(argtypes, types, &nargs, "compile()") < 0) {
         return NULL;
     }
-    int device = cj_ctx_ensure();
-    if (device < 0) {
+    if (restype != Py_None && (declared = cj_type_from_py(restype)) == NULL) {
+        PyErr_Format(PyExc_TypeError, "restype must be a cujit type, not %R", restype);
         return NULL;
     }
-    cj_launch_arg slots[CJ_MAX_ARGS];
-    host_arg hosts[CJ_MAX_ARGS];
-    const cj_type *types[CJ_MAX_ARGS];
-    int nhost = 0;
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        types[i] = slots[i].type = typeof_arg(args[i], &slots[i], &hosts[i]);
-        if (types[i] == NULL) {
-            return NULL;
-        }
-        nhost += hosts[i].array != NULL;
-    }
-    version *v = find(k, types, (int)nargs, device);
-    if ((v == NULL && (v = load(k, types, (int)nargs, device)) == NULL) ||
-        check_limits(k, v, block, shmem) < 0) {
+    cj_cuda_overload *ov = find_overload(k, types, nargs);
+    if (ov == NULL && (ov = add_overload(k, types, nargs, declared, major, minor)) == NULL) {
         return NULL;
     }
-    /* NumPy arguments get device copies: slots[i].data is set once copied */
-    int rc = 0;
-    for (Py_ssize_t i = 0; nhost && i < nargs; i++) {
-        if (hosts[i].array != NULL && copy_in(&hosts[i], &slots[i].data) < 0) {
-            rc = -1;
-            break;
-        }
-    }
-    if (rc == 0) {
-        rc = pack_and_launch(k, v, grid, block, (unsigned int)shmem, stream, slots, (int)nargs);
-    }
-    for (Py_ssize_t i = 0; nhost && i < nargs; i++) {
-        if (hosts[i].array != NULL && slots[i].data != 0 &&
-            copy_back(&hosts[i], slots[i].data, stream, rc == 0) < 0) {
-            rc = -1;
-        }
-    }
-    if (rc == 0 && v->exc_info != 0) {
-        rc = check_exception(k, v, stream);
-    }
-    if (rc < 0) {
-        return NULL;
-    }
+    return overload_dict(ov);
+}
+
+static PyObject *launcher_lock(PyObject *self, PyObject *unused) {
+    ((cj_KernelLauncher *)self)->locked = 1;
     Py_RETURN_NONE;
 }
 
-/* ---- C API (kernel.h) ---- */
-
-cj_kernel_version *cj_kernel_version_for(PyObject *launcher, const cj_type *const *types,
-                                         int nargs, int device) {
-    cj_KernelLauncher *k = (cj_KernelLauncher *)launcher;
-    if (!PyObject_TypeCheck(launcher, cj_KernelLauncherType) || nargs > CJ_MAX_ARGS) {
-        PyErr_SetString(PyExc_TypeError, "a KernelLauncher of at most 64 arguments is needed");
-        return NULL;
-    }
-    version *v = find(k, types, nargs, device);
-    return v != NULL ? v : load(k, types, nargs, device);
-}
-
-int cj_kernel_max_threads(const cj_kernel_version *v) {
-    return v->max_threads;
-}
-
-int cj_kernel_launch_args(PyObject *launcher, cj_kernel_version *v, const unsigned int *grid,
-                          const unsigned int *block, CUstream stream, const cj_launch_arg *args,
-                          int nargs) {
-    cj_KernelLauncher *k = (cj_KernelLauncher *)launcher;
-    if (check_limits(k, v, block, 0) < 0 ||
-        pack_and_launch(k, v, grid, block, 0, stream, args, nargs) < 0) {
-        return -1;
-    }
-    return v->exc_info != 0 ? check_exception(k, v, stream) : 0;
-}
-
-static PyObject *launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssize_t nfargs) {
+/* overloads() -> {argtypes: dict}, in compile order. */
+static PyObject *launcher_overloads(PyObject *self, PyObject *unused) {
     cj_KernelLauncher *k = (cj_KernelLauncher *)self;
-    if (nfargs != 5 || !PyTuple_Check(fargs[4])) {
-        PyErr_SetString(PyExc_TypeError, "launch(griddim, blockdim, stream, sharedmem, args)");
-        return NULL;
-    }
-    unsigned int grid[3], block[3];
-    long shmem = PyLong_AsLong(fargs[3]);
-    if (dims_of(fargs[0], grid, "griddim") < 0 || dims_of(fargs[1], block, "blockdim") < 0 ||
-        (shmem == -1 && PyErr_Occurred())) {
-        return NULL;
-    }
-    if (shmem < 0) {
-        PyErr_SetString(PyExc_ValueError, "sharedmem must not be negative");
-        return NULL;
-    }
-    return launch_core(k, grid, block, fargs[2], shmem, &PyTuple_GET_ITEM(fargs[4], 0),
-                       PyTuple_GET_SIZE(fargs[4]));
-}
-
-/* ---- kernel[griddim, blockdim(, stream(, sharedmem))]: validated here, before the driver ---- */
-
-typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    cj_KernelLauncher *launcher; /* owned */
-    unsigned int grid[3], block[3];
-    PyObject *stream;            /* owned */
-    long shmem;
-} cj_KernelLaunch;
-
-static PyTypeObject *cj_KernelLaunchType;
-
-static const unsigned int grid_limits[3] = {0x7fffffffu, 65535, 65535};
-static const unsigned int block_limits[3] = {1024, 1024, 64};
-
-static int dim_item(PyObject *v, const char *what, PyObject *whole, unsigned int *out) {
-    if (PyBool_Check(v) || !PyLong_Check(v)) {
-        PyErr_Format(PyExc_ValueError, "%s must be an int or a tuple of 1 to 3 ints, not %R",
-                     what, whole);
-        return -1;
-    }
-    int overflow;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (x == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (overflow || x <= 0 || x > 0x7fffffffLL) {
-        PyErr_Format(PyExc_ValueError, "%s must be positive and fit 31 bits, got %R", what, whole);
-        return -1;
-    }
-    *out = (unsigned int)x;
-    return 0;
-}
-
-static int parse_dim3(PyObject *v, const char *what, const unsigned int *limits,
-                      unsigned int *out) {
-    out[0] = out[1] = out[2] = 1;
-    if (PyTuple_Check(v) || PyList_Check(v)) {
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
-        if (n < 1 || n > 3) {
-            PyErr_Format(PyExc_ValueError, "%s must have 1 to 3 dimensions, got %R", what, v);
-            return -1;
+    PyObject *out = PyDict_New();
+    for (int i = 0; out != NULL && i < k->nov; i++) {
+        PyObject *key = cj_types_tuple(k->ovs[i]->argtypes, k->ovs[i]->nargs);
+        PyObject *d = key ? overload_dict(k->ovs[i]) : NULL;
+        if (d == NULL || PyDict_SetItem(out, key, d) < 0) {
+            Py_CLEAR(out);
         }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (dim_item(PySequence_Fast_GET_ITEM(v, i), what, v, &out[i]) < 0) {
-                return -1;
-            }
-        }
-    } else if (dim_item(v, what, v, &out[0]) < 0) {
-        return -1;
+        Py_XDECREF(key);
+        Py_XDECREF(d);
     }
-    for (int i = 0; i < 3; i++) {
-        if (out[i] > limits[i]) {
-            PyErr_Format(PyExc_ValueError, "%s.%c = %u exceeds the maximum %u", what, "xyz"[i],
-                         out[i], limits[i]);
-            return -1;
-        }
-    }
-    return 0;
+    return out;
 }
-
-static PyObject *kernel_launch_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
-                                          PyObject *kwnames) {
-    cj_KernelLaunch *l = (cj_KernelLaunch *)self;
-    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
-        PyErr_Format(PyExc_TypeError, "kernel %U takes no keyword arguments",
-                     l->launcher->name);
-        return NULL;
-    }
-    return launch_core(l->launcher, l->grid, l->block, l->stream, l->shmem, args,
-                       PyVectorcall_NARGS(nargsf));
-}
-
-/* configure((griddim, blockdim[, stream[, sharedmem]])) -> a launchable configuration. */
-static PyObject *launcher_configure(PyObject *self, PyObject *config) {
-    if (!PyTuple_Check(config)) {
-        PyErr_Format(PyExc_ValueError, "a kernel launch needs [griddim, blockdim], not [%R]",
-                     config);
-        return NULL;
-    }
-    Py_ssize_t n = PyTuple_GET_SIZE(config);
-    if (n < 2 || n > 4) {
-        PyErr_Format(PyExc_ValueError, "a kernel launch takes [griddim, blockdim(, stream(, "
-                                       "sharedmem))], got %zd items", n);
-        return NULL;
-    }
-    unsigned int grid[3], block[3];
-    if (parse_dim3(PyTuple_GET_ITEM(config, 0), "griddim", grid_limits, grid) < 0 ||
-        parse_dim3(PyTuple_GET_ITEM(config, 1), "blockdim", block_limits, block) < 0) {
-        return NULL;
-    }
-    unsigned long threads = (unsigned long)block[0] * block[1] * block[2];
-    if (threads > 1024) {
-        PyErr_Format(PyExc_ValueError, "blockdim %R has %lu threads per block; the maximum is "
-                                       "1024", PyTuple_GET_ITEM(config, 1), threads);
-        return NULL;
-    }
-    long shmem = 0;
-    if (n == 4) {
-        PyObject *s = PyTuple_GET_ITEM(config, 3);
-        if (PyBool_Check(s) || !PyLong_Check(s)) {
-            PyErr_Format(PyExc_ValueError, "sharedmem must be an int (bytes), not %R", s);
-            return NULL;
-        }
-        shmem = PyLong_AsLong(s);
-        if (shmem == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-        if (shmem < 0) {
-            PyErr_Format(PyExc_ValueError, "sharedmem must not be negative, not %ld", shmem);
-            return NULL;
-        }
-    }
-    cj_KernelLaunch *l = PyObject_GC_New(cj_KernelLaunch, cj_KernelLaunchType);
-    if (l == NULL) {
-        return NULL;
-    }
-    l->vectorcall = kernel_launch_vectorcall;
-    l->launcher = (cj_KernelLauncher *)Py_NewRef(self);
-    memcpy(l->grid, grid, sizeof(grid));
-    memcpy(l->block, block, sizeof(block));
-    l->stream = Py_NewRef(n >= 3 ? PyTuple_GET_ITEM(config, 2) : Py_None);
-    l->shmem = shmem;
-    PyObject_GC_Track(l);
-    return (PyObject *)l;
-}
-
-static int kernel_launch_traverse(PyObject *self, visitproc visit, void *arg) {
-    cj_KernelLaunch *l = (cj_KernelLaunch *)self;
-    Py_VISIT(Py_TYPE(self));
-    Py_VISIT(l->launcher);
-    Py_VISIT(l->stream);
-    return 0;
-}
-
-static int kernel_launch_clear(PyObject *self) {
-    cj_KernelLaunch *l = (cj_KernelLaunch *)self;
-    Py_CLEAR(l->launcher);
-    Py_CLEAR(l->stream);
-    return 0;
-}
-
-static void kernel_launch_dealloc(PyObject *self) {
-    PyTypeObject *tp = Py_TYPE(self);
-    PyObject_GC_UnTrack(self);
-    kernel_launch_clear(self);
-    PyObject_GC_Del(self);
-    Py_DECREF(tp);
-}
-
-static PyObject *dims_tuple(const unsigned int *d) {
-    return Py_BuildValue("(III)", d[0], d[1], d[2]);
-}
-
-static PyObject *kl_griddim(PyObject *self, void *c) {
-    return dims_tuple(((cj_KernelLaunch *)self)->grid);
-}
-static PyObject *kl_blockdim(PyObject *self, void *c) {
-    return dims_tuple(((cj_KernelLaunch *)self)->block);
-}
-static PyObject *kl_stream(PyObject *self, void *c) {
-    PyObject *s = ((cj_KernelLaunch *)self)->stream;
-    return Py_NewRef(s);
-}
-static PyObject *kl_sharedmem(PyObject *self, void *c) {
-    return PyLong_FromLong(((cj_KernelLaunch *)self)->shmem);
-}
-
-static PyObject *kernel_launch_repr(PyObject *self) {
-    cj_KernelLaunch *l = (cj_KernelLaunch *)self;
-    return PyUnicode_FromFormat("<launch of %U grid=(%u, %u, %u) block=(%u, %u, %u) "
-                                "sharedmem=%ld>", l->launcher->name, l->grid[0], l->grid[1],
-                                l->grid[2], l->block[0], l->block[1], l->block[2], l->shmem);
-}
-
-static PyGetSetDef kernel_launch_getset[] = {
-    {"griddim", kl_griddim, NULL, "the grid, 3 ints", NULL},
-    {"blockdim", kl_blockdim, NULL, "the block, 3 ints", NULL},
-    {"stream", kl_stream, NULL, "the stream (None: the default stream)", NULL},
-    {"sharedmem", kl_sharedmem, NULL, "dynamic shared memory, bytes", NULL},
-    {NULL},
-};
-
-static PyMemberDef kernel_launch_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(cj_KernelLaunch, vectorcall), READONLY},
-    {NULL},
-};
-
-static PyType_Slot kernel_launch_slots[] = {
-    {Py_tp_dealloc, kernel_launch_dealloc},
-    {Py_tp_traverse, kernel_launch_traverse},
-    {Py_tp_clear, kernel_launch_clear},
-    {Py_tp_call, PyVectorcall_Call},
-    {Py_tp_repr, kernel_launch_repr},
-    {Py_tp_getset, kernel_launch_getset},
-    {Py_tp_members, kernel_launch_members},
-    {Py_tp_doc, "kernel[griddim, blockdim, stream, sharedmem]: call it with the arguments."},
-    {0, NULL},
-};
-
-static PyType_Spec kernel_launch_spec = {
-    .name = "cujit._core.KernelLaunch",
-    .basicsize = sizeof(cj_KernelLaunch),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .slots = kernel_launch_slots,
-};
 
 /* attributes(argtypes) -> {regs, shared, const, local, max_threads} of a loaded version. */
 static PyObject *launcher_attributes(PyObject *self, PyObject *key) {
     cj_KernelLauncher *k = (cj_KernelLauncher *)self;
     const cj_type *types[CJ_MAX_ARGS];
-    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) > CJ_MAX_ARGS) {
-        PyErr_SetString(PyExc_TypeError, "attributes() takes a tuple of argument types");
+    int nargs;
+    if (types_of(key, types, &nargs, "attributes()") < 0) {
         return NULL;
-    }
-    int nargs = (int)PyTuple_GET_SIZE(key);
-    for (int i = 0; i < nargs; i++) {
-        if ((types[i] = cj_type_from_py(PyTuple_GET_ITEM(key, i))) == NULL) {
-            PyErr_SetString(PyExc_TypeError, "attributes() takes cujit types");
-            return NULL;
-        }
     }
     int device = cj_ctx_ensure();
-    if (device < 0) {
-        return NULL;
-    }
-    version *v = find(k, types, nargs, device);
-    if (v == NULL && (v = load(k, types, nargs, device)) == NULL) {
+    version *v = device < 0 ? NULL : cj_launcher_version(k, types, nargs, device);
+    if (v == NULL) {
         return NULL;
     }
     int regs, shared, cnst, local, maxt;
@@ -842,38 +358,52 @@ static PyObject *launcher_attributes(PyObject *self, PyObject *key) {
 /* ---- type ---- */
 
 static PyObject *launcher_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    PyObject *name, *compile;
-    if (!PyArg_ParseTuple(args, "UO:KernelLauncher", &name, &compile)) {
+    static char *kwlist[] = {"pyfunc", "name", "device", "options", "cache", NULL};
+    PyObject *pyfunc, *name, *options, *cache = Py_None;
+    int device_fn;
+    cj_cuda_options opt;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OUpO|O:KernelLauncher", kwlist, &pyfunc,
+                                     &name, &device_fn, &options, &cache) ||
+        cj_cuda_parse_options(options, &opt) < 0) {
         return NULL;
     }
-    if (!PyCallable_Check(compile)) {
-        PyErr_SetString(PyExc_TypeError, "compile must be callable");
+    if (!PyFunction_Check(pyfunc)) {
+        PyErr_Format(PyExc_TypeError, "cujit compiles Python functions, not %.200s",
+                     Py_TYPE(pyfunc)->tp_name);
         return NULL;
     }
     cj_KernelLauncher *k = (cj_KernelLauncher *)type->tp_alloc(type, 0);
     if (k == NULL) {
         return NULL;
     }
+    k->pyfunc = Py_NewRef(pyfunc);
     k->name = Py_NewRef(name);
-    k->compile = Py_NewRef(compile);
+    k->cache = Py_NewRef(cache);
+    k->device_fn = device_fn;
+    k->opt = opt;
     return (PyObject *)k;
 }
 
 static int launcher_traverse(PyObject *self, visitproc visit, void *arg) {
     cj_KernelLauncher *k = (cj_KernelLauncher *)self;
     Py_VISIT(Py_TYPE(self));
+    Py_VISIT(k->pyfunc);
     Py_VISIT(k->name);
-    Py_VISIT(k->compile);
-    for (int i = 0; i < k->n; i++) {
-        Py_VISIT(k->vs[i]->info);
+    Py_VISIT(k->cache);
+    for (int i = 0; i < k->nov; i++) {
+        Py_VISIT(k->ovs[i]->dict);
     }
     return 0;
 }
 
 static int launcher_clear(PyObject *self) {
     cj_KernelLauncher *k = (cj_KernelLauncher *)self;
+    Py_CLEAR(k->pyfunc);
     Py_CLEAR(k->name);
-    Py_CLEAR(k->compile);
+    Py_CLEAR(k->cache);
+    for (int i = 0; i < k->nov; i++) {
+        Py_CLEAR(k->ovs[i]->dict);
+    }
     return 0;
 }
 
@@ -883,11 +413,13 @@ static void launcher_dealloc(PyObject *self) {
     PyObject_GC_UnTrack(self);
     launcher_clear(self);
     for (int i = 0; i < k->n; i++) {
-        if (Py_IsInitialized()) {
-            version_free(k->vs[i]);
-        }
+        version_free(k->vs[i]);
+    }
+    for (int i = 0; i < k->nov; i++) {
+        overload_free(k->ovs[i]);
     }
     PyMem_Free(k->vs);
+    PyMem_Free(k->ovs);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -896,11 +428,20 @@ static PyObject *launcher_count(PyObject *self, void *closure) {
     return PyLong_FromLong(((cj_KernelLauncher *)self)->n);
 }
 
+static PyObject *launcher_locked(PyObject *self, void *closure) {
+    return PyBool_FromLong(((cj_KernelLauncher *)self)->locked);
+}
+
 static PyMethodDef launcher_methods[] = {
-    {"launch", (PyCFunction)(void (*)(void))launcher_launch, METH_FASTCALL,
+    {"launch", (PyCFunction)(void (*)(void))cj_launcher_launch, METH_FASTCALL,
      "launch(griddim, blockdim, stream, sharedmem, args): griddim/blockdim are 3-tuples"},
-    {"configure", launcher_configure, METH_O,
+    {"configure", cj_launcher_configure, METH_O,
      "configure((griddim, blockdim[, stream[, sharedmem]])) -> KernelLaunch (validated)"},
+    {"compile", launcher_compile, METH_VARARGS,
+     "compile(argtypes, restype, (major, minor)) -> the overload's dict (compiled once)"},
+    {"lock", launcher_lock, METH_NOARGS,
+     "fix the signatures: launches convert their arguments to the best one"},
+    {"overloads", launcher_overloads, METH_NOARGS, "overloads() -> {argtypes: dict}"},
     {"attributes", launcher_attributes, METH_O,
      "attributes(argtypes) -> {regs, shared, const, local, max_threads}"},
     {NULL},
@@ -908,6 +449,7 @@ static PyMethodDef launcher_methods[] = {
 
 static PyGetSetDef launcher_getset[] = {
     {"loaded", launcher_count, NULL, "number of loaded versions", NULL},
+    {"locked", launcher_locked, NULL, "whether the signatures are fixed", NULL},
     {NULL},
 };
 
@@ -918,7 +460,7 @@ static PyType_Slot launcher_slots[] = {
     {Py_tp_clear, launcher_clear},
     {Py_tp_methods, launcher_methods},
     {Py_tp_getset, launcher_getset},
-    {Py_tp_doc, "The loaded versions of a cuda.jit kernel and its C launch path."},
+    {Py_tp_doc, "A cuda.jit function's compiled signatures, loaded versions and launch path."},
     {0, NULL},
 };
 
@@ -931,8 +473,7 @@ static PyType_Spec launcher_spec = {
 
 int cj_kernel_init(PyObject *module) {
     cj_KernelLauncherType = (PyTypeObject *)PyType_FromSpec(&launcher_spec);
-    cj_KernelLaunchType = (PyTypeObject *)PyType_FromSpec(&kernel_launch_spec);
-    if (cj_KernelLauncherType == NULL || cj_KernelLaunchType == NULL) {
+    if (cj_KernelLauncherType == NULL || cj_launch_config_init() < 0) {
         return -1;
     }
     Py_INCREF(cj_KernelLauncherType);

@@ -135,6 +135,31 @@ def check_cai_object():
     assert params()[0] == d.device_ctypes_pointer.value and params()[1] == 6
 
 
+def check_failed_load_keeps_its_exception():
+    # a cached entry whose PTX lacks its entry: the driver's error reaches the caller (the
+    # version being freed must not clear it into "SystemError: ... without an exception")
+    import tempfile
+    from cujit.cuda import cache, compiler
+    from cujit.errors import CudaAPIError
+    os.environ["CUJIT_CACHE_DIR"] = tempfile.mkdtemp()
+
+    def body(a):
+        a[0] = 7
+
+    disk = cache.KernelCache(body, {"cache": True, "device": False}, compiler._core_options)
+    disk.store((int32[:],), (9, 0), {"ptx": "// no entry here", "llvm": "", "annotation": "",
+                                     "entry": "missing_entry", "params": [3]})
+    k = cuda.jit("void(int32[:])", cache=True)(body)
+    assert k.overloads[(int32[:],)].result["cached"]
+    try:
+        k[1, 1](cuda.device_array(2, dtype=np.int32))
+    except CudaAPIError as exc:
+        assert "cuModuleGetFunction" in str(exc), exc
+    else:
+        raise AssertionError("expected CudaAPIError")
+    del os.environ["CUJIT_CACHE_DIR"]
+
+
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
         fn()

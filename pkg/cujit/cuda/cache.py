@@ -56,3 +56,24 @@ def store(py_func, k, result):
     path = _path(py_func, k)
     caching.write_blob(path, MAGIC, json.dumps(entry).encode())
     return path
+
+
+class KernelCache:
+    """One kernel's entries, as the C launcher (csrc/jit/kernel.c) asks for them on a miss:
+    load(argtypes, cc) -> entry or None, store(argtypes, cc, result)."""
+
+    def __init__(self, py_func, targetoptions, core_options):
+        self.py_func = py_func
+        self._targetoptions = dict(targetoptions)
+        self._core_options = core_options  # compiler._core_options: options with cc
+
+    def _key(self, argtypes, cc):
+        from .. import __version__
+        return key(self.py_func, argtypes, self._core_options(self._targetoptions, cc),
+                   __version__)
+
+    def load(self, argtypes, cc):
+        return load(self.py_func, self._key(argtypes, cc))
+
+    def store(self, argtypes, cc, result):
+        return store(self.py_func, self._key(argtypes, cc), result)

@@ -65,12 +65,12 @@ def _current_cc():
 
 
 class _Compiled:
-    """One compiled version of a kernel or device function (one signature)."""
+    """Python's view of one compiled version (one signature) in the C table."""
     __slots__ = ("argtypes", "signature", "restype", "ptx", "llvm", "annotation", "entry",
-                 "params", "cc", "module", "result")
+                 "params", "cc", "result")
 
-    def __init__(self, argtypes, result, cc):
-        self.result = result  # what the C launcher loads (ptx, entry, signature, debug)
+    def __init__(self, argtypes, result):
+        self.result = result
         self.argtypes = argtypes
         self.signature = result["signature"]
         self.restype = result["restype"]
@@ -79,7 +79,7 @@ class _Compiled:
         self.annotation = result["annotation"]
         self.entry = result["entry"]
         self.params = result["params"]
-        self.cc = cc
+        self.cc = result["cc"]
 
 
 def _sass(ptx, cc):
@@ -109,7 +109,8 @@ def _sass(ptx, cc):
 
 
 class CUDADispatcher:
-    """A cuda.jit kernel or device function: one compiled version per signature."""
+    """A cuda.jit kernel or device function. Its compiled versions live in one table in C
+    (_core.KernelLauncher, csrc/jit/kernel.c), which launches compile into on a miss."""
 
     def __init__(self, py_func, sigs, options):
         self.py_func = py_func
@@ -119,17 +120,19 @@ class CUDADispatcher:
         self.__wrapped__ = py_func
         self.targetoptions = dict(options)
         self.device = bool(options.get("device", False))
-        self._overloads = {}  # argtypes tuple -> _Compiled
-        self._locked = False
-        self._launcher = None if self.device else _core.KernelLauncher(self.__qualname__,
-                                                                       self._for_launch)
+        disk = _cache.KernelCache(py_func, self.targetoptions, _core_options) \
+            if self.targetoptions.get("cache") else None
+        # options without cc: each compilation takes its device's (or compile()'s cc)
+        self._launcher = _core.KernelLauncher(py_func, self.__qualname__, self.device,
+                                              _core_options(self.targetoptions, DEFAULT_CC),
+                                              disk)
         if self.device:
-            # lets kernels call this function (csrc/runtime/compile_cuda.c)
+            # lets kernels call this function (csrc/jit/compile_cuda.c)
             self.__cujit_device_function__ = py_func
         if sigs:
             for sig in sigs:
                 self.compile(sig)
-            self._locked = True
+            self._launcher.lock()
 
     def __repr__(self):
         kind = "device function" if self.device else "kernel"
@@ -141,49 +144,18 @@ class CUDADispatcher:
         """Compiles one version for a signature (argument types; a void return for kernels)."""
         [sig] = parse_signatures(sig)
         argtypes = tuple(sig.args)
-        ov = self._overloads.get(argtypes)
-        if ov is not None:
-            return ov
         ret = sig.return_type
         if not self.device and ret is not None and ret.name not in ("none", "void"):
             raise TypeError(f"kernel {self.__qualname__} must return void, not {ret.name} "
                             f"(signature {sig!r})")
         cc = tuple(cc) if cc is not None else _current_cc()
-        options = _core_options(self.targetoptions, cc)
-        cached = self.targetoptions.get("cache") and not self.device and not options["debug"]
-        result = None
-        if cached:
-            from .. import __version__
-            ckey = _cache.key(self.py_func, argtypes, options, __version__)
-            entry = _cache.load(self.py_func, ckey)
-            if entry is not None:
-                none = _core.type_by_name("none")
-                result = dict(entry, signature=_core.make_signature(none, argtypes),
-                              restype=none, cached=True)
-        if result is None:
-            result = _core.cuda_compile(self.py_func, argtypes, self.device, options,
-                                        ret if self.device else None)
-            if cached:
-                _cache.store(self.py_func, ckey, result)
-        result["debug"] = options["debug"]
-        ov = _Compiled(argtypes, result, cc)
-        self._overloads[argtypes] = ov
-        return ov
+        result = self._launcher.compile(argtypes, ret if self.device else None, cc)
+        return _Compiled(argtypes, result)
 
-    def _for_launch(self, argtypes):
-        """The C launcher's callback: the compiled version for a launch's argument types."""
-        ov = self._overloads.get(argtypes)
-        if ov is None and self._locked:
-            ov = next((o for o in self._overloads.values()
-                       if _accepts(o.argtypes, argtypes)), None)
-            if ov is None:
-                raise TypeError(f"No matching definition for argument type(s) "
-                                f"{', '.join(t.name for t in argtypes)} of kernel "
-                                f"{self.__qualname__}; compiled for: "
-                                f"{[tuple(t.name for t in k) for k in self._overloads]}")
-        if ov is None:
-            ov = self.compile(argtypes)
-        return ov.result
+    @property
+    def _overloads(self):
+        """argtypes -> _Compiled, in compile order, read from the C table."""
+        return {k: _Compiled(k, r) for k, r in self._launcher.overloads().items()}
 
     def _attributes(self, signature):
         if self.device:
@@ -278,30 +250,6 @@ class CUDADispatcher:
                                f"kernels and other device functions")
         raise ValueError(f"kernel {self.__qualname__} must be launched with a configuration: "
                          f"{self.__name__}[griddim, blockdim](...)")
-
-
-def _accepts(declared, given):
-    """Whether arguments of types `given` can be passed to a version compiled for `declared`."""
-    if len(declared) != len(given):
-        return False
-    for d, g in zip(declared, given):
-        if d == g:
-            continue
-        dn, gn = getattr(d, "ndim", None), getattr(g, "ndim", None)
-        if dn is not None or gn is not None:  # arrays
-            if dn != gn or d.dtype != g.dtype or (d.layout != "A" and d.layout != g.layout):
-                return False
-            if d.mutable and not g.mutable:
-                return False
-            continue
-        dt, gt = getattr(d, "types", None), getattr(g, "types", None)
-        if dt is not None or gt is not None:
-            if dt is None or gt is None or not _accepts(tuple(dt), tuple(gt)):
-                return False
-            continue
-        if getattr(d, "bitwidth", None) is None or getattr(g, "bitwidth", None) is None:
-            return False
-    return True
 
 
 def jit(func_or_sig=None, device=False, **options):

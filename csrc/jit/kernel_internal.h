@@ -1,0 +1,71 @@
+/* kernel_internal.h: what the CUDA dispatcher's three files share.
+ *   kernel.c         _core.KernelLauncher: the dispatcher's one overload table (compiled
+ *                    signatures) and its loaded versions per device; compiles on a miss, in C
+ *   launch.c         the launch path: argument typing, packing, copies, cuLaunchKernel, the
+ *                    debug exception record; the C API of kernel.h
+ *   launch_config.c  kernel[griddim, blockdim, stream, sharedmem]: the validated configuration
+ * Python (cuda/compiler.py) keeps no table of its own: it asks the launcher. */
+#ifndef CJ_KERNEL_INTERNAL_H
+#define CJ_KERNEL_INTERNAL_H
+
+#include "jit/jit.h"
+#include "jit/kernel.h"
+
+/* One compiled signature: what launches load and Python inspects. */
+typedef struct cj_cuda_overload {
+    int nargs;
+    const cj_type *argtypes[CJ_MAX_ARGS]; /* the compiled signature's */
+    cj_cuda_result result;
+    PyObject *dict;                        /* Python's view of `result`, made on request */
+} cj_cuda_overload;
+
+/* An overload loaded on one device for one tuple of launch argument types. */
+struct cj_kernel_version {
+    int nargs;
+    const cj_type *key[CJ_MAX_ARGS]; /* the launch's argument types */
+    const cj_cuda_overload *ov;      /* borrowed from the launcher's table */
+    int device;
+    unsigned long generation;
+    CUmodule module;
+    CUfunction fn;
+    CUdeviceptr exc_info;            /* debug versions: the exception record, else 0 */
+    int max_threads;
+    int static_shared;               /* bytes of static shared memory */
+};
+typedef struct cj_kernel_version version;
+
+typedef struct cj_KernelLauncher {
+    PyObject_HEAD
+    PyObject *name;          /* str: the function's qualname */
+    PyObject *pyfunc;
+    PyObject *cache;         /* None, or load(argtypes, cc) / store(argtypes, cc, result) */
+    cj_cuda_options opt;     /* cc: each compilation's own */
+    int device_fn;           /* a device function: compiled and inspected, never launched */
+    int locked;              /* signatures fixed: arguments convert to the best one */
+    cj_cuda_overload **ovs;  /* the table, in compile order */
+    int nov, capov;
+    version **vs;
+    int n, cap;
+} cj_KernelLauncher;
+
+extern PyTypeObject *cj_KernelLauncherType;
+
+/* ---- kernel.c ---- */
+/* The loaded version for launch types on `device`: found, or the best overload (compiled on a
+ * miss) loaded now. Borrowed; NULL + exception. */
+version *cj_launcher_version(cj_KernelLauncher *k, const cj_type *const *types, int nargs,
+                             int device);
+
+/* ---- launch.c ---- */
+/* Types, copies, packs and launches `args` (borrowed) in a validated configuration. */
+PyObject *cj_launch(cj_KernelLauncher *k, const unsigned int *grid, const unsigned int *block,
+                    PyObject *stream, long shmem, PyObject *const *args, Py_ssize_t nargs);
+/* KernelLauncher.launch(griddim, blockdim, stream, sharedmem, args). */
+PyObject *cj_launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssize_t nfargs);
+
+/* ---- launch_config.c ---- */
+/* KernelLauncher.configure((griddim, blockdim[, stream[, sharedmem]])) -> KernelLaunch. */
+PyObject *cj_launcher_configure(PyObject *self, PyObject *config);
+int cj_launch_config_init(void);
+
+#endif

@@ -1,0 +1,452 @@
+/* launch.c: the launch path of cuda.jit kernels, in C, with no Python code run:
+ *   typeof each argument (DeviceNDArray and scalars without allocating) -> the loaded version
+ *   (kernel.c; compiled and loaded on a miss) -> pack the flattened parameters (lower_kernel.h's
+ *   ABI) into a stack buffer -> cuLaunchKernel -> copy NumPy arguments back -> in debug
+ *   versions, read the exception record and raise it.
+ * NumPy arrays are copied to the device before the launch and back after it (as numba does);
+ * objects with __cuda_array_interface__ are used in place. The C API of kernel.h serves launch
+ * paths that prepare their own arguments (the CUDA ufuncs). */
+#include <string.h>
+
+#include "jit/kernel_internal.h"
+#include "lower/lower_kernel.h"
+#include "util/npy.h"
+
+#define MAX_WORDS 512
+/* shared memory a block may use without opting in (cuFuncSetAttribute) */
+#define MAX_SHARED_PER_BLOCK (48 * 1024)
+
+/* ---- argument types ---- */
+
+/* Array types seen before: the launch path neither formats names nor looks up dicts. */
+static const cj_type *array_types[32][9][3][2];
+
+const cj_type *cj_kernel_array_type(int typenum, int ndim, int c_contig, int f_contig,
+                                    int readonly) {
+    int li = c_contig ? 0 : f_contig ? 1 : 2;
+    int cacheable = typenum >= 0 && typenum < 32 && ndim >= 0 && ndim <= 8;
+    readonly = readonly != 0;
+    if (cacheable && array_types[typenum][ndim][li][readonly] != NULL) {
+        return array_types[typenum][ndim][li][readonly];
+    }
+    const cj_type *dtype = cj_type_from_npy_typenum(typenum);
+    if (dtype == NULL) {
+        PyErr_Format(PyExc_TypeError, "cujit kernels do not take arrays of NumPy type %d",
+                     typenum);
+        return NULL;
+    }
+    char layout = c_contig ? 'C' : f_contig ? 'F' : 'A';
+    const cj_type *t = cj_type_array(dtype, ndim, layout, readonly);
+    if (t != NULL && cacheable) {
+        array_types[typenum][ndim][li][readonly] = t;
+    }
+    return t;
+}
+
+/* A NumPy argument of kernel[...](...) (borrowed): copied in before the launch and back after. */
+typedef struct host_arg {
+    PyArrayObject *array;
+    size_t nbytes;
+} host_arg;
+
+/* The type of a launch argument; fills its layout (arrays) or value (scalars) in `slot`. */
+static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *host) {
+    host->array = NULL;
+    slot->value = NULL;
+    if (cj_DeviceNDArray_Check(arg)) {
+        cj_DeviceNDArrayObject *a = (cj_DeviceNDArrayObject *)arg;
+        if (cj_ctx_check_generation(a->device, a->generation) < 0) {
+            return NULL;
+        }
+        slot->data = a->data;
+        slot->ndim = a->ndim;
+        memcpy(slot->shape, a->shape, sizeof(Py_ssize_t) * (size_t)a->ndim);
+        memcpy(slot->strides, a->strides, sizeof(Py_ssize_t) * (size_t)a->ndim);
+        return cj_kernel_array_type(a->dtype->type_num, a->ndim,
+                                    cj_devicearray_is_c_contiguous(a),
+                                    cj_devicearray_is_f_contiguous(a), a->readonly);
+    }
+    if (PyArray_Check(arg)) {
+        PyArrayObject *h = (PyArrayObject *)arg;
+        host->array = h;
+        slot->data = 0; /* until copy_in */
+        slot->ndim = PyArray_NDIM(h);
+        host->nbytes = (size_t)PyArray_NBYTES(h);
+        /* the device copy is C-contiguous */
+        Py_ssize_t stride = PyArray_ITEMSIZE(h);
+        for (int d = slot->ndim - 1; d >= 0; d--) {
+            slot->shape[d] = PyArray_DIM(h, d);
+            slot->strides[d] = stride;
+            stride *= PyArray_DIM(h, d);
+        }
+        return cj_kernel_array_type(PyArray_TYPE(h), slot->ndim, 1, slot->ndim <= 1, 0);
+    }
+    if (PyLong_Check(arg) || PyFloat_Check(arg) || PyBool_Check(arg) || PyComplex_Check(arg) ||
+        PyTuple_Check(arg) || PyArray_IsScalar(arg, Generic)) {
+        slot->value = arg;
+        return cj_typeof(arg);
+    }
+    PyObject *cai_attr = PyObject_GetAttrString(arg, "__cuda_array_interface__");
+    if (cai_attr == NULL) {
+        PyErr_Clear();
+        return cj_typeof(arg); /* its TypeError names the value */
+    }
+    cj_cai cai;
+    int rc = cj_cai_parse_dict(cai_attr, &cai);
+    Py_DECREF(cai_attr);
+    if (rc < 0) {
+        return NULL;
+    }
+    PyArray_Descr *d = cj_cai_dtype(&cai);
+    if (d == NULL) {
+        return NULL;
+    }
+    int typenum = d->type_num;
+    Py_DECREF(d);
+    slot->data = cai.data;
+    slot->ndim = cai.ndim;
+    memcpy(slot->shape, cai.shape, sizeof(Py_ssize_t) * (size_t)cai.ndim);
+    memcpy(slot->strides, cai.strides, sizeof(Py_ssize_t) * (size_t)cai.ndim);
+    int c_contig = 1;
+    Py_ssize_t stride = cai.itemsize;
+    for (int k = cai.ndim - 1; k >= 0; k--) {
+        c_contig &= cai.shape[k] <= 1 || cai.strides[k] == stride;
+        stride *= cai.shape[k];
+    }
+    return cj_kernel_array_type(typenum, cai.ndim, c_contig, cai.ndim <= 1 && c_contig,
+                                cai.readonly);
+}
+
+/* ---- packing (lower_kernel.h's ABI): each leaf in its own 8-byte-aligned word ---- */
+
+typedef struct packer {
+    _Alignas(16) unsigned char words[MAX_WORDS][16];
+    void *params[MAX_WORDS];
+    int n;
+} packer;
+
+static void *next_word(packer *p) {
+    if (p->n >= MAX_WORDS) {
+        PyErr_SetString(cj_UnsupportedError, "too many kernel parameters");
+        return NULL;
+    }
+    p->params[p->n] = p->words[p->n];
+    return p->words[p->n++];
+}
+
+static int pack_value(packer *p, PyObject *value, const cj_type *t) {
+    switch (t->kind) {
+    case CJ_TUPLE: {
+        if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != t->n) {
+            PyErr_Format(PyExc_TypeError, "expected a tuple of %d items for %s", t->n, t->name);
+            return -1;
+        }
+        for (int i = 0; i < t->n; i++) {
+            if (pack_value(p, PyTuple_GET_ITEM(value, i), t->items[i]) < 0) {
+                return -1;
+            }
+        }
+        return 0;
+    }
+    case CJ_COMPLEX: {
+        unsigned char tmp[16];
+        if (cj_unbox(value, t, tmp) < 0) {
+            return -1;
+        }
+        size_t half = (size_t)t->bits / 16;
+        void *re = next_word(p), *im = re ? next_word(p) : NULL;
+        if (im == NULL) {
+            return -1;
+        }
+        memcpy(re, tmp, half);
+        memcpy(im, tmp + half, half);
+        return 0;
+    }
+    case CJ_BOOL:
+    case CJ_INT:
+    case CJ_FLOAT: {
+        void *w = next_word(p);
+        return w == NULL ? -1 : cj_unbox(value, t, w);
+    }
+    case CJ_ARRAY:
+        PyErr_Format(PyExc_TypeError, "arrays inside tuples are not supported as kernel "
+                                      "arguments (%s)", t->name);
+        return -1;
+    default:
+        return 0; /* no data */
+    }
+}
+
+static int pack_array(packer *p, const cj_launch_arg *s, const cj_type *decl) {
+    if (s->ndim != decl->ndim || s->type->dtype != decl->dtype ||
+        (decl->layout != 'A' && decl->layout != s->type->layout)) {
+        PyErr_Format(PyExc_TypeError, "an argument of type %s cannot be passed as %s",
+                     s->type->name, decl->name);
+        return -1;
+    }
+    void *w = next_word(p);
+    if (w == NULL) {
+        return -1;
+    }
+    memcpy(w, &s->data, sizeof(CUdeviceptr));
+    for (int field = 0; field < 2; field++) {
+        for (int d = 0; d < s->ndim; d++) {
+            long long v = field == 0 ? (long long)s->shape[d] : (long long)s->strides[d];
+            if ((w = next_word(p)) == NULL) {
+                return -1;
+            }
+            memcpy(w, &v, sizeof(v));
+        }
+    }
+    return 0;
+}
+
+static int pack_args(packer *p, const version *v, const cj_launch_arg *args, int nargs) {
+    p->n = 0;
+    for (int i = 0; i < nargs; i++) {
+        int rc = args[i].type->kind == CJ_ARRAY ? pack_array(p, &args[i], v->ov->argtypes[i])
+                                                : pack_value(p, args[i].value, v->ov->argtypes[i]);
+        if (rc < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- launch ---- */
+
+static int dims_of(PyObject *t, unsigned int *out, const char *what) {
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) {
+        PyErr_Format(PyExc_ValueError, "%s must be a tuple of 3 ints", what);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(t, i));
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (v <= 0 || v > 0x7fffffffL) {
+            PyErr_Format(PyExc_ValueError, "%s must be positive: %R", what, t);
+            return -1;
+        }
+        out[i] = (unsigned int)v;
+    }
+    return 0;
+}
+
+/* Adds the kernel's name to a failure of the driver. */
+static int launch_failed(cj_KernelLauncher *k) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *msg = value ? PyObject_Str(value) : NULL;
+    if (msg != NULL && type != NULL) {
+        PyErr_Format(type, "launching kernel %U failed: %U", k->name, msg);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+    } else {
+        PyErr_Restore(type, value, tb);
+    }
+    Py_XDECREF(msg);
+    return -1;
+}
+
+static int check_exception(cj_KernelLauncher *k, version *v, CUstream stream) {
+    unsigned int rec[7];
+    if (CJ_CU(cuStreamSynchronize, stream) < 0 ||
+        CJ_CU(cuMemcpyDtoH, rec, v->exc_info, sizeof(rec)) < 0) {
+        return launch_failed(k);
+    }
+    if (rec[0] == 0) {
+        return 0;
+    }
+    if (CJ_CU(cuMemsetD32, v->exc_info, 0, 7) < 0) {
+        return -1;
+    }
+    PyObject *t = Py_BuildValue("(IIIIIII)", rec[0], rec[1], rec[2], rec[3], rec[4], rec[5],
+                                rec[6]);
+    PyObject *mod = t ? PyImport_ImportModule("cujit._core") : NULL;
+    PyObject *exc = mod ? PyObject_CallMethod(mod, "cuda_exception", "(O)", t) : NULL;
+    Py_XDECREF(mod);
+    Py_XDECREF(t);
+    if (exc == NULL) {
+        return -1;
+    }
+    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    Py_DECREF(exc);
+    return -1;
+}
+
+/* Checks the launch against the version's own limits, before the driver sees it. */
+static int check_limits(cj_KernelLauncher *k, const version *v, const unsigned int *block,
+                        long shmem) {
+    if (block[0] * block[1] * block[2] > (unsigned int)v->max_threads) {
+        PyErr_Format(PyExc_ValueError, "blockdim (%u, %u, %u) has more threads than kernel %U "
+                                       "can run per block (%d)", block[0], block[1], block[2],
+                     k->name, v->max_threads);
+        return -1;
+    }
+    if (shmem + v->static_shared > MAX_SHARED_PER_BLOCK) {
+        PyErr_Format(PyExc_ValueError, "kernel %U asks for %ld bytes of dynamic shared memory; "
+                                       "with its %d bytes of static shared memory the limit is "
+                                       "%d", k->name, shmem, v->static_shared,
+                     MAX_SHARED_PER_BLOCK);
+        return -1;
+    }
+    return 0;
+}
+
+/* Packs the arguments and launches; 0, or -1 with the kernel's name in the message. */
+static int pack_and_launch(cj_KernelLauncher *k, version *v, const unsigned int *grid,
+                           const unsigned int *block, unsigned int shmem, CUstream stream,
+                           const cj_launch_arg *args, int nargs) {
+    packer pk; /* on the stack: no allocation per launch */
+    if (pack_args(&pk, v, args, nargs) < 0) {
+        return -1;
+    }
+    if (CJ_CU(cuLaunchKernel, v->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+              shmem, stream, pk.params, NULL) < 0) {
+        return launch_failed(k);
+    }
+    return 0;
+}
+
+/* Copies a NumPy argument's device copy back into it (when writable) and frees the copy. */
+static int copy_back(const host_arg *h, CUdeviceptr data, CUstream stream, int ok) {
+    int rc = ok ? 0 : -1;
+    if (ok && h->nbytes && PyArray_ISWRITEABLE(h->array)) {
+        if (CJ_CU(cuStreamSynchronize, stream) < 0) {
+            rc = -1;
+        } else if (PyArray_IS_C_CONTIGUOUS(h->array)) {
+            rc = CJ_CU(cuMemcpyDtoH, PyArray_DATA(h->array), data, h->nbytes);
+        } else {
+            PyArrayObject *tmp = (PyArrayObject *)PyArray_NewLikeArray(h->array, NPY_CORDER,
+                                                                       NULL, 0);
+            rc = tmp == NULL ? -1 : CJ_CU(cuMemcpyDtoH, PyArray_DATA(tmp), data, h->nbytes);
+            if (rc == 0) {
+                rc = PyArray_CopyInto(h->array, tmp);
+            }
+            Py_XDECREF(tmp);
+        }
+    }
+    if (rc == 0) {
+        return CJ_CU(cuMemFree, data);
+    }
+    (void)CJ_CU_RAW(cuMemFree, data);
+    return -1;
+}
+
+/* Allocates a NumPy argument's device copy and copies it in; 0 or -1. */
+static int copy_in(const host_arg *h, CUdeviceptr *data) {
+    PyArrayObject *c = (PyArrayObject *)PyArray_FROM_OF((PyObject *)h->array,
+                                                        NPY_ARRAY_C_CONTIGUOUS);
+    int rc = c == NULL || CJ_CU(cuMemAlloc, data, h->nbytes ? h->nbytes : 1) < 0 ||
+             (h->nbytes && CJ_CU(cuMemcpyHtoD, *data, PyArray_DATA(c), h->nbytes) < 0);
+    Py_XDECREF(c);
+    return rc ? -1 : 0;
+}
+
+/* The launch itself, for a validated configuration; `args` borrowed. */
+PyObject *cj_launch(cj_KernelLauncher *k, const unsigned int *grid,
+                             const unsigned int *block, PyObject *stream_obj, long shmem,
+                             PyObject *const *args, Py_ssize_t nargs) {
+    CUstream stream;
+    if (cj_stream_handle(stream_obj, &stream) < 0) {
+        return NULL;
+    }
+    if (nargs > CJ_MAX_ARGS) {
+        PyErr_Format(cj_UnsupportedError, "kernels take at most %d arguments", CJ_MAX_ARGS);
+        return NULL;
+    }
+    int device = cj_ctx_ensure();
+    if (device < 0) {
+        return NULL;
+    }
+    cj_launch_arg slots[CJ_MAX_ARGS];
+    host_arg hosts[CJ_MAX_ARGS];
+    const cj_type *types[CJ_MAX_ARGS];
+    int nhost = 0;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        types[i] = slots[i].type = typeof_arg(args[i], &slots[i], &hosts[i]);
+        if (types[i] == NULL) {
+            return NULL;
+        }
+        nhost += hosts[i].array != NULL;
+    }
+    version *v = cj_launcher_version(k, types, (int)nargs, device);
+    if (v == NULL || check_limits(k, v, block, shmem) < 0) {
+        return NULL;
+    }
+    /* NumPy arguments get device copies: slots[i].data is set once copied */
+    int rc = 0;
+    for (Py_ssize_t i = 0; nhost && i < nargs; i++) {
+        if (hosts[i].array != NULL && copy_in(&hosts[i], &slots[i].data) < 0) {
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0) {
+        rc = pack_and_launch(k, v, grid, block, (unsigned int)shmem, stream, slots, (int)nargs);
+    }
+    for (Py_ssize_t i = 0; nhost && i < nargs; i++) {
+        if (hosts[i].array != NULL && slots[i].data != 0 &&
+            copy_back(&hosts[i], slots[i].data, stream, rc == 0) < 0) {
+            rc = -1;
+        }
+    }
+    if (rc == 0 && v->exc_info != 0) {
+        rc = check_exception(k, v, stream);
+    }
+    if (rc < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* ---- C API (kernel.h) ---- */
+
+cj_kernel_version *cj_kernel_version_for(PyObject *launcher, const cj_type *const *types,
+                                         int nargs, int device) {
+    cj_KernelLauncher *k = (cj_KernelLauncher *)launcher;
+    if (!PyObject_TypeCheck(launcher, cj_KernelLauncherType) || nargs > CJ_MAX_ARGS) {
+        PyErr_SetString(PyExc_TypeError, "a KernelLauncher of at most " Py_STRINGIFY(CJ_MAX_ARGS) " arguments is needed");
+        return NULL;
+    }
+    return cj_launcher_version(k, types, nargs, device);
+}
+
+int cj_kernel_max_threads(const cj_kernel_version *v) {
+    return v->max_threads;
+}
+
+int cj_kernel_launch_args(PyObject *launcher, cj_kernel_version *v, const unsigned int *grid,
+                          const unsigned int *block, CUstream stream, const cj_launch_arg *args,
+                          int nargs) {
+    cj_KernelLauncher *k = (cj_KernelLauncher *)launcher;
+    if (check_limits(k, v, block, 0) < 0 ||
+        pack_and_launch(k, v, grid, block, 0, stream, args, nargs) < 0) {
+        return -1;
+    }
+    return v->exc_info != 0 ? check_exception(k, v, stream) : 0;
+}
+
+PyObject *cj_launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssize_t nfargs) {
+    cj_KernelLauncher *k = (cj_KernelLauncher *)self;
+    if (nfargs != 5 || !PyTuple_Check(fargs[4])) {
+        PyErr_SetString(PyExc_TypeError, "launch(griddim, blockdim, stream, sharedmem, args)");
+        return NULL;
+    }
+    unsigned int grid[3], block[3];
+    long shmem = PyLong_AsLong(fargs[3]);
+    if (dims_of(fargs[0], grid, "griddim") < 0 || dims_of(fargs[1], block, "blockdim") < 0 ||
+        (shmem == -1 && PyErr_Occurred())) {
+        return NULL;
+    }
+    if (shmem < 0) {
+        PyErr_SetString(PyExc_ValueError, "sharedmem must not be negative");
+        return NULL;
+    }
+    return cj_launch(k, grid, block, fargs[2], shmem, &PyTuple_GET_ITEM(fargs[4], 0),
+                       PyTuple_GET_SIZE(fargs[4]));
+}
