@@ -2,8 +2,7 @@
  * then verify -> (bitcode for callers) -> wrapper -> optimise -> JIT
  * Callees (other jitted functions) are linked into the caller's module from their bitcode
  * with internal linkage, so LLVM can inline across them. CUJIT_DUMP=ir,types,llvm prints the
- * stages to stderr. */
-#include <llvm-c/BitReader.h>
+ * stages to stderr (ir and types: pipeline.c). */
 #include <llvm-c/Linker.h>
 
 #include <stdlib.h>
@@ -77,14 +76,9 @@ LLVMValueRef cj_link_bitcode(LLVMModuleRef module, PyObject *bitcode, const char
     if (existing != NULL) {
         return existing;
     }
-    LLVMContextRef ctx = LLVMGetModuleContext(module);
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        PyBytes_AS_STRING(bitcode), (size_t)PyBytes_GET_SIZE(bitcode), "callee");
-    LLVMModuleRef callee;
-    int failed = LLVMParseBitcodeInContext2(ctx, buf, &callee);
-    LLVMDisposeMemoryBuffer(buf);
-    if (failed) {
-        PyErr_SetString(cj_LoweringError, "cannot read a callee's bitcode");
+    LLVMModuleRef callee = cj_module_parse(LLVMGetModuleContext(module), bitcode, "callee",
+                                           "cannot read a callee's bitcode");
+    if (callee == NULL) {
         return NULL;
     }
     /* the callee's own callees are already internal in its bitcode; its entry stays
@@ -261,15 +255,10 @@ PyObject *cj_overload_asm(cj_overload *ov) {
     }
     /* recompile the module from its bitcode in a private context, just for the listing */
     LLVMContextRef own = LLVMContextCreate();
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        PyBytes_AS_STRING(ov->bitcode), (size_t)PyBytes_GET_SIZE(ov->bitcode), "asm");
-    LLVMModuleRef mod;
-    int failed = LLVMParseBitcodeInContext2(own, buf, &mod);
-    LLVMDisposeMemoryBuffer(buf);
+    LLVMModuleRef mod = cj_module_parse(own, ov->bitcode, "asm",
+                                        "cannot read the overload's bitcode");
     PyObject *text = NULL;
-    if (failed) {
-        PyErr_SetString(cj_LoweringError, "cannot read the overload's bitcode");
-    } else {
+    if (mod != NULL) {
         if (cj_cpu_optimize(mod, 3) == 0) {
             text = cj_cpu_assembly(mod);
         }

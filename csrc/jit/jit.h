@@ -86,6 +86,10 @@ int cj_dump_enabled(const char *stage);
 void cj_dump(const char *title, PyObject *text);
 PyObject *cj_module_bitcode(LLVMModuleRef mod);   /* new bytes, NULL + exception */
 PyObject *cj_module_text(LLVMModuleRef mod);      /* new str, NULL + exception */
+/* A module read from `bitcode` (bytes) into `ctx`, its identifier `name`; NULL with
+ * cj_LoweringError(`error`). */
+LLVMModuleRef cj_module_parse(LLVMContextRef ctx, PyObject *bitcode, const char *name,
+                              const char *error);
 /* A fresh unique CPU symbol for a function named `qualname` (PyMem; NULL + MemoryError). */
 char *cj_make_symbol(const char *qualname);
 /* A C identifier from a qualified name: "outer.<locals>.f" -> "outer__locals__f". */

@@ -3,7 +3,8 @@
  * What differs per target is in its cj_target (made here: the typing ids live in typing/).
  * The IR (and its arena) lives for one call and is freed on every path; the module, the
  * annotation and the debug-info builder go to the caller in a cj_front. Also the helpers
- * both drivers share: CUJIT_DUMP, module text and bitcode, symbol names. */
+ * both drivers share: CUJIT_DUMP, module text and bitcode (both ways), symbol names. */
+#include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/DebugInfo.h>
 
@@ -46,6 +47,20 @@ PyObject *cj_module_bitcode(LLVMModuleRef mod) {
                                                 (Py_ssize_t)LLVMGetBufferSize(buf));
     LLVMDisposeMemoryBuffer(buf);
     return bytes;
+}
+
+LLVMModuleRef cj_module_parse(LLVMContextRef ctx, PyObject *bitcode, const char *name,
+                              const char *error) {
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+        PyBytes_AS_STRING(bitcode), (size_t)PyBytes_GET_SIZE(bitcode), name);
+    LLVMModuleRef mod;
+    int failed = LLVMParseBitcodeInContext2(ctx, buf, &mod);
+    LLVMDisposeMemoryBuffer(buf);
+    if (failed) {
+        PyErr_SetString(cj_LoweringError, error);
+        return NULL;
+    }
+    return mod;
 }
 
 PyObject *cj_module_text(LLVMModuleRef mod) {
