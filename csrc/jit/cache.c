@@ -3,9 +3,6 @@
  * callers link, the exceptions the code can raise (ids are stable across processes), and the
  * texts for inspect_*. Code that points into this process (frozen global arrays) is not
  * exported. On import the symbols are renamed, so the entry can load beside anything. */
-#include <llvm-c/BitReader.h>
-#include <llvm-c/BitWriter.h>
-
 #include <string.h>
 
 #include "lower/lower.h"
@@ -49,16 +46,7 @@ static LLVMModuleRef parse(LLVMContextRef ctx, PyObject *bytes) {
         PyErr_SetString(PyExc_TypeError, "cache entry: bitcode must be bytes");
         return NULL;
     }
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        PyBytes_AS_STRING(bytes), (size_t)PyBytes_GET_SIZE(bytes), "cached");
-    LLVMModuleRef mod;
-    int failed = LLVMParseBitcodeInContext2(ctx, buf, &mod);
-    LLVMDisposeMemoryBuffer(buf);
-    if (failed) {
-        PyErr_SetString(cj_LoweringError, "cache entry: unreadable bitcode");
-        return NULL;
-    }
-    return mod;
+    return cj_module_parse(ctx, bytes, "cached", "cache entry: unreadable bitcode");
 }
 
 static int rename_function(LLVMModuleRef mod, const char *from, const char *to) {
@@ -108,9 +96,7 @@ static PyObject *renamed_bitcode(PyObject *bytes, const char *from, const char *
     LLVMModuleRef mod = parse(ctx, bytes);
     PyObject *out = NULL;
     if (mod != NULL && rename_function(mod, from, to) == 0) {
-        LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(mod);
-        out = PyBytes_FromStringAndSize(LLVMGetBufferStart(buf), (Py_ssize_t)LLVMGetBufferSize(buf));
-        LLVMDisposeMemoryBuffer(buf);
+        out = cj_module_bitcode(mod);
     }
     if (mod != NULL) {
         LLVMDisposeModule(mod);

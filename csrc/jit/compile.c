@@ -1,22 +1,17 @@
-/* compile.c: the pipeline for the CPU target, as one driver function:
- *   build_ir -> infer -> lower -> verify -> (bitcode for callers) -> wrapper -> optimise -> JIT
+/* compile.c: the CPU driver: the shared front half (pipeline.c: build_ir -> infer -> lower),
+ * then verify -> (bitcode for callers) -> wrapper -> optimise -> JIT
  * Callees (other jitted functions) are linked into the caller's module from their bitcode
  * with internal linkage, so LLVM can inline across them. CUJIT_DUMP=ir,types,llvm prints the
- * stages to stderr. */
-#include <llvm-c/BitReader.h>
-#include <llvm-c/BitWriter.h>
+ * stages to stderr (ir and types: pipeline.c). */
 #include <llvm-c/Linker.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/frontend.h"
 #include "lower/lower.h"
 #include "jit/jit.h"
 #include "target/target.h"
 #include "typing/infer.h"
-
-static unsigned long symbol_counter;
 
 void cj_overload_free(cj_overload *ov) {
     if (ov == NULL) {
@@ -34,17 +29,6 @@ void cj_overload_free(cj_overload *ov) {
     Py_XDECREF(ov->jit_bitcode);
     PyMem_Free(ov->wrapper);
     PyMem_Free(ov);
-}
-
-static int dump_enabled(const char *stage) {
-    const char *env = getenv("CUJIT_DUMP");
-    return env != NULL && (strstr(env, stage) != NULL || strcmp(env, "all") == 0);
-}
-
-static void dump(const char *title, PyObject *text) {
-    if (text != NULL) {
-        PySys_FormatStderr("---- %s ----\n%U\n", title, text);
-    }
 }
 
 /* ---- typing env: calls to other jitted functions ---- */
@@ -92,14 +76,9 @@ LLVMValueRef cj_link_bitcode(LLVMModuleRef module, PyObject *bitcode, const char
     if (existing != NULL) {
         return existing;
     }
-    LLVMContextRef ctx = LLVMGetModuleContext(module);
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        PyBytes_AS_STRING(bitcode), (size_t)PyBytes_GET_SIZE(bitcode), "callee");
-    LLVMModuleRef callee;
-    int failed = LLVMParseBitcodeInContext2(ctx, buf, &callee);
-    LLVMDisposeMemoryBuffer(buf);
-    if (failed) {
-        PyErr_SetString(cj_LoweringError, "cannot read a callee's bitcode");
+    LLVMModuleRef callee = cj_module_parse(LLVMGetModuleContext(module), bitcode, "callee",
+                                           "cannot read a callee's bitcode");
+    if (callee == NULL) {
         return NULL;
     }
     /* the callee's own callees are already internal in its bitcode; its entry stays
@@ -128,86 +107,18 @@ static LLVMValueRef link_callee(cj_lower_env *env, LLVMModuleRef module, const v
     return cj_link_overload(module, handle);
 }
 
-/* ---- the wrapper the dispatcher calls: i32 @wrap(i8* ret, i8** args) ---- */
-
-static int add_wrapper(LLVMModuleRef mod, LLVMValueRef fn, const cj_type *const *argtypes,
-                       int nargs, const cj_type *ret, const char *name) {
-    LLVMContextRef ctx = LLVMGetModuleContext(mod);
-    LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
-    LLVMTypeRef params[2] = {i8p, LLVMPointerType(i8p, 0)};
-    LLVMTypeRef ft = LLVMFunctionType(LLVMInt32TypeInContext(ctx), params, 2, 0);
-    LLVMValueRef w = LLVMAddFunction(mod, name, ft);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
-    LLVMValueRef call_args[65];
-    call_args[0] = LLVMBuildBitCast(b, LLVMGetParam(w, 0),
-                                    LLVMPointerType(cj_llvm_type(ctx, ret), 0), "ret");
-    for (int i = 0; i < nargs; i++) {
-        LLVMTypeRef at = cj_llvm_type(ctx, argtypes[i]);
-        LLVMValueRef idx = LLVMConstInt(LLVMInt64TypeInContext(ctx), (unsigned long long)i, 0);
-        LLVMValueRef slot = LLVMBuildGEP2(b, i8p, LLVMGetParam(w, 1), &idx, 1, "");
-        LLVMValueRef p = LLVMBuildLoad2(b, i8p, slot, "");
-        p = LLVMBuildBitCast(b, p, LLVMPointerType(at, 0), "");
-        call_args[i + 1] = LLVMBuildLoad2(b, at, p, "arg");
-    }
-    LLVMValueRef status = LLVMBuildCall2(b, LLVMGetElementType(LLVMTypeOf(fn)), fn, call_args,
-                                         (unsigned)nargs + 1, "status");
-    LLVMBuildRet(b, status);
-    LLVMDisposeBuilder(b);
-    return 0;
-}
-
-static PyObject *module_bitcode(LLVMModuleRef mod) {
-    LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(mod);
-    PyObject *bytes = PyBytes_FromStringAndSize(LLVMGetBufferStart(buf),
-                                                (Py_ssize_t)LLVMGetBufferSize(buf));
-    LLVMDisposeMemoryBuffer(buf);
-    return bytes;
-}
-
-static PyObject *module_text(LLVMModuleRef mod) {
-    char *s = LLVMPrintModuleToString(mod);
-    PyObject *text = PyUnicode_FromString(s);
-    LLVMDisposeMessage(s);
-    return text;
-}
-
-/* Symbol names: cj.<qualname>.<n>, unique in the process. */
-char *cj_make_symbol(const char *qualname) {
-    size_t n = strlen(qualname) + 32;
-    char *s = PyMem_Malloc(n);
-    if (s == NULL) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    PyOS_snprintf(s, n, "cj.%s.%lu", qualname, ++symbol_counter);
-    for (char *p = s; *p; p++) {
-        if (*p == '<' || *p == '>') {
-            *p = '_';
-        }
-    }
-    return s;
-}
-
-/* numba's inspect_types header: "name (argtypes,)" */
-static PyObject *signature_text(const cj_overload *ov, PyCodeObject *code) {
-    PyObject *args = PyObject_GetAttrString(ov->signature, "args");
-    if (args == NULL) {
-        return NULL;
-    }
-    PyObject *text = PyUnicode_FromFormat("%U %R", code->co_name, args);
-    Py_DECREF(args);
-    return text;
-}
-
 int cj_fill_overload(cj_overload *ov, const cj_type *const *argtypes, int nargs,
                          const cj_type *ret) {
     ov->nargs = nargs;
     ov->ret = ret;
     ov->argtypes = PyMem_Malloc(sizeof(cj_type *) * (size_t)(nargs + 1));
     ov->arg_offsets = PyMem_Malloc(sizeof(size_t) * (size_t)(nargs + 1));
-    ov->keep = PyList_New(0);
-    ov->exc_ids = PySet_New(NULL);
+    if (ov->keep == NULL) {
+        ov->keep = PyList_New(0);
+    }
+    if (ov->exc_ids == NULL) {
+        ov->exc_ids = PySet_New(NULL);
+    }
     if (ov->argtypes == NULL || ov->arg_offsets == NULL || ov->keep == NULL || ov->exc_ids == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -225,21 +136,11 @@ int cj_fill_overload(cj_overload *ov, const cj_type *const *argtypes, int nargs,
     return ov->signature ? 0 : -1;
 }
 
-/* Lowers, wraps, optimises and JITs the typed IR; fills the overload's code fields. */
-static int generate(cj_dispatcher *disp, cj_func_ir *ir, cj_overload *ov) {
-    const cj_options *opt = cj_dispatcher_options(disp);
-    cj_lower_env lenv = {.target = CJ_TARGET_CPU, .error_model = opt->error_model,
-                         .fastmath = opt->fastmath, .boundscheck = opt->boundscheck,
-                         .callee_function = link_callee, .keep = ov->keep,
-                         .exc_ids = ov->exc_ids};
-    ov->symbol = cj_make_symbol(ir->name);
-    LLVMModuleRef mod = ov->symbol ? cj_cpu_new_module(ov->symbol) : NULL;
-    if (mod == NULL) {
-        return -1;
-    }
-    LLVMValueRef fn = cj_lower_function(ir, ov->argtypes, ov->nargs, ov->ret, mod, ov->symbol,
-                                        &lenv);
-    if (fn == NULL || cj_verify_module(mod) < 0) {
+/* Verifies, wraps, optimises and JITs the lowered module (taken, even on failure); fills the
+ * overload's code fields. */
+static int emit(const cj_options *opt, LLVMModuleRef mod, cj_overload *ov) {
+    LLVMValueRef fn = LLVMGetNamedFunction(mod, ov->symbol);
+    if (cj_verify_module(mod) < 0) {
         goto fail;
     }
     if (opt->fastmath) {
@@ -250,12 +151,12 @@ static int generate(cj_dispatcher *disp, cj_func_ir *ir, cj_overload *ov) {
         mod = fast;
         fn = LLVMGetNamedFunction(mod, ov->symbol);
     }
-    if (dump_enabled("llvm")) {
-        PyObject *t = module_text(mod);
-        dump("LLVM (unoptimised)", t);
+    if (cj_dump_enabled("llvm")) {
+        PyObject *t = cj_module_text(mod);
+        cj_dump("LLVM (unoptimised)", t);
         Py_XDECREF(t);
     }
-    ov->bitcode = module_bitcode(mod);
+    ov->bitcode = cj_module_bitcode(mod);
     char wrapper[512];
     PyOS_snprintf(wrapper, sizeof(wrapper), "%s.wrapper", ov->symbol);
     ov->wrapper = PyMem_Malloc(strlen(wrapper) + 1);
@@ -271,11 +172,13 @@ static int generate(cj_dispatcher *disp, cj_func_ir *ir, cj_overload *ov) {
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
                                                              "noinline", 8), 0));
-    if (ov->bitcode == NULL || add_wrapper(mod, fn, ov->argtypes, ov->nargs, ov->ret, wrapper) < 0 ||
-        cj_cpu_optimize(mod, opt->opt) < 0 || (ov->llvm_ir = module_text(mod)) == NULL) {
+    if (ov->bitcode == NULL ||
+        cj_lower_wrapper(mod, fn, (const cj_type *const *)ov->argtypes, ov->nargs, ov->ret,
+                         wrapper) == NULL ||
+        cj_cpu_optimize(mod, opt->opt) < 0 || (ov->llvm_ir = cj_module_text(mod)) == NULL) {
         goto fail;
     }
-    if (opt->cache && (ov->jit_bitcode = module_bitcode(mod)) == NULL) {
+    if (opt->cache && (ov->jit_bitcode = cj_module_bitcode(mod)) == NULL) {
         goto fail;
     }
     if (cj_cpu_add_module(mod) < 0) { /* takes the module, even on failure */
@@ -288,51 +191,59 @@ fail:
     return -1;
 }
 
-cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes, int nargs,
-                            const cj_type *declared_ret) {
+/* A new empty overload with the lists lowering fills (keep, exc_ids); NULL + exception. */
+static cj_overload *new_overload(void) {
     cj_overload *ov = PyMem_Calloc(1, sizeof(cj_overload));
     if (ov == NULL) {
-        PyErr_NoMemory();
+        return (cj_overload *)PyErr_NoMemory();
+    }
+    ov->keep = PyList_New(0);
+    ov->exc_ids = PySet_New(NULL);
+    if (ov->keep == NULL || ov->exc_ids == NULL) {
+        cj_overload_free(ov);
         return NULL;
     }
-    cj_typing_env tenv = {.target = CJ_TARGET_CPU, .self_dispatcher = (PyObject *)disp,
+    return ov;
+}
+
+/* A copy of `s` (PyMem; NULL + MemoryError). */
+static char *copy_str(const char *s) {
+    char *c = PyMem_Malloc(strlen(s) + 1);
+    return c ? strcpy(c, s) : (char *)PyErr_NoMemory();
+}
+
+cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes, int nargs,
+                            const cj_type *declared_ret) {
+    const cj_options *opt = cj_dispatcher_options(disp);
+    cj_overload *ov = new_overload();
+    if (ov == NULL) {
+        return NULL;
+    }
+    cj_typing_env tenv = {.self_dispatcher = (PyObject *)disp,
                           .resolve_dispatcher = resolve_dispatcher,
                           .dispatcher_pyfunc = cj_dispatcher_pyfunc};
-    const cj_type *ret = NULL;
-    cj_func_ir *ir = cj_build_ir(cj_dispatcher_func(disp));
-    if (ir == NULL) {
+    cj_lower_env lenv = {.error_model = opt->error_model, .fastmath = opt->fastmath,
+                         .boundscheck = opt->boundscheck, .callee_function = link_callee,
+                         .keep = ov->keep, .exc_ids = ov->exc_ids};
+    cj_request rq = {.target = &cj_target_cpu, .pyfunc = cj_dispatcher_func(disp),
+                     .argtypes = argtypes, .nargs = nargs, .declared_ret = declared_ret,
+                     .tenv = &tenv, .lenv = &lenv};
+    cj_front f;
+    if (cj_pipeline_front(&rq, &f) < 0) {
         goto fail;
     }
-    if (dump_enabled("ir")) {
-        PyObject *t = cj_ir_dump(ir, 0);
-        dump("IR", t);
-        Py_XDECREF(t);
-    }
-    if (cj_infer(ir, argtypes, nargs, &tenv, &ret) < 0) {
+    ov->annotation = f.annotation; /* the overload takes these two */
+    LLVMModuleRef mod = f.mod;
+    if (cj_fill_overload(ov, argtypes, nargs, f.ret) < 0 ||
+        (ov->symbol = copy_str(f.symbol)) == NULL) {
+        LLVMDisposeModule(mod);
         goto fail;
     }
-    if (declared_ret != NULL) {
-        ret = declared_ret;
-    }
-    if (cj_fill_overload(ov, argtypes, nargs, ret) < 0) {
+    if (emit(opt, mod, ov) < 0) {
         goto fail;
     }
-    if (dump_enabled("types")) {
-        PyObject *t = cj_ir_dump(ir, 1);
-        dump("typed IR", t);
-        Py_XDECREF(t);
-    }
-    PyObject *sig = signature_text(ov, ir->code);
-    const char *sig_s = sig ? PyUnicode_AsUTF8(sig) : NULL;
-    ov->annotation = sig_s ? cj_ir_annotate(ir, sig_s) : NULL;
-    Py_XDECREF(sig);
-    if (ov->annotation == NULL || generate(disp, ir, ov) < 0) {
-        goto fail;
-    }
-    cj_ir_free(ir);
     return ov;
 fail:
-    cj_ir_free(ir);
     cj_overload_free(ov);
     return NULL;
 }
@@ -344,15 +255,10 @@ PyObject *cj_overload_asm(cj_overload *ov) {
     }
     /* recompile the module from its bitcode in a private context, just for the listing */
     LLVMContextRef own = LLVMContextCreate();
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        PyBytes_AS_STRING(ov->bitcode), (size_t)PyBytes_GET_SIZE(ov->bitcode), "asm");
-    LLVMModuleRef mod;
-    int failed = LLVMParseBitcodeInContext2(own, buf, &mod);
-    LLVMDisposeMemoryBuffer(buf);
+    LLVMModuleRef mod = cj_module_parse(own, ov->bitcode, "asm",
+                                        "cannot read the overload's bitcode");
     PyObject *text = NULL;
-    if (failed) {
-        PyErr_SetString(cj_LoweringError, "cannot read the overload's bitcode");
-    } else {
+    if (mod != NULL) {
         if (cj_cpu_optimize(mod, 3) == 0) {
             text = cj_cpu_assembly(mod);
         }

@@ -1,31 +1,24 @@
-/* compile_cuda.c: the pipeline for the CUDA target, as one driver function:
- *   build_ir -> infer (CUDA env) -> lower -> [kernel entry] -> verify -> NVVM -> PTX
+/* compile_cuda.c: the CUDA driver: the shared front half (pipeline.c: build_ir -> infer (CUDA
+ * env) -> lower, with line tables for lineinfo/debug), then [kernel entry] -> verify -> NVVM
+ * -> PTX
  * Device functions (cuda.jit(device=True), and CPU jit/njit functions called from kernels)
  * are compiled with the same options into bitcode, cached per (function, types, options),
  * and linked into their callers' modules with internal linkage.
  *
- * Python hook (private): _core.cuda_compile(pyfunc, argtypes, device=False, options={})
- *   -> dict(ptx, llvm, annotation, signature, restype, entry, params)
- * options: debug, lineinfo, fastmath, max_registers, opt, cc=(major, minor). */
-#include <llvm-c/BitReader.h>
-#include <llvm-c/BitWriter.h>
+ * cj_cuda_compile is what dispatchers call (jit/kernel.c), into a C result (jit.h); the
+ * private Python hook _core.cuda_compile(pyfunc, argtypes, device=False, options={}) returns
+ * that result as a dict (ptx, llvm, annotation, signature, restype, entry, params, ...) for
+ * compile_ptx. options: debug, lineinfo, fastmath, max_registers, opt, cc=(major, minor). */
 #include <llvm-c/DebugInfo.h>
-#include <llvm-c/Linker.h>
 
-#include <stdlib.h>
 #include <string.h>
 
-#include "frontend/frontend.h"
 #include "lower/lower.h"
 #include "lower/lower_kernel.h"
 #include "jit/jit.h"
 #include "target/nvvm.h"
 #include "target/target.h"
 #include "typing/infer.h"
-
-#define NVPTX_DATA_LAYOUT                                                                  \
-    "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"     \
-    "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
 
 typedef cj_cuda_options cuda_options;
 
@@ -43,7 +36,6 @@ typedef struct cuda_compile {
 } cuda_compile;
 
 static PyObject *devfn_cache; /* dict: (pyfunc, argtypes, debug, fastmath) -> capsule(devfn) */
-static unsigned long symbol_counter;
 
 static void devfn_destroy(PyObject *capsule) {
     devfn *f = PyCapsule_GetPointer(capsule, "cujit.devfn");
@@ -51,38 +43,6 @@ static void devfn_destroy(PyObject *capsule) {
         Py_XDECREF(f->bitcode);
         PyMem_Free(f);
     }
-}
-
-static int dump_enabled(const char *stage) {
-    const char *env = getenv("CUJIT_DUMP");
-    return env != NULL && (strstr(env, stage) != NULL || strcmp(env, "all") == 0);
-}
-
-static PyObject *module_text(LLVMModuleRef mod) {
-    char *s = LLVMPrintModuleToString(mod);
-    PyObject *text = PyUnicode_FromString(s);
-    LLVMDisposeMessage(s);
-    return text;
-}
-
-static PyObject *module_bitcode(LLVMModuleRef mod) {
-    LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(mod);
-    PyObject *bytes = PyBytes_FromStringAndSize(LLVMGetBufferStart(buf),
-                                                (Py_ssize_t)LLVMGetBufferSize(buf));
-    LLVMDisposeMemoryBuffer(buf);
-    return bytes;
-}
-
-/* A C identifier from a qualified name: "outer.<locals>.f" -> "outer__locals__f". */
-static void sanitize(const char *name, char *out, size_t cap) {
-    size_t k = 0;
-    for (const char *p = name; *p && k + 1 < cap; p++) {
-        char ch = *p;
-        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                 (ch >= '0' && ch <= '9') || ch == '_';
-        out[k++] = ok ? ch : '_';
-    }
-    out[k] = 0;
 }
 
 /* ---- typing env: device functions ---- */
@@ -135,195 +95,27 @@ static LLVMValueRef link_device(cj_lower_env *env, LLVMModuleRef module, const v
 
 /* ---- the pipeline ---- */
 
-typedef struct compiled {
-    LLVMModuleRef mod;
-    LLVMValueRef inner;
-    const cj_type *ret;
-    PyObject *annotation;
-    char symbol[256];
-    /* lineinfo / debug: debug locations from the IR's source lines */
-    LLVMDIBuilderRef di;
-    LLVMMetadataRef file, cu;
-    int firstline;
-} compiled;
-
-/* ---- line tables: a DICompileUnit, a DISubprogram per function, a location per line ---- */
-
-static int start_debug_info(compiled *c, const char *filename, int full) {
-    const char *slash = strrchr(filename, '/');
-    const char *base = slash ? slash + 1 : filename;
-    size_t dirlen = slash ? (size_t)(slash - filename) : 0;
-    c->di = LLVMCreateDIBuilder(c->mod);
-    c->file = LLVMDIBuilderCreateFile(c->di, base, strlen(base), filename, dirlen);
-    c->cu = LLVMDIBuilderCreateCompileUnit(
-        c->di, LLVMDWARFSourceLanguagePython, c->file, "cujit", 5, 1, "", 0, 0, "", 0,
-        full ? LLVMDWARFEmissionFull : LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
-    LLVMContextRef ctx = LLVMGetModuleContext(c->mod);
-    LLVMAddModuleFlag(c->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
-                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 3, 0)));
-    return 0;
-}
-
-static LLVMMetadataRef subprogram_of(compiled *c, LLVMValueRef fn, int line) {
-    LLVMMetadataRef sp = LLVMGetSubprogram(fn);
-    if (sp != NULL) {
-        return sp;
-    }
-    size_t len;
-    const char *name = LLVMGetValueName2(fn, &len);
-    LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(c->di, c->file, NULL, 0,
-                                                           LLVMDIFlagZero);
-    sp = LLVMDIBuilderCreateFunction(c->di, c->file, name, len, name, len, c->file,
-                                     (unsigned)line, ty, 0, 1, (unsigned)line, LLVMDIFlagZero, 1);
-    LLVMSetSubprogram(fn, sp);
-    return sp;
-}
-
-static void at_line(cj_lower_env *env, LLVMBuilderRef b, LLVMValueRef fn, int line) {
-    compiled *c = env->opaque;
-    if (line <= 0) {
-        line = c->firstline;
-    }
-    LLVMMetadataRef sp = subprogram_of(c, fn, line);
-    LLVMContextRef ctx = LLVMGetModuleContext(c->mod);
-    LLVMSetCurrentDebugLocation2(b, LLVMDIBuilderCreateDebugLocation(ctx, (unsigned)line, 0, sp,
-                                                                     NULL));
-}
-
-/* Gives functions made after lowering (the kernel entry) a subprogram, and every call in a
- * function with one a location (LLVM's verifier requires it), then finalises. */
-static void finish_debug_info(compiled *c) {
-    if (c->di == NULL) {
-        return;
-    }
-    LLVMContextRef ctx = LLVMGetModuleContext(c->mod);
-    for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f)) {
-            continue;
-        }
-        LLVMMetadataRef sp = subprogram_of(c, f, c->firstline);
-        LLVMMetadataRef loc = LLVMDIBuilderCreateDebugLocation(ctx, (unsigned)c->firstline, 0,
-                                                               sp, NULL);
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
-            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-                if (LLVMIsACallInst(i) && LLVMInstructionGetDebugLoc(i) == NULL) {
-                    LLVMInstructionSetDebugLoc(i, loc);
-                }
-            }
-        }
-    }
-    LLVMDIBuilderFinalize(c->di);
-    LLVMDisposeDIBuilder(c->di);
-    c->di = NULL;
-}
-
-static PyObject *signature_text(PyCodeObject *code, const cj_type *const *argtypes, int nargs) {
-    PyObject *t = PyTuple_New(nargs);
-    for (int i = 0; t != NULL && i < nargs; i++) {
-        PyObject *item = cj_type_to_py(argtypes[i]);
-        if (item == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(t, i, item);
-    }
-    if (t == NULL) {
-        return NULL;
-    }
-    PyObject *text = PyUnicode_FromFormat("%U %R", code->co_name, t);
-    Py_DECREF(t);
-    return text;
-}
+/* The front half's result, a module with its kernel or device function still to come. */
+typedef cj_front compiled;
 
 /* build_ir -> infer -> lower into a fresh module (in `ctx`): fills `out`. */
 static int compile_function(cuda_compile *cc, PyObject *self, PyObject *pyfunc,
                             const cj_type *const *argtypes, int nargs, const cj_type *declared,
                             LLVMContextRef ctx, compiled *out) {
-    cj_typing_env tenv = {.target = CJ_TARGET_CUDA, .self_dispatcher = self,
-                          .resolve_dispatcher = resolve_device,
+    cj_typing_env tenv = {.self_dispatcher = self, .resolve_dispatcher = resolve_device,
                           .dispatcher_pyfunc = device_pyfunc, .opaque = cc};
-    cj_lower_env lenv = {.target = CJ_TARGET_CUDA,
-                         .error_model = cc->opt.debug ? CJ_ERRORS_PYTHON : CJ_ERRORS_NUMPY,
+    cj_lower_env lenv = {.error_model = cc->opt.debug ? CJ_ERRORS_PYTHON : CJ_ERRORS_NUMPY,
                          .fastmath = cc->opt.fastmath, .boundscheck = cc->opt.debug,
                          .callee_function = link_device};
-    out->mod = NULL;
-    cj_func_ir *ir = cj_build_ir(pyfunc);
-    if (ir == NULL) {
-        return -1;
-    }
-    const cj_type *ret = NULL;
-    if (cj_infer(ir, argtypes, nargs, &tenv, &ret) < 0) {
-        goto fail;
-    }
-    if (declared != NULL) {
-        ret = declared;
-    }
-    out->ret = ret;
-    if (dump_enabled("types")) {
-        PyObject *t = cj_ir_dump(ir, 1);
-        if (t != NULL) {
-            PySys_FormatStderr("---- typed IR (CUDA) ----\n%U\n", t);
-            Py_DECREF(t);
-        }
-    }
-    PyObject *sig = signature_text(ir->code, argtypes, nargs);
-    const char *sig_s = sig ? PyUnicode_AsUTF8(sig) : NULL;
-    out->annotation = sig_s ? cj_ir_annotate(ir, sig_s) : NULL;
-    Py_XDECREF(sig);
-    if (out->annotation == NULL) {
-        goto fail;
-    }
-    char base[200];
-    sanitize(ir->name, base, sizeof(base));
-    PyOS_snprintf(out->symbol, sizeof(out->symbol), "cj_%s_%lu", base, ++symbol_counter);
-    out->mod = LLVMModuleCreateWithNameInContext(out->symbol, ctx);
-    /* NVPTX's layout before lowering, so loads and stores get their natural alignment */
-    LLVMSetTarget(out->mod, "nvptx64-nvidia-cuda");
-    LLVMSetDataLayout(out->mod, NVPTX_DATA_LAYOUT);
-    out->firstline = ir->firstline;
-    if (cc->opt.lineinfo || cc->opt.debug) {
-        start_debug_info(out, ir->filename, 0);
-        lenv.at_line = at_line;
-        lenv.opaque = out;
-    }
-    out->inner = cj_lower_function(ir, argtypes, nargs, ret, out->mod, out->symbol, &lenv);
-    if (out->inner == NULL) {
-        goto fail;
-    }
-    cj_ir_free(ir);
-    return 0;
-fail:
-    cj_ir_free(ir);
-    Py_CLEAR(out->annotation);
-    if (out->di != NULL) {
-        LLVMDisposeDIBuilder(out->di);
-        out->di = NULL;
-    }
-    if (out->mod != NULL) {
-        LLVMDisposeModule(out->mod);
-        out->mod = NULL;
-    }
-    return -1;
-}
-
-static PyObject *types_key(const cj_type *const *argtypes, int nargs) {
-    PyObject *t = PyTuple_New(nargs);
-    for (int i = 0; t != NULL && i < nargs; i++) {
-        PyObject *item = cj_type_to_py(argtypes[i]);
-        if (item == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(t, i, item);
-    }
-    return t;
+    cj_request rq = {.target = &cj_target_cuda, .pyfunc = pyfunc, .argtypes = argtypes,
+                     .nargs = nargs, .declared_ret = declared, .tenv = &tenv, .lenv = &lenv,
+                     .ctx = ctx, .lineinfo = cc->opt.lineinfo || cc->opt.debug};
+    return cj_pipeline_front(&rq, out);
 }
 
 static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfunc,
                              const cj_type *const *argtypes, int nargs) {
-    PyObject *types = types_key(argtypes, nargs);
+    PyObject *types = cj_types_tuple(argtypes, nargs);
     PyObject *key = types ? Py_BuildValue("(OOii)", pyfunc, types, cc->opt.debug,
                                           cc->opt.fastmath)
                           : NULL;
@@ -350,12 +142,12 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     compiled out = {0};
     devfn *f = NULL;
     if (compile_function(&inner, callee, pyfunc, argtypes, nargs, NULL, ctx, &out) == 0) {
-        finish_debug_info(&out);
+        cj_front_finish_debug(&out);
         f = PyMem_Calloc(1, sizeof(devfn));
         if (f == NULL) {
             PyErr_NoMemory();
         } else if (cj_verify_module(out.mod) < 0 ||
-                   (f->bitcode = module_bitcode(out.mod)) == NULL) {
+                   (f->bitcode = cj_module_bitcode(out.mod)) == NULL) {
             PyMem_Free(f);
             f = NULL;
         } else {
@@ -381,27 +173,6 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     Py_DECREF(key);
     Py_DECREF(cap); /* the cache keeps it */
     return rc < 0 ? NULL : f;
-}
-
-/* NVVM's LLVM 7 text reader refuses numbered argument names (`define void @f(i32 %0)`):
- * every unnamed parameter of a defined function gets a name. */
-static void name_parameters(LLVMModuleRef mod) {
-    for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f)) {
-            continue;
-        }
-        unsigned n = LLVMCountParams(f);
-        for (unsigned i = 0; i < n; i++) {
-            LLVMValueRef p = LLVMGetParam(f, i);
-            size_t len;
-            LLVMGetValueName2(p, &len);
-            if (len == 0) {
-                char name[24];
-                PyOS_snprintf(name, sizeof(name), "arg%u", i);
-                LLVMSetValueName2(p, name, strlen(name));
-            }
-        }
-    }
 }
 
 /* ---- options ---- */
@@ -532,7 +303,7 @@ static int add_kernel_entry(compiled *c, PyObject *pyfunc, const cj_type *const 
         return -1;
     }
     char base[200];
-    sanitize(q, base, sizeof(base));
+    cj_c_identifier(q, base, sizeof(base));
     Py_DECREF(qual);
     PyOS_snprintf(entry, 256, "%s", base);
     if (LLVMGetNamedFunction(c->mod, entry) != NULL) {
@@ -549,19 +320,19 @@ static int add_kernel_entry(compiled *c, PyObject *pyfunc, const cj_type *const 
 
 /* Verify -> LLVM text -> NVVM -> PTX, into `out`. */
 static int emit_ptx(compiled *c, const cj_nvvm_options *nopts, cj_cuda_result *out) {
-    finish_debug_info(c);
-    name_parameters(c->mod);
-    if (cj_verify_module(c->mod) < 0 || (out->llvm = module_text(c->mod)) == NULL) {
+    cj_front_finish_debug(c);
+    cj_name_parameters(c->mod);
+    if (cj_verify_module(c->mod) < 0 || (out->llvm = cj_module_text(c->mod)) == NULL) {
         return -1;
     }
-    if (dump_enabled("llvm")) {
-        PySys_FormatStderr("---- LLVM (CUDA) ----\n%U\n", out->llvm);
+    if (cj_dump_enabled("llvm")) {
+        cj_dump("LLVM (CUDA)", out->llvm);
     }
     if ((out->ptx = cj_nvvm_compile(c->mod, nopts)) == NULL) {
         return -1;
     }
-    if (dump_enabled("ptx")) {
-        PySys_FormatStderr("---- PTX ----\n%U\n", out->ptx);
+    if (cj_dump_enabled("ptx")) {
+        cj_dump("PTX", out->ptx);
     }
     return 0;
 }

@@ -1,4 +1,5 @@
-/* runtime: what Python calls. compile.c (the pipeline, one driver function), boxing.c
+/* runtime: what Python calls. pipeline.c (the front half both targets share), compile.c (the
+ * CPU driver), compile_cuda.c (the CUDA driver), boxing.c
  * (Python values <-> the compiled code's C layout), dispatcher.c (the Dispatcher type:
  * one compiled overload per argument-type signature). */
 #ifndef CJ_RUNTIME_H
@@ -6,7 +7,10 @@
 
 #include <llvm-c/Core.h>
 
+#include "lower/lower.h"
+#include "target/target.h"
 #include "types/types.h"
+#include "typing/infer.h"
 
 /* A compiled version of a function for one argument-type signature. */
 typedef struct cj_overload {
@@ -38,6 +42,59 @@ typedef struct cj_options {
 
 typedef struct cj_dispatcher cj_dispatcher;
 
+/* ---- pipeline.c: build_ir -> infer -> annotation -> symbol -> module -> lower ---- */
+
+#define CJ_SYMBOL_MAX 256
+
+extern const cj_target cj_target_cpu, cj_target_cuda;
+
+/* What to compile, for cj_pipeline_front. */
+typedef struct cj_request {
+    const cj_target *target;
+    PyObject *pyfunc;
+    const cj_type *const *argtypes;
+    int nargs;
+    const cj_type *declared_ret;  /* NULL: the inferred one */
+    cj_typing_env *tenv;          /* the target's id is set here */
+    cj_lower_env *lenv;           /* the target's id (and with lineinfo at_line) are set here */
+    LLVMContextRef ctx;           /* the module's context; NULL: the target's own */
+    int lineinfo;                 /* line tables in the module (debug locations per line) */
+} cj_request;
+
+/* The front half's result: the caller owns the module, the annotation and the DIBuilder
+ * (cj_front_clear frees what is left). */
+typedef struct cj_front {
+    LLVMModuleRef mod;
+    LLVMValueRef inner;           /* the lowered function, `symbol` in `mod` */
+    const cj_type *ret;
+    PyObject *annotation;         /* str: typed IR per source line (inspect_types) */
+    char symbol[CJ_SYMBOL_MAX];
+    LLVMDIBuilderRef di;          /* line tables being built, or NULL */
+    LLVMMetadataRef file, cu;
+    int firstline;
+} cj_front;
+
+/* Compiles `rq->pyfunc` into a fresh module; 0, or -1 with an exception and `out` empty. */
+int cj_pipeline_front(const cj_request *rq, cj_front *out);
+/* Completes the line tables (after the last function is added) and drops the builder. */
+void cj_front_finish_debug(cj_front *f);
+/* Frees what `f` still holds. */
+void cj_front_clear(cj_front *f);
+/* Whether CUJIT_DUMP names `stage` (or is "all"); cj_dump prints "---- title ----" and text
+ * (nothing when text is NULL). */
+int cj_dump_enabled(const char *stage);
+void cj_dump(const char *title, PyObject *text);
+PyObject *cj_module_bitcode(LLVMModuleRef mod);   /* new bytes, NULL + exception */
+PyObject *cj_module_text(LLVMModuleRef mod);      /* new str, NULL + exception */
+/* A module read from `bitcode` (bytes) into `ctx`, its identifier `name`; NULL with
+ * cj_LoweringError(`error`). */
+LLVMModuleRef cj_module_parse(LLVMContextRef ctx, PyObject *bitcode, const char *name,
+                              const char *error);
+/* A fresh unique CPU symbol for a function named `qualname` (PyMem; NULL + MemoryError). */
+char *cj_make_symbol(const char *qualname);
+/* A C identifier from a qualified name: "outer.<locals>.f" -> "outer__locals__f". */
+void cj_c_identifier(const char *name, char *out, size_t cap);
+
 /* ---- compile.c ---- */
 /* Compiles `disp`'s function for these argument types (`declared_ret` may be NULL: inferred).
  * A new overload (caller owns: cj_overload_free), or NULL with an exception. */
@@ -51,9 +108,8 @@ LLVMValueRef cj_link_bitcode(LLVMModuleRef module, PyObject *bitcode, const char
 LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov);
 /* Assembly of an overload (new reference). */
 PyObject *cj_overload_asm(cj_overload *ov);
-/* A fresh unique symbol for a function named `qualname` (PyMem; NULL + MemoryError). */
-char *cj_make_symbol(const char *qualname);
-/* Sets an overload's types, argument layout, signature and lists; -1 + exception. */
+/* Sets an overload's types, argument layout, signature and lists (those it has not yet);
+ * -1 + exception. */
 int cj_fill_overload(cj_overload *ov, const cj_type *const *argtypes, int nargs,
                      const cj_type *ret);
 /* The entry for an on-disk cache (new dict), None when the code holds process addresses. */

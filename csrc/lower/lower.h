@@ -2,7 +2,9 @@
  * Every function follows the calling convention of abi/abi.h.
  * Sections: lower.c (functions, blocks, variables, constants, control flow), lower_types.c
  * (cj_type -> LLVM type, casts), lower_num.c (operators), lower_call.c (calls, builtins,
- * math), lower_array.c (arrays), lower_iter.c (iterators). */
+ * math), lower_array.c (arrays), lower_iter.c (iterators); around compiled functions:
+ * lower_wrapper.c (the CPU dispatcher's entry), lower_ufunc.c (NumPy ufunc loops), and
+ * debuginfo.c (line tables); lower_kernel.c (CUDA kernel entries, lower_kernel.h). */
 #ifndef CJ_LOWER_H
 #define CJ_LOWER_H
 
@@ -39,6 +41,35 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
 
 /* The LLVM type of a value of type `t`. */
 LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t);
+
+/* ---- lower_wrapper.c ---- */
+/* Adds `i32 @name(i8* ret, i8** args)` to `mod`: loads the arguments from their slots and
+ * returns the status of `fn` (typed `argtypes` -> `ret`). The wrapper. */
+LLVMValueRef cj_lower_wrapper(LLVMModuleRef mod, LLVMValueRef fn, const cj_type *const *argtypes,
+                              int nargs, const cj_type *ret, const char *name);
+
+/* ---- lower_ufunc.c ---- */
+/* Adds the ufunc inner loop `void @name(i8** args, i64* dims, i64* steps, i8* data)` to `mod`,
+ * calling `fn` (typed `argtypes` -> `ret`) once per element: `nin` inputs then `nout`
+ * outputs; for a gufunc `core_dims` (borrowed) holds each argument's tuple of core-dimension
+ * indices, else NULL. A non-zero status calls `raise(status)` and returns. The loop. */
+LLVMValueRef cj_lower_ufunc_loop(LLVMModuleRef mod, const char *name, LLVMValueRef fn,
+                                 const cj_type *const *argtypes, int nargs, const cj_type *ret,
+                                 int nin, int nout, PyObject *core_dims,
+                                 void (*raise)(int status));
+
+/* ---- debuginfo.c ---- */
+/* Starts line tables for `mod` (`full`: full DWARF emission) in a new DIBuilder, which the
+ * caller keeps with *file and *cu until cj_debuginfo_finish (or disposes on failure). */
+LLVMDIBuilderRef cj_debuginfo_start(LLVMModuleRef mod, const char *filename, int full,
+                                    LLVMMetadataRef *file, LLVMMetadataRef *cu);
+/* Sets `b`'s debug location to `line` of `fn` (given a subprogram on first use). */
+void cj_debuginfo_at_line(LLVMDIBuilderRef di, LLVMMetadataRef file, LLVMBuilderRef b,
+                          LLVMValueRef fn, int line);
+/* Gives functions made after lowering (a kernel entry) a subprogram at `firstline`, and every
+ * call in a function a location (LLVM's verifier requires it); finalises and disposes `di`. */
+void cj_debuginfo_finish(LLVMDIBuilderRef di, LLVMMetadataRef file, LLVMModuleRef mod,
+                         int firstline);
 
 /* ---- fastmath.c ---- */
 /* The module with `fast` on every floating-point operation; takes `mod` (disposed on

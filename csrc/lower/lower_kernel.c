@@ -199,3 +199,23 @@ LLVMValueRef cj_cuda_add_kernel(LLVMModuleRef mod, LLVMValueRef inner,
     }
     return fn;
 }
+
+/* NVVM's LLVM 7 text reader refuses numbered argument names (`define void @f(i32 %0)`). */
+void cj_name_parameters(LLVMModuleRef mod) {
+    for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f)) {
+            continue;
+        }
+        unsigned n = LLVMCountParams(f);
+        for (unsigned i = 0; i < n; i++) {
+            LLVMValueRef p = LLVMGetParam(f, i);
+            size_t len;
+            LLVMGetValueName2(p, &len);
+            if (len == 0) {
+                char name[24];
+                PyOS_snprintf(name, sizeof(name), "arg%u", i);
+                LLVMSetValueName2(p, name, strlen(name));
+            }
+        }
+    }
+}

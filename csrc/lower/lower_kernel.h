@@ -1,4 +1,5 @@
-/* lower_kernel.h: the CUDA kernel entry around a compiled function (lower_kernel.c).
+/* lower_kernel.h: the CUDA kernel entry around a compiled function, and the parameter names
+ * NVVM needs (lower_kernel.c).
  *
  * Kernel ABI: `void @<name>(params...)`, marked in !nvvm.annotations, whose parameters are the
  * arguments flattened in order: an array is its data pointer (T*, generic address space), then
@@ -19,6 +20,9 @@
 LLVMValueRef cj_cuda_add_kernel(LLVMModuleRef mod, LLVMValueRef inner,
                                 const cj_type *const *argtypes, int nargs, const cj_type *ret,
                                 const char *name, int debug, int max_registers);
+/* Names every unnamed parameter of a defined function `arg<i>`: NVVM's LLVM 7 text reader
+ * refuses numbered ones. */
+void cj_name_parameters(LLVMModuleRef mod);
 /* The number of kernel parameters for an argument of type `t` (its flattened leaves). */
 int cj_cuda_param_count(const cj_type *t);
 

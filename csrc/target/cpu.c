@@ -97,9 +97,13 @@ LLVMModuleRef cj_cpu_new_module(const char *name) {
         return NULL;
     }
     LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(name, ctx);
+    cj_cpu_prepare_module(mod);
+    return mod;
+}
+
+void cj_cpu_prepare_module(LLVMModuleRef mod) {
     LLVMSetTarget(mod, LLVMOrcLLJITGetTripleString(jit));
     LLVMSetDataLayout(mod, LLVMOrcLLJITGetDataLayoutStr(jit));
-    return mod;
 }
 
 int cj_cpu_optimize(LLVMModuleRef mod, int level) {

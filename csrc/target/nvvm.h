@@ -34,6 +34,12 @@ PyObject *cj_nvvm_compile(LLVMModuleRef module, const cj_nvvm_options *opts);
  * object of bitcode for the modern one): a new reference, or NULL with an exception. */
 PyObject *cj_nvvm_payload(LLVMModuleRef module, const cj_nvvm_options *opts);
 
+/* ---- nvvm_legalize.c ---- */
+
+/* Gives `module` the NVPTX triple and NVVM's data layout: set on a fresh module before
+ * lowering, so loads and stores get their natural alignment. */
+void cj_nvvm_prepare_module(LLVMModuleRef module);
+
 /* ---- nvvm_lib.c: the library, its versions and libdevice ---- */
 
 /* 0, or -1 with cj_NvvmError (libnvvm missing). */

@@ -5,7 +5,8 @@
  *     parameters, return values and call sites; string attributes stay (any reader accepts them);
  *   - `fneg x` (LLVM 8) becomes `fsub -0.0, x`; `freeze x` (LLVM 10) becomes x; `poison`
  *     (LLVM 12) operands and initializers become `undef`.
- * Also: the NVPTX triple and NVVM's data layout, and !nvvmir.version when the module has none. */
+ * Also: the NVPTX triple and NVVM's data layout (cj_nvvm_prepare_module, which the CUDA pipeline
+ * uses on every fresh module too), and !nvvmir.version when the module has none. */
 #include "target/nvvm_internal.h"
 
 #include <llvm-c/DebugInfo.h>
@@ -15,6 +16,11 @@
 #define NVVM_DATA_LAYOUT                                                                   \
     "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"     \
     "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+
+void cj_nvvm_prepare_module(LLVMModuleRef module) {
+    LLVMSetTarget(module, NVVM_TRIPLE);
+    LLVMSetDataLayout(module, NVVM_DATA_LAYOUT);
+}
 
 /* Attribute kinds kept: known to LLVM 7, plain (not type) attributes, accepted by libnvvm. */
 static const char *const allowed_attributes[] = {
@@ -254,8 +260,7 @@ static void add_ir_version(LLVMModuleRef module, const cj_nvvm_api *api) {
 
 int cj_nvvm_legalize(LLVMModuleRef module, const cj_nvvm_api *api) {
     init_allowed();
-    LLVMSetTarget(module, NVVM_TRIPLE);
-    LLVMSetDataLayout(module, NVVM_DATA_LAYOUT);
+    cj_nvvm_prepare_module(module);
     LLVMBuilderRef builder = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
     for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
         if (strip_function(fn) < 0 || legalize_body(builder, fn) < 0) {
