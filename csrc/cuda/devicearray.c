@@ -35,12 +35,7 @@ int cj_layout_check(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, Py_s
     }
     *size = empty ? 0 : n;
     if (strides != NULL && fortran >= 0) { /* fill default strides */
-        Py_ssize_t stride = itemsize;
-        for (int k = 0; k < ndim; k++) {
-            int i = fortran ? k : ndim - 1 - k;
-            strides[i] = stride;
-            stride *= shape[i] > 0 ? shape[i] : 1;
-        }
+        cj_layout_default_strides(ndim, shape, itemsize, fortran, CJ_EMPTY_NUMPY, strides);
     }
     return 0;
 }
@@ -64,21 +59,8 @@ void cj_devicearray_extent(const cj_DeviceNDArrayObject *a, Py_ssize_t *lo, Py_s
 }
 
 static int contiguous(const cj_DeviceNDArrayObject *a, int fortran) {
-    if (a->size == 0) {
-        return 1;
-    }
-    Py_ssize_t expect = PyDataType_ELSIZE(a->dtype);
-    for (int k = 0; k < a->ndim; k++) {
-        int i = fortran ? k : a->ndim - 1 - k;
-        if (a->shape[i] == 1) {
-            continue;
-        }
-        if (a->strides[i] != expect) {
-            return 0;
-        }
-        expect *= a->shape[i];
-    }
-    return 1;
+    return cj_layout_is_contiguous(a->ndim, a->shape, a->strides, PyDataType_ELSIZE(a->dtype),
+                                   fortran, CJ_EMPTY_NUMPY);
 }
 
 int cj_devicearray_is_c_contiguous(const cj_DeviceNDArrayObject *a) {

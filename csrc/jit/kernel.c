@@ -111,13 +111,10 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         slot->data = 0; /* until copy_in */
         slot->ndim = PyArray_NDIM(h);
         host->nbytes = (size_t)PyArray_NBYTES(h);
-        /* the device copy is C-contiguous */
-        Py_ssize_t stride = PyArray_ITEMSIZE(h);
-        for (int d = slot->ndim - 1; d >= 0; d--) {
-            slot->shape[d] = PyArray_DIM(h, d);
-            slot->strides[d] = stride;
-            stride *= PyArray_DIM(h, d);
-        }
+        /* the device copy is C-contiguous (an empty one: strides outside a 0 are 0) */
+        memcpy(slot->shape, PyArray_DIMS(h), sizeof(Py_ssize_t) * (size_t)slot->ndim);
+        cj_layout_default_strides(slot->ndim, slot->shape, PyArray_ITEMSIZE(h), 0,
+                                  CJ_EMPTY_STRIDES, slot->strides);
         return cj_kernel_array_type(PyArray_TYPE(h), slot->ndim, 1, slot->ndim <= 1, 0);
     }
     if (PyLong_Check(arg) || PyFloat_Check(arg) || PyBool_Check(arg) || PyComplex_Check(arg) ||
@@ -146,12 +143,9 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
     slot->ndim = cai.ndim;
     memcpy(slot->shape, cai.shape, sizeof(Py_ssize_t) * (size_t)cai.ndim);
     memcpy(slot->strides, cai.strides, sizeof(Py_ssize_t) * (size_t)cai.ndim);
-    int c_contig = 1;
-    Py_ssize_t stride = cai.itemsize;
-    for (int k = cai.ndim - 1; k >= 0; k--) {
-        c_contig &= cai.shape[k] <= 1 || cai.strides[k] == stride;
-        stride *= cai.shape[k];
-    }
+    /* never 'F' past one dimension, and an empty one by its strides, as before */
+    int c_contig = cj_layout_is_contiguous(cai.ndim, cai.shape, cai.strides, cai.itemsize, 0,
+                                           CJ_EMPTY_SKIP_ZERO);
     return cj_kernel_array_type(typenum, cai.ndim, c_contig, cai.ndim <= 1 && c_contig,
                                 cai.readonly);
 }

@@ -308,17 +308,10 @@ static int select_loop(const cj_CudaUFunc *u, operand *ops) {
 
 /* ---- shapes ---- */
 
+/* Empty operands are judged by their strides (abi.h's CJ_EMPTY_STRIDES), as before. */
 static int contiguous(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
                       Py_ssize_t itemsize, int fortran) {
-    Py_ssize_t want = itemsize;
-    for (int i = 0; i < ndim; i++) {
-        int d = fortran ? i : ndim - 1 - i;
-        if (shape[d] != 1 && strides[d] != want) {
-            return 0;
-        }
-        want *= shape[d];
-    }
-    return 1;
+    return cj_layout_is_contiguous(ndim, shape, strides, itemsize, fortran, CJ_EMPTY_STRIDES);
 }
 
 typedef struct call {
