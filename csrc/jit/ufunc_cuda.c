@@ -744,9 +744,13 @@ static int array_arg(const call *c, const views *v, int a, cj_launch_arg *x) {
         x->shape[x->ndim - 1] = 1;
         x->strides[x->ndim - 1] = itemsize;
     }
-    x->type = cj_kernel_array_type(
+    x->type = cj_array_type_of_layout(
         op->descr->type_num, x->ndim, contiguous(x->ndim, x->shape, x->strides, itemsize, 0),
         contiguous(x->ndim, x->shape, x->strides, itemsize, 1), k < c->u->nin && op->readonly);
+    if (x->type == NULL && !PyErr_Occurred()) { /* the kernel launcher's words */
+        PyErr_Format(PyExc_TypeError, "cujit kernels do not take arrays of NumPy type %d",
+                     op->descr->type_num);
+    }
     return x->type == NULL ? -1 : 0;
 }
 
