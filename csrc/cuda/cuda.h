@@ -144,10 +144,25 @@ void cj_devicearray_extent(const cj_DeviceNDArrayObject *a, Py_ssize_t *lo, Py_s
 /* Checks the array's context is still open and makes it current; 0 or -1. */
 int cj_devicearray_ready(const cj_DeviceNDArrayObject *a);
 /* Checks shape and stride tuples, computes C/F strides when strides is NULL; 0 or -1. */
-/* The view a[key] (basic indexing; 0-d when every axis got an int); new reference or NULL. */
-PyObject *cj_devicearray_subview(cj_DeviceNDArrayObject *a, PyObject *key);
 int cj_layout_check(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, Py_ssize_t itemsize,
                     int fortran, Py_ssize_t *size);
+/* TypeError unless `dtype` can live on the device (no objects, not size 0); 0 or -1. */
+int cj_devicearray_check_dtype(PyArray_Descr *dtype);
+/* A shape argument (an int or a sequence of ints) -> *ndim, shape[]; 0 or -1. */
+int cj_parse_shape(PyObject *obj, int *ndim, Py_ssize_t *shape);
+/* An order argument ('C'/'c', 'F'/'f' or NULL for C) -> *fortran; 0 or -1 with ValueError. */
+int cj_parse_order(const char *order, int *fortran);
+
+/* ---- devicearray_view.c: views (the DeviceNDArray methods and slots that make them) ---- */
+/* The view a[key] (basic indexing; 0-d when every axis got an int); new reference or NULL. */
+PyObject *cj_devicearray_subview(cj_DeviceNDArrayObject *a, PyObject *key);
+PyObject *cj_devicearray_subscript(PyObject *self, PyObject *key);
+PyObject *cj_devicearray_get_T(PyObject *self, void *closure);
+PyObject *cj_devicearray_transpose_meth(PyObject *self, PyObject *args);
+PyObject *cj_devicearray_reshape_meth(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *cj_devicearray_ravel_meth(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *cj_devicearray_view_meth(PyObject *self, PyObject *arg);
+PyObject *cj_devicearray_bind_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* ---- devicearray_copy.c ---- */
 /* Copies the device array into `host` (same shape and dtype), or into a new array when `host`
