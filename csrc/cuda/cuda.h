@@ -85,6 +85,9 @@ typedef struct cj_MemoryObject {
     Py_buffer view;    /* REGISTERED: the pinned buffer (held) */
     void *dlpack;      /* DLPACK: the managed tensor */
     int dlpack_versioned;
+    /* DLPACK: gives the tensor back to its producer (set by dlpack.c, so memory.c need not
+     * know DLPack), or NULL */
+    void (*release)(struct cj_MemoryObject *m);
     PyObject *weakreflist;
 } cj_MemoryObject;
 extern PyTypeObject *cj_Memory_Type;
@@ -156,7 +159,6 @@ int cj_parse_order(const char *order, int *fortran);
 /* ---- devicearray_view.c: views (the DeviceNDArray methods and slots that make them) ---- */
 /* The view a[key] (basic indexing; 0-d when every axis got an int); new reference or NULL. */
 PyObject *cj_devicearray_subview(cj_DeviceNDArrayObject *a, PyObject *key);
-PyObject *cj_devicearray_subscript(PyObject *self, PyObject *key);
 PyObject *cj_devicearray_get_T(PyObject *self, void *closure);
 PyObject *cj_devicearray_transpose_meth(PyObject *self, PyObject *args);
 PyObject *cj_devicearray_reshape_meth(PyObject *self, PyObject *args, PyObject *kwargs);
@@ -173,6 +175,9 @@ int cj_copy_to_device(cj_DeviceNDArrayObject *a, PyObject *src, PyObject *stream
 PyObject *cj_devicearray_copy_to_host_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *cj_devicearray_copy_to_device_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 int cj_devicearray_ass_subscript(PyObject *self, PyObject *key, PyObject *value);
+/* a[key] (a view, or one element copied to the host) and __array__ (a host copy). */
+PyObject *cj_devicearray_subscript(PyObject *self, PyObject *key);
+PyObject *cj_devicearray_array_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* ---- staging.c ---- */
 /* Copies n bytes between pageable host memory and the device through pinned staging buffers
@@ -185,7 +190,6 @@ int cj_staged_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream stream);
 /* ---- dlpack.c ---- */
 PyObject *cj_devicearray_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *cj_devicearray_dlpack_device(PyObject *self, PyObject *unused);
-void cj_dlpack_release(cj_MemoryObject *mem);
 
 /* ---- ipc.c ---- */
 PyObject *cj_devicearray_ipc_handle(PyObject *self, PyObject *unused);

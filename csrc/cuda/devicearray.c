@@ -477,31 +477,6 @@ static PyObject *is_f_contiguous(PyObject *self, PyObject *u) {
     return PyBool_FromLong(cj_devicearray_is_f_contiguous(SELF));
 }
 
-static PyObject *array_method(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"dtype", "copy", NULL};
-    PyObject *dtype_obj = Py_None, *copy = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", kwlist, &dtype_obj, &copy)) {
-        return NULL;
-    }
-    if (copy == Py_False) {
-        PyErr_SetString(PyExc_ValueError,
-                        "a device array cannot be seen as a host array without a copy");
-        return NULL;
-    }
-    PyObject *host = cj_copy_to_host(SELF, NULL, NULL);
-    if (host == NULL || dtype_obj == Py_None) {
-        return host;
-    }
-    PyArray_Descr *dtype = NULL;
-    if (!PyArray_DescrConverter(dtype_obj, &dtype)) {
-        Py_DECREF(host);
-        return NULL;
-    }
-    PyObject *r = PyArray_CastToType((PyArrayObject *)host, dtype, 0); /* steals dtype */
-    Py_DECREF(host);
-    return r;
-}
-
 static Py_ssize_t length(PyObject *self) {
     if (SELF->ndim == 0) {
         PyErr_SetString(PyExc_TypeError, "len() of unsized object");
@@ -572,7 +547,7 @@ static PyMethodDef methods[] = {
     {"view", cj_devicearray_view_meth, METH_O, "view(dtype): the same bytes seen as another dtype."},
     {"bind", (PyCFunction)(void (*)(void))cj_devicearray_bind_meth, METH_VARARGS | METH_KEYWORDS,
      "bind(stream=0): a view whose operations default to `stream`."},
-    {"__array__", (PyCFunction)(void (*)(void))array_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"__array__", (PyCFunction)(void (*)(void))cj_devicearray_array_meth, METH_VARARGS | METH_KEYWORDS, NULL},
     {"__dlpack__", (PyCFunction)(void (*)(void))cj_devicearray_dlpack,
      METH_VARARGS | METH_KEYWORDS, "DLPack export (zero copy)."},
     {"__dlpack_device__", cj_devicearray_dlpack_device, METH_NOARGS, "(kDLCUDA, device)."},

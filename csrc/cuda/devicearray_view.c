@@ -1,7 +1,8 @@
 /* devicearray_view.c: the views of a DeviceNDArray, which share its memory and never copy:
  * .T and transpose, reshape and ravel (contiguous arrays only, as in numba), view(dtype),
- * bind(stream), and basic indexing a[ints, slices, None, ...] (an all-int index copies the
- * element to the host, numba's behaviour). The type itself is in devicearray.c. */
+ * bind(stream), and basic indexing a[ints, slices, None, ...] (cj_devicearray_subview; the
+ * __getitem__ slot, which copies an element to the host for an all-int index, is in
+ * devicearray_copy.c). The type itself is in devicearray.c. */
 #include "cuda/cuda.h"
 
 #define SELF ((cj_DeviceNDArrayObject *)self)
@@ -354,21 +355,4 @@ PyObject *cj_devicearray_subview(cj_DeviceNDArrayObject *a, PyObject *key) {
         return NULL;
     }
     return (PyObject *)view_of(a, data, ndim, shape, strides, NULL);
-}
-
-PyObject *cj_devicearray_subscript(PyObject *self, PyObject *key) {
-    PyObject *v = cj_devicearray_subview(SELF, key);
-    if (v == NULL || ((cj_DeviceNDArrayObject *)v)->ndim > 0) {
-        return v;
-    }
-    /* every axis indexed by an int: copy that element to the host (numba's behaviour) */
-    PyObject *host = cj_copy_to_host((cj_DeviceNDArrayObject *)v, NULL, NULL);
-    Py_DECREF(v);
-    if (host == NULL) {
-        return NULL;
-    }
-    PyObject *scalar = PyArray_Scalar(PyArray_DATA((PyArrayObject *)host),
-                                      PyArray_DESCR((PyArrayObject *)host), host);
-    Py_DECREF(host);
-    return scalar;
 }

@@ -216,7 +216,8 @@ PyObject *cj_devicearray_dlpack_device(PyObject *self, PyObject *unused) {
     return Py_BuildValue("(ii)", kDLCUDA, ((cj_DeviceNDArrayObject *)self)->device);
 }
 
-void cj_dlpack_release(cj_MemoryObject *mem) {
+/* A consumed tensor's deleter, run when its Memory owner goes (cj_MemoryObject.release). */
+static void dlpack_release(cj_MemoryObject *mem) {
     if (mem->dlpack == NULL) {
         return;
     }
@@ -363,6 +364,7 @@ static PyObject *py_from_capsule(PyObject *self, PyObject *capsule) {
     owner->device_pointer = data;
     owner->dlpack = ptr;
     owner->dlpack_versioned = versioned;
+    owner->release = dlpack_release;
     if (PyCapsule_SetName(capsule, versioned ? "used_dltensor_versioned" : "used_dltensor") < 0) {
         owner->dlpack = NULL; /* still the capsule's */
         Py_DECREF(owner);
