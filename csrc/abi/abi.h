@@ -8,7 +8,8 @@
  * dispatcher calls a wrapper `i32 @name.wrapper(i8* ret, i8** args)`; a kernel's parameters
  * are flattened as lower/lower_kernel.h says.
  * Arrays are {T* data, i8* parent, [n x i64] shape, [n x i64] strides}, strides in bytes; the
- * C-side size of each type is types/types.h's cj_abi_size. */
+ * C-side size of each type is types/types.h's cj_abi_size; their layout rules (default
+ * strides, contiguity) are layout.c's, below. */
 #ifndef CJ_ABI_H
 #define CJ_ABI_H
 
