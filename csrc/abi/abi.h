@@ -8,7 +8,8 @@
  * dispatcher calls a wrapper `i32 @name.wrapper(i8* ret, i8** args)`; a kernel's parameters
  * are flattened as lower/lower_kernel.h says.
  * Arrays are {T* data, i8* parent, [n x i64] shape, [n x i64] strides}, strides in bytes; the
- * C-side size of each type is types/types.h's cj_abi_size. */
+ * C-side size of each type is types/types.h's cj_abi_size; their layout rules (default
+ * strides, contiguity) are layout.c's, below. */
 #ifndef CJ_ABI_H
 #define CJ_ABI_H
 
@@ -43,5 +44,26 @@ enum {
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);
+
+/* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
+/* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);
+ * an array with a 0 in its shape holds nothing and is contiguous both ways; default strides
+ * count a 0 as 1, so an empty array gets the strides of a non-empty one of the same rank.
+ * Two older paths judge empty arrays by their strides instead; `empty` names the rule each
+ * one uses, so that no result changes (for non-empty arrays all three agree). */
+typedef enum cj_layout_empty {
+    CJ_EMPTY_NUMPY = 0, /* the rule above (DeviceNDArray, __cuda_array_interface__ parsing) */
+    CJ_EMPTY_STRIDES,   /* default strides: the plain product, so strides outside a 0 are 0;
+                         * contiguity: a 0 dimension's stride is checked like any other one,
+                         * and the dimensions outside it then need stride 0 (CUDA ufuncs) */
+    CJ_EMPTY_SKIP_ZERO, /* contiguity: as CJ_EMPTY_STRIDES, but a 0 dimension's own stride is
+                         * ignored like a 1's (kernel launch of a __cuda_array_interface__) */
+} cj_layout_empty;
+/* Fills strides[0..ndim) with the strides of a C (fortran 0) or F (fortran 1) ordered array. */
+void cj_layout_default_strides(int ndim, const Py_ssize_t *shape, Py_ssize_t itemsize,
+                               int fortran, cj_layout_empty empty, Py_ssize_t *strides);
+/* Whether the array is C- (fortran 0) or F-contiguous (fortran 1): 1 or 0. */
+int cj_layout_is_contiguous(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
+                            Py_ssize_t itemsize, int fortran, cj_layout_empty empty);
 
 #endif

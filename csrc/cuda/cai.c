@@ -124,11 +124,8 @@ static int check_size(cj_cai *out) {
 
 static int parse_strides(PyObject *v, cj_cai *out) {
     if (v == NULL || v == Py_None) {
-        Py_ssize_t stride = out->itemsize;
-        for (int i = out->ndim - 1; i >= 0; i--) {
-            out->strides[i] = stride;
-            stride *= out->shape[i] > 0 ? out->shape[i] : 1;
-        }
+        cj_layout_default_strides(out->ndim, out->shape, out->itemsize, 0, CJ_EMPTY_NUMPY,
+                                  out->strides);
         return 0;
     }
     if (!PyTuple_Check(v) && !PyList_Check(v)) {

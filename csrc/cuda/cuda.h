@@ -1,18 +1,31 @@
-/* runtime: what users touch around a launch, over the driver layer.
+/* cuda: the CUDA runtime of cujit, the object model users touch around a launch, over the
+ * driver layer. driver.h is the bottom (the dlopen'ed driver table, contexts); this header is
+ * everything above it. The files, in their order: a file calls only the ones before it (the
+ * DeviceNDArray type's method table is the one exception: it names the methods that
+ * devicearray_view/copy, dlpack and ipc define, as declared here).
  *
- * memory.c       the Memory owner type (device, pool, pinned/mapped host, registered host, IPC,
- *                DLPack), the memory managers (default with deferred deallocation, stream-ordered
- *                pool, Python EMM plugins)
- * stream.c       Stream          event.c     Event
- * cai.c          __cuda_array_interface__ v3 parsing into `cj_cai` (untrusted dicts)
- * devicearray.c  DeviceNDArray (attributes, views)   devicearray_copy.c  host/device copies
- * dlpack.c       __dlpack__ export and from_dlpack import
- * ipc.c          IPC handles
+ *   driver.c         the function table `cj_cu`, lazy loading, CUresult -> CudaAPIError
+ *   cuda_exception.c a debug kernel's exception record -> the Python exception
+ *   context.c        primary contexts per device, a thread's current device, close()
+ *   stream.c         Stream, and any `stream=` argument -> CUstream      event.c  Event
+ *   memory.c         the Memory owner type (device, pool, pinned/mapped host, registered host,
+ *                    IPC, DLPack: given back through its `release` hook) and the memory
+ *                    managers (default with deferred deallocation, stream-ordered pool, Python
+ *                    EMM plugins)
+ *   cai.c            __cuda_array_interface__ v3 parsing into `cj_cai` (untrusted dicts)
+ *   staging.c        big pageable host <-> device copies through pinned buffers
+ *   devicearray.c    DeviceNDArray: the type, construction, attributes
+ *   devicearray_view.c  its views: transpose, reshape, ravel, view, bind, indexing
+ *   devicearray_copy.c  host/device copies, __setitem__, and the slots that copy (__array__,
+ *                    __getitem__ of one element)
+ *   dlpack.c         __dlpack__ export and from_dlpack import
+ *   ipc.c            IPC handles
  *
+ * Layout rules (default strides, contiguity) are abi/layout.c's; array types are types/'s.
  * The C API below lets the kernel launcher recognise a DeviceNDArray and read its layout, and
  * parse any object's __cuda_array_interface__, without Python-level allocations of its own. */
-#ifndef CJ_DEVICEARRAY_H
-#define CJ_DEVICEARRAY_H
+#ifndef CJ_CUDA_H
+#define CJ_CUDA_H
 
 #include "abi/abi.h"
 #include "cuda/driver.h"
@@ -20,30 +33,6 @@
 #include "util/util.h"
 #include <structmember.h>
 
-
-/* ---- cai.c ---- */
-typedef struct cj_cai {
-    CUdeviceptr data;
-    int ndim;
-    Py_ssize_t shape[CJ_MAXDIM];
-    Py_ssize_t strides[CJ_MAXDIM]; /* bytes; C-contiguous strides when the dict gives None */
-    char typestr[16];              /* as given, e.g. "<f8" */
-    char kind;                     /* 'b', 'i', 'u', 'f', 'c' */
-    int itemsize;
-    int readonly;
-    int has_stream; /* the dict's `stream` key was an integer */
-    uintptr_t stream;
-    int version;
-    Py_ssize_t size; /* number of elements */
-} cj_cai;
-
-/* Parses a __cuda_array_interface__ dict (borrowed) into `out`: 0, or -1 with ValueError/
- * TypeError naming the bad key. No Python objects are created on success. */
-int cj_cai_parse_dict(PyObject *dict, cj_cai *out);
-/* Reads obj.__cuda_array_interface__ and parses it; -1 with an exception set when absent or bad. */
-int cj_cai_parse(PyObject *obj, cj_cai *out);
-/* The NumPy dtype of a parsed interface (new reference) or NULL. */
-PyArray_Descr *cj_cai_dtype(const cj_cai *cai);
 
 /* ---- stream.c ---- */
 typedef struct cj_StreamObject {
@@ -85,6 +74,9 @@ typedef struct cj_MemoryObject {
     Py_buffer view;    /* REGISTERED: the pinned buffer (held) */
     void *dlpack;      /* DLPACK: the managed tensor */
     int dlpack_versioned;
+    /* DLPACK: gives the tensor back to its producer (set by dlpack.c, so memory.c need not
+     * know DLPack), or NULL */
+    void (*release)(struct cj_MemoryObject *m);
     PyObject *weakreflist;
 } cj_MemoryObject;
 extern PyTypeObject *cj_Memory_Type;
@@ -106,6 +98,38 @@ int cj_memory_pointer_of(PyObject *mem, CUdeviceptr *ptr);
 cj_MemoryObject *cj_memory_new(cj_memory_kind kind, int device);
 /* Frees the queued deferred deallocations now (unless inside defer_cleanup when !force). */
 int cj_deallocations_flush(int force);
+
+/* ---- cai.c ---- */
+typedef struct cj_cai {
+    CUdeviceptr data;
+    int ndim;
+    Py_ssize_t shape[CJ_MAXDIM];
+    Py_ssize_t strides[CJ_MAXDIM]; /* bytes; C-contiguous strides when the dict gives None */
+    char typestr[16];              /* as given, e.g. "<f8" */
+    char kind;                     /* 'b', 'i', 'u', 'f', 'c' */
+    int itemsize;
+    int readonly;
+    int has_stream; /* the dict's `stream` key was an integer */
+    uintptr_t stream;
+    int version;
+    Py_ssize_t size; /* number of elements */
+} cj_cai;
+
+/* Parses a __cuda_array_interface__ dict (borrowed) into `out`: 0, or -1 with ValueError/
+ * TypeError naming the bad key. No Python objects are created on success. */
+int cj_cai_parse_dict(PyObject *dict, cj_cai *out);
+/* Reads obj.__cuda_array_interface__ and parses it; -1 with an exception set when absent or bad. */
+int cj_cai_parse(PyObject *obj, cj_cai *out);
+/* The NumPy dtype of a parsed interface (new reference) or NULL. */
+PyArray_Descr *cj_cai_dtype(const cj_cai *cai);
+
+/* ---- staging.c ---- */
+/* Copies n bytes between pageable host memory and the device through pinned staging buffers
+ * when that is faster (big copies, worker threads available): 1 done (complete on return), 0
+ * not applicable (nothing done, no exception: use the driver's own copy), -1 with an
+ * exception set. Call with the GIL held; it is released while copying. */
+int cj_staged_htod(CUdeviceptr dst, const void *src, size_t n, CUstream stream);
+int cj_staged_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream stream);
 
 /* ---- devicearray.c ---- */
 typedef struct cj_DeviceNDArrayObject {
@@ -144,10 +168,24 @@ void cj_devicearray_extent(const cj_DeviceNDArrayObject *a, Py_ssize_t *lo, Py_s
 /* Checks the array's context is still open and makes it current; 0 or -1. */
 int cj_devicearray_ready(const cj_DeviceNDArrayObject *a);
 /* Checks shape and stride tuples, computes C/F strides when strides is NULL; 0 or -1. */
-/* The view a[key] (basic indexing; 0-d when every axis got an int); new reference or NULL. */
-PyObject *cj_devicearray_subview(cj_DeviceNDArrayObject *a, PyObject *key);
 int cj_layout_check(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, Py_ssize_t itemsize,
                     int fortran, Py_ssize_t *size);
+/* TypeError unless `dtype` can live on the device (no objects, not size 0); 0 or -1. */
+int cj_devicearray_check_dtype(PyArray_Descr *dtype);
+/* A shape argument (an int or a sequence of ints) -> *ndim, shape[]; 0 or -1. */
+int cj_parse_shape(PyObject *obj, int *ndim, Py_ssize_t *shape);
+/* An order argument ('C'/'c', 'F'/'f' or NULL for C) -> *fortran; 0 or -1 with ValueError. */
+int cj_parse_order(const char *order, int *fortran);
+
+/* ---- devicearray_view.c: views (the DeviceNDArray methods that make them) ---- */
+/* The view a[key] (basic indexing; 0-d when every axis got an int); new reference or NULL. */
+PyObject *cj_devicearray_subview(cj_DeviceNDArrayObject *a, PyObject *key);
+PyObject *cj_devicearray_get_T(PyObject *self, void *closure);
+PyObject *cj_devicearray_transpose_meth(PyObject *self, PyObject *args);
+PyObject *cj_devicearray_reshape_meth(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *cj_devicearray_ravel_meth(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *cj_devicearray_view_meth(PyObject *self, PyObject *arg);
+PyObject *cj_devicearray_bind_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* ---- devicearray_copy.c ---- */
 /* Copies the device array into `host` (same shape and dtype), or into a new array when `host`
@@ -158,19 +196,13 @@ int cj_copy_to_device(cj_DeviceNDArrayObject *a, PyObject *src, PyObject *stream
 PyObject *cj_devicearray_copy_to_host_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *cj_devicearray_copy_to_device_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 int cj_devicearray_ass_subscript(PyObject *self, PyObject *key, PyObject *value);
-
-/* ---- staging.c ---- */
-/* Copies n bytes between pageable host memory and the device through pinned staging buffers
- * when that is faster (big copies, worker threads available): 1 done (complete on return), 0
- * not applicable (nothing done, no exception: use the driver's own copy), -1 with an
- * exception set. Call with the GIL held; it is released while copying. */
-int cj_staged_htod(CUdeviceptr dst, const void *src, size_t n, CUstream stream);
-int cj_staged_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream stream);
+/* a[key] (a view, or one element copied to the host) and __array__ (a host copy). */
+PyObject *cj_devicearray_subscript(PyObject *self, PyObject *key);
+PyObject *cj_devicearray_array_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* ---- dlpack.c ---- */
 PyObject *cj_devicearray_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *cj_devicearray_dlpack_device(PyObject *self, PyObject *unused);
-void cj_dlpack_release(cj_MemoryObject *mem);
 
 /* ---- ipc.c ---- */
 PyObject *cj_devicearray_ipc_handle(PyObject *self, PyObject *unused);

@@ -1,7 +1,9 @@
 /* devicearray.c: DeviceNDArray, an N-d view of device memory (numba's DeviceNDArray).
  * Layout (shape, byte strides, dtype) lives inline so the launcher reads it without Python;
  * `base` keeps the memory alive (a Memory, an EMM plugin's MemoryPointer or a foreign object).
- * Copies are in devicearray_copy.c, DLPack in dlpack.c, IPC in ipc.c. */
+ * This file: the type, its construction (C and Python) and attributes. Views (transpose,
+ * reshape, ravel, view, bind, indexing) are in devicearray_view.c, copies in
+ * devicearray_copy.c, DLPack in dlpack.c, IPC in ipc.c. */
 #include "cuda/cuda.h"
 
 PyTypeObject *cj_DeviceNDArray_Type;
@@ -35,12 +37,7 @@ int cj_layout_check(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, Py_s
     }
     *size = empty ? 0 : n;
     if (strides != NULL && fortran >= 0) { /* fill default strides */
-        Py_ssize_t stride = itemsize;
-        for (int k = 0; k < ndim; k++) {
-            int i = fortran ? k : ndim - 1 - k;
-            strides[i] = stride;
-            stride *= shape[i] > 0 ? shape[i] : 1;
-        }
+        cj_layout_default_strides(ndim, shape, itemsize, fortran, CJ_EMPTY_NUMPY, strides);
     }
     return 0;
 }
@@ -64,21 +61,8 @@ void cj_devicearray_extent(const cj_DeviceNDArrayObject *a, Py_ssize_t *lo, Py_s
 }
 
 static int contiguous(const cj_DeviceNDArrayObject *a, int fortran) {
-    if (a->size == 0) {
-        return 1;
-    }
-    Py_ssize_t expect = PyDataType_ELSIZE(a->dtype);
-    for (int k = 0; k < a->ndim; k++) {
-        int i = fortran ? k : a->ndim - 1 - k;
-        if (a->shape[i] == 1) {
-            continue;
-        }
-        if (a->strides[i] != expect) {
-            return 0;
-        }
-        expect *= a->shape[i];
-    }
-    return 1;
+    return cj_layout_is_contiguous(a->ndim, a->shape, a->strides, PyDataType_ELSIZE(a->dtype),
+                                   fortran, CJ_EMPTY_NUMPY);
 }
 
 int cj_devicearray_is_c_contiguous(const cj_DeviceNDArrayObject *a) {
@@ -132,21 +116,7 @@ cj_DeviceNDArrayObject *cj_devicearray_new(CUdeviceptr data, int ndim, const Py_
     return a;
 }
 
-/* A view of `a` with a new layout: shares base, stream, device and generation. */
-static cj_DeviceNDArrayObject *view_of(cj_DeviceNDArrayObject *a, CUdeviceptr data, int ndim,
-                                       const Py_ssize_t *shape, const Py_ssize_t *strides,
-                                       PyArray_Descr *dtype) {
-    cj_DeviceNDArrayObject *v =
-        cj_devicearray_new(data, ndim, shape, strides, dtype ? dtype : a->dtype, a->base,
-                           a->stream, a->device);
-    if (v != NULL) {
-        v->generation = a->generation;
-        v->readonly = a->readonly;
-    }
-    return v;
-}
-
-static int check_dtype(PyArray_Descr *dtype) {
+int cj_devicearray_check_dtype(PyArray_Descr *dtype) {
     if (PyDataType_REFCHK(dtype) || PyDataType_ELSIZE(dtype) <= 0) {
         PyErr_Format(PyExc_TypeError, "dtype %R cannot live on the device (objects or size 0)",
                      (PyObject *)dtype);
@@ -160,8 +130,9 @@ cj_DeviceNDArrayObject *cj_devicearray_empty(int ndim, const Py_ssize_t *shape,
                                              PyArray_Descr *dtype, PyObject *stream) {
     Py_ssize_t st[CJ_MAXDIM];
     Py_ssize_t size;
-    if (check_dtype(dtype) < 0 ||
-        cj_layout_check(ndim, shape, strides ? NULL : st, PyDataType_ELSIZE(dtype), fortran, &size) < 0) {
+    if (cj_devicearray_check_dtype(dtype) < 0 ||
+        cj_layout_check(ndim, shape, strides ? NULL : st, PyDataType_ELSIZE(dtype), fortran,
+                        &size) < 0) {
         return NULL;
     }
     Py_ssize_t bytes = size > 0 ? PyDataType_ELSIZE(dtype) : 0;
@@ -242,7 +213,7 @@ cj_DeviceNDArrayObject *cj_devicearray_from_cai(const cj_cai *cai, PyObject *own
 /* ---- Python-level construction ---- */
 
 /* shape argument: an int or a sequence of ints -> *ndim, shape[]. */
-static int parse_shape(PyObject *obj, int *ndim, Py_ssize_t *shape) {
+int cj_parse_shape(PyObject *obj, int *ndim, Py_ssize_t *shape) {
     if (PyIndex_Check(obj) && !PyBool_Check(obj)) {
         shape[0] = PyNumber_AsSsize_t(obj, PyExc_ValueError);
         if (shape[0] == -1 && PyErr_Occurred()) {
@@ -280,7 +251,7 @@ static int parse_shape(PyObject *obj, int *ndim, Py_ssize_t *shape) {
     return 0;
 }
 
-static int parse_order(const char *order, int *fortran) {
+int cj_parse_order(const char *order, int *fortran) {
     if (order == NULL || strcmp(order, "C") == 0 || strcmp(order, "c") == 0) {
         *fortran = 0;
     } else if (strcmp(order, "F") == 0 || strcmp(order, "f") == 0) {
@@ -304,11 +275,11 @@ static PyObject *py_device_array(PyObject *self, PyObject *args, PyObject *kwarg
     int ndim, fortran, sndim;
     Py_ssize_t shape[CJ_MAXDIM], strides[CJ_MAXDIM];
     PyArray_Descr *dtype = NULL;
-    if (parse_shape(shape_obj, &ndim, shape) < 0 || parse_order(order, &fortran) < 0) {
+    if (cj_parse_shape(shape_obj, &ndim, shape) < 0 || cj_parse_order(order, &fortran) < 0) {
         return NULL;
     }
     if (strides_obj != Py_None) {
-        if (parse_shape(strides_obj, &sndim, strides) < 0) {
+        if (cj_parse_shape(strides_obj, &sndim, strides) < 0) {
             return NULL;
         }
         if (sndim != ndim) {
@@ -349,8 +320,8 @@ static PyObject *tp_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     Py_ssize_t shape[CJ_MAXDIM], strides[CJ_MAXDIM], size;
     PyArray_Descr *dtype = NULL;
     CUstream h;
-    if (parse_shape(shape_obj, &ndim, shape) < 0 || parse_shape(strides_obj, &sndim, strides) < 0 ||
-        cj_stream_handle(stream, &h) < 0) {
+    if (cj_parse_shape(shape_obj, &ndim, shape) < 0 ||
+        cj_parse_shape(strides_obj, &sndim, strides) < 0 || cj_stream_handle(stream, &h) < 0) {
         return NULL;
     }
     if (sndim != ndim) {
@@ -367,7 +338,8 @@ static PyObject *tp_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     }
     CUdeviceptr ptr;
     int device = cj_ctx_ensure();
-    if (device < 0 || check_dtype(dtype) < 0 || cj_memory_pointer_of(gpu_data, &ptr) < 0 ||
+    if (device < 0 || cj_devicearray_check_dtype(dtype) < 0 ||
+        cj_memory_pointer_of(gpu_data, &ptr) < 0 ||
         cj_layout_check(ndim, shape, NULL, PyDataType_ELSIZE(dtype), -1, &size) < 0) {
         Py_DECREF(dtype);
         return NULL;
@@ -505,354 +477,6 @@ static PyObject *is_f_contiguous(PyObject *self, PyObject *u) {
     return PyBool_FromLong(cj_devicearray_is_f_contiguous(SELF));
 }
 
-static PyObject *transpose_axes(cj_DeviceNDArrayObject *a, const int *perm) {
-    Py_ssize_t shape[CJ_MAXDIM], strides[CJ_MAXDIM];
-    for (int i = 0; i < a->ndim; i++) {
-        shape[i] = a->shape[perm[i]];
-        strides[i] = a->strides[perm[i]];
-    }
-    return (PyObject *)view_of(a, a->data, a->ndim, shape, strides, NULL);
-}
-
-static PyObject *get_T(PyObject *self, void *c) {
-    int perm[CJ_MAXDIM];
-    for (int i = 0; i < SELF->ndim; i++) {
-        perm[i] = SELF->ndim - 1 - i;
-    }
-    return transpose_axes(SELF, perm);
-}
-
-static PyObject *transpose(PyObject *self, PyObject *args) {
-    PyObject *axes = args;
-    if (PyTuple_GET_SIZE(args) == 0 ||
-        (PyTuple_GET_SIZE(args) == 1 && PyTuple_GET_ITEM(args, 0) == Py_None)) {
-        return get_T(self, NULL);
-    }
-    if (PyTuple_GET_SIZE(args) == 1 && !PyIndex_Check(PyTuple_GET_ITEM(args, 0))) {
-        axes = PyTuple_GET_ITEM(args, 0);
-    }
-    int n;
-    Py_ssize_t ax[CJ_MAXDIM];
-    if (parse_shape(axes, &n, ax) < 0) {
-        return NULL;
-    }
-    if (n != SELF->ndim) {
-        PyErr_SetString(PyExc_ValueError, "axes don't match array");
-        return NULL;
-    }
-    int perm[CJ_MAXDIM], seen[CJ_MAXDIM] = {0};
-    for (int i = 0; i < n; i++) {
-        Py_ssize_t a = ax[i] < 0 ? ax[i] + n : ax[i];
-        if (a < 0 || a >= n || seen[a]) {
-            PyErr_SetString(PyExc_ValueError, "axes must be a permutation of the dimensions");
-            return NULL;
-        }
-        seen[a] = 1;
-        perm[i] = (int)a;
-    }
-    return transpose_axes(SELF, perm);
-}
-
-/* reshape(*shape, order='C'): a view when the array is contiguous in `order`; numba refuses
- * reshapes that need a copy, and so does cujit. */
-static PyObject *reshape(PyObject *self, PyObject *args, PyObject *kwargs) {
-    const char *order = "C";
-    if (kwargs != NULL) {
-        PyObject *o = PyDict_GetItemString(kwargs, "order");
-        if (o == NULL || PyDict_GET_SIZE(kwargs) != 1) {
-            PyErr_SetString(PyExc_TypeError, "reshape() takes only the 'order' keyword");
-            return NULL;
-        }
-        order = PyUnicode_AsUTF8(o);
-        if (order == NULL) {
-            return NULL;
-        }
-    }
-    int fortran, ndim;
-    Py_ssize_t shape[CJ_MAXDIM];
-    if (parse_order(order, &fortran) < 0) {
-        return NULL;
-    }
-    PyObject *shape_obj = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
-    if (parse_shape(shape_obj, &ndim, shape) < 0) {
-        return NULL;
-    }
-    int unknown = -1;
-    Py_ssize_t known = 1;
-    for (int i = 0; i < ndim; i++) {
-        if (shape[i] == -1) {
-            if (unknown >= 0) {
-                PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension");
-                return NULL;
-            }
-            unknown = i;
-        } else if (shape[i] < 0) {
-            PyErr_Format(PyExc_ValueError, "negative dimension %zd in reshape", shape[i]);
-            return NULL;
-        } else if (shape[i] != 0 && known > PY_SSIZE_T_MAX / shape[i]) {
-            PyErr_SetString(PyExc_ValueError, "reshape dimensions overflow");
-            return NULL;
-        } else {
-            known *= shape[i];
-        }
-    }
-    if (unknown >= 0) {
-        if (known == 0 || SELF->size % known != 0) {
-            PyErr_Format(PyExc_ValueError, "cannot reshape array of size %zd into that shape",
-                         SELF->size);
-            return NULL;
-        }
-        shape[unknown] = SELF->size / known;
-        known = SELF->size;
-    }
-    if (known != SELF->size) {
-        PyErr_Format(PyExc_ValueError, "cannot reshape array of size %zd into shape of size %zd",
-                     SELF->size, known);
-        return NULL;
-    }
-    if (!contiguous(SELF, fortran) && SELF->size > 1) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "reshape of a non-contiguous device array (or in the other order) "
-                        "needs a copy, which DeviceNDArray.reshape does not make (as in numba)");
-        return NULL;
-    }
-    Py_ssize_t strides[CJ_MAXDIM], size;
-    if (cj_layout_check(ndim, shape, strides, PyDataType_ELSIZE(SELF->dtype), fortran, &size) < 0) {
-        return NULL;
-    }
-    return (PyObject *)view_of(SELF, SELF->data, ndim, shape, strides, NULL);
-}
-
-static PyObject *ravel(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"order", "stream", NULL};
-    const char *order = "C";
-    PyObject *stream = NULL; /* numba's signature; a view needs no stream */
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|sO:ravel", kwlist, &order, &stream)) {
-        return NULL;
-    }
-    int fortran;
-    if (parse_order(order, &fortran) < 0) {
-        return NULL;
-    }
-    if (!contiguous(SELF, fortran)) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "ravel of a non-contiguous device array needs a copy (as in numba)");
-        return NULL;
-    }
-    Py_ssize_t shape[1] = {SELF->size}, strides[1] = {PyDataType_ELSIZE(SELF->dtype)};
-    return (PyObject *)view_of(SELF, SELF->data, 1, shape, strides, NULL);
-}
-
-/* view(dtype): reinterprets the bytes; a different itemsize needs a contiguous last axis. */
-static PyObject *view(PyObject *self, PyObject *arg) {
-    PyArray_Descr *dtype = NULL;
-    if (!PyArray_DescrConverter(arg, &dtype)) {
-        return NULL;
-    }
-    if (check_dtype(dtype) < 0) {
-        Py_DECREF(dtype);
-        return NULL;
-    }
-    Py_ssize_t shape[CJ_MAXDIM], strides[CJ_MAXDIM];
-    memcpy(shape, SELF->shape, sizeof(shape));
-    memcpy(strides, SELF->strides, sizeof(strides));
-    Py_ssize_t old = PyDataType_ELSIZE(SELF->dtype), new = PyDataType_ELSIZE(dtype);
-    if (old != new) {
-        int last = SELF->ndim - 1;
-        if (last < 0 || SELF->strides[last] != old ||
-            (SELF->shape[last] * old) % new != 0) {
-            Py_DECREF(dtype);
-            PyErr_SetString(PyExc_ValueError,
-                            "changing the itemsize needs a contiguous last axis whose byte "
-                            "size divides by the new itemsize");
-            return NULL;
-        }
-        shape[last] = SELF->shape[last] * old / new;
-        strides[last] = new;
-    }
-    PyObject *v = (PyObject *)view_of(SELF, SELF->data, SELF->ndim, shape, strides, dtype);
-    Py_DECREF(dtype);
-    return v;
-}
-
-static PyObject *bind(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"stream", NULL};
-    PyObject *stream = NULL;
-    CUstream h;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:bind", kwlist, &stream) ||
-        cj_stream_handle(stream, &h) < 0) {
-        return NULL;
-    }
-    cj_DeviceNDArrayObject *v = view_of(SELF, SELF->data, SELF->ndim, SELF->shape, SELF->strides,
-                                        NULL);
-    if (v != NULL) {
-        Py_CLEAR(v->stream);
-        if (stream != NULL && cj_Stream_Check(stream)) {
-            v->stream = Py_NewRef(stream);
-        }
-    }
-    return (PyObject *)v;
-}
-
-static PyObject *array_method(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"dtype", "copy", NULL};
-    PyObject *dtype_obj = Py_None, *copy = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", kwlist, &dtype_obj, &copy)) {
-        return NULL;
-    }
-    if (copy == Py_False) {
-        PyErr_SetString(PyExc_ValueError,
-                        "a device array cannot be seen as a host array without a copy");
-        return NULL;
-    }
-    PyObject *host = cj_copy_to_host(SELF, NULL, NULL);
-    if (host == NULL || dtype_obj == Py_None) {
-        return host;
-    }
-    PyArray_Descr *dtype = NULL;
-    if (!PyArray_DescrConverter(dtype_obj, &dtype)) {
-        Py_DECREF(host);
-        return NULL;
-    }
-    PyObject *r = PyArray_CastToType((PyArrayObject *)host, dtype, 0); /* steals dtype */
-    Py_DECREF(host);
-    return r;
-}
-
-/* ---- indexing: basic slicing gives views ---- */
-
-/* Applies `key` to `a`: fills the view's layout; *scalar is set when every axis got an int. */
-static int apply_index(cj_DeviceNDArrayObject *a, PyObject *key, CUdeviceptr *data, int *ndim,
-                       Py_ssize_t *shape, Py_ssize_t *strides) {
-    PyObject *items = PyTuple_Check(key) ? Py_NewRef(key) : PyTuple_Pack(1, key);
-    if (items == NULL) {
-        return -1;
-    }
-    Py_ssize_t n = PyTuple_GET_SIZE(items), consumed = 0;
-    int ellipsis = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *k = PyTuple_GET_ITEM(items, i);
-        if (k == Py_Ellipsis) {
-            if (ellipsis++) {
-                Py_DECREF(items);
-                PyErr_SetString(PyExc_IndexError, "an index can only have one ellipsis");
-                return -1;
-            }
-        } else if (k != Py_None) {
-            consumed++;
-        }
-    }
-    if (consumed > a->ndim) {
-        Py_DECREF(items);
-        PyErr_Format(PyExc_IndexError, "too many indices: array is %d-dimensional", a->ndim);
-        return -1;
-    }
-    Py_ssize_t offset = 0;
-    int src = 0, out = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *k = PyTuple_GET_ITEM(items, i);
-        if (out >= CJ_MAXDIM && (k == Py_None || PySlice_Check(k))) {
-            Py_DECREF(items);
-            PyErr_SetString(PyExc_IndexError, "too many dimensions in the index");
-            return -1;
-        }
-        if (k == Py_Ellipsis) {
-            Py_ssize_t fill = a->ndim - consumed;
-            for (Py_ssize_t j = 0; j < fill; j++, src++, out++) {
-                if (out >= CJ_MAXDIM) {
-                    Py_DECREF(items);
-                    PyErr_SetString(PyExc_IndexError, "too many dimensions in the index");
-                    return -1;
-                }
-                shape[out] = a->shape[src];
-                strides[out] = a->strides[src];
-            }
-        } else if (k == Py_None) {
-            shape[out] = 1;
-            strides[out] = 0;
-            out++;
-        } else if (PySlice_Check(k)) {
-            Py_ssize_t start, stop, step;
-            if (PySlice_Unpack(k, &start, &stop, &step) < 0) {
-                Py_DECREF(items);
-                return -1;
-            }
-            Py_ssize_t len = PySlice_AdjustIndices(a->shape[src], &start, &stop, step);
-            offset += len > 0 ? start * a->strides[src] : 0;
-            shape[out] = len;
-            strides[out] = a->strides[src] * step;
-            out++;
-            src++;
-        } else if (!PyBool_Check(k) && PyIndex_Check(k) && !PyArray_Check(k)) {
-            Py_ssize_t idx = PyNumber_AsSsize_t(k, PyExc_IndexError);
-            if (idx == -1 && PyErr_Occurred()) {
-                Py_DECREF(items);
-                return -1;
-            }
-            Py_ssize_t dim = a->shape[src];
-            if (idx < -dim || idx >= dim) {
-                Py_DECREF(items);
-                PyErr_Format(PyExc_IndexError,
-                             "index %zd is out of bounds for axis %d with size %zd", idx, src,
-                             dim);
-                return -1;
-            }
-            if (idx < 0) {
-                idx += dim;
-            }
-            offset += idx * a->strides[src];
-            src++;
-        } else {
-            Py_DECREF(items);
-            PyErr_Format(PyExc_IndexError,
-                         "device arrays support basic indexing only (ints, slices, None, "
-                         "...); got %.100s: copy to the host for advanced indexing",
-                         Py_TYPE(k)->tp_name);
-            return -1;
-        }
-    }
-    Py_DECREF(items);
-    for (; src < a->ndim; src++, out++) {
-        if (out >= CJ_MAXDIM) {
-            PyErr_SetString(PyExc_IndexError, "too many dimensions in the index");
-            return -1;
-        }
-        shape[out] = a->shape[src];
-        strides[out] = a->strides[src];
-    }
-    *data = a->data + (CUdeviceptr)offset;
-    *ndim = out;
-    return 0;
-}
-
-/* The view `a[key]` as an array (even 0-d); used by __getitem__ and __setitem__. */
-PyObject *cj_devicearray_subview(cj_DeviceNDArrayObject *a, PyObject *key) {
-    CUdeviceptr data;
-    int ndim;
-    Py_ssize_t shape[CJ_MAXDIM], strides[CJ_MAXDIM];
-    if (apply_index(a, key, &data, &ndim, shape, strides) < 0) {
-        return NULL;
-    }
-    return (PyObject *)view_of(a, data, ndim, shape, strides, NULL);
-}
-
-static PyObject *subscript(PyObject *self, PyObject *key) {
-    PyObject *v = cj_devicearray_subview(SELF, key);
-    if (v == NULL || ((cj_DeviceNDArrayObject *)v)->ndim > 0) {
-        return v;
-    }
-    /* every axis indexed by an int: copy that element to the host (numba's behaviour) */
-    PyObject *host = cj_copy_to_host((cj_DeviceNDArrayObject *)v, NULL, NULL);
-    Py_DECREF(v);
-    if (host == NULL) {
-        return NULL;
-    }
-    PyObject *scalar = PyArray_Scalar(PyArray_DATA((PyArrayObject *)host),
-                                      PyArray_DESCR((PyArrayObject *)host), host);
-    Py_DECREF(host);
-    return scalar;
-}
-
 static Py_ssize_t length(PyObject *self) {
     if (SELF->ndim == 0) {
         PyErr_SetString(PyExc_TypeError, "len() of unsized object");
@@ -911,17 +535,19 @@ static PyMethodDef methods[] = {
     {"copy_to_device", (PyCFunction)(void (*)(void))cj_devicearray_copy_to_device_meth,
      METH_VARARGS | METH_KEYWORDS,
      "copy_to_device(ary, stream=0): copies a host or device array into this one."},
-    {"reshape", (PyCFunction)(void (*)(void))reshape, METH_VARARGS | METH_KEYWORDS,
+    {"reshape", (PyCFunction)(void (*)(void))cj_devicearray_reshape_meth,
+     METH_VARARGS | METH_KEYWORDS,
      "reshape(*shape, order='C'): a view (contiguous arrays only)."},
-    {"ravel", (PyCFunction)(void (*)(void))ravel, METH_VARARGS | METH_KEYWORDS,
+    {"ravel", (PyCFunction)(void (*)(void))cj_devicearray_ravel_meth,
+     METH_VARARGS | METH_KEYWORDS,
      "ravel(order='C', stream=0): a flat view (contiguous arrays only)."},
     {"is_c_contiguous", is_c_contiguous, METH_NOARGS, NULL},
     {"is_f_contiguous", is_f_contiguous, METH_NOARGS, NULL},
-    {"transpose", transpose, METH_VARARGS, "transpose(axes=None): a view."},
-    {"view", view, METH_O, "view(dtype): the same bytes seen as another dtype."},
-    {"bind", (PyCFunction)(void (*)(void))bind, METH_VARARGS | METH_KEYWORDS,
+    {"transpose", cj_devicearray_transpose_meth, METH_VARARGS, "transpose(axes=None): a view."},
+    {"view", cj_devicearray_view_meth, METH_O, "view(dtype): the same bytes seen as another dtype."},
+    {"bind", (PyCFunction)(void (*)(void))cj_devicearray_bind_meth, METH_VARARGS | METH_KEYWORDS,
      "bind(stream=0): a view whose operations default to `stream`."},
-    {"__array__", (PyCFunction)(void (*)(void))array_method, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"__array__", (PyCFunction)(void (*)(void))cj_devicearray_array_meth, METH_VARARGS | METH_KEYWORDS, NULL},
     {"__dlpack__", (PyCFunction)(void (*)(void))cj_devicearray_dlpack,
      METH_VARARGS | METH_KEYWORDS, "DLPack export (zero copy)."},
     {"__dlpack_device__", cj_devicearray_dlpack_device, METH_NOARGS, "(kDLCUDA, device)."},
@@ -945,7 +571,7 @@ static PyGetSetDef getset[] = {
     {"stream", get_stream, NULL, "The array's stream (0 for the default).", NULL},
     {"device_id", get_device_id, NULL, NULL, NULL},
     {"readonly", get_readonly, NULL, NULL, NULL},
-    {"T", get_T, NULL, "Transposed view.", NULL},
+    {"T", cj_devicearray_get_T, NULL, "Transposed view.", NULL},
     {"__cuda_array_interface__", get_cai, NULL, "Version 3 of the CUDA Array Interface.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -965,7 +591,7 @@ static PyType_Slot slots[] = {
     {Py_tp_methods, methods},
     {Py_tp_getset, getset},
     {Py_tp_members, members},
-    {Py_mp_subscript, subscript},
+    {Py_mp_subscript, cj_devicearray_subscript},
     {Py_mp_ass_subscript, cj_devicearray_ass_subscript},
     {Py_mp_length, length},
     {Py_tp_doc, "An array in CUDA device memory (numba's DeviceNDArray)."},

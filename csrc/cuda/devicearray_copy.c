@@ -1,4 +1,5 @@
-/* devicearray_copy.c: host <-> device and device <-> device copies, __setitem__ and to_device.
+/* devicearray_copy.c: host <-> device and device <-> device copies, __setitem__ and to_device;
+ * also the DeviceNDArray slots that copy (__array__, __getitem__ of one element).
  *
  * A copy uses the given stream, else the array's own stream (numba's rule), and is
  * asynchronous exactly when that stream is not the default one. Contiguous layouts copy in one
@@ -529,4 +530,52 @@ static PyMethodDef copy_functions[] = {
 
 int cj_devicearray_copy_init(PyObject *module) {
     return PyModule_AddFunctions(module, copy_functions);
+}
+
+/* ---- the DeviceNDArray slots that copy ---- */
+
+#define SELF ((cj_DeviceNDArrayObject *)self)
+
+/* __array__(dtype=None, copy=None): a host copy (copy=False cannot be honoured). */
+PyObject *cj_devicearray_array_meth(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"dtype", "copy", NULL};
+    PyObject *dtype_obj = Py_None, *copy = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", kwlist, &dtype_obj, &copy)) {
+        return NULL;
+    }
+    if (copy == Py_False) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a device array cannot be seen as a host array without a copy");
+        return NULL;
+    }
+    PyObject *host = cj_copy_to_host(SELF, NULL, NULL);
+    if (host == NULL || dtype_obj == Py_None) {
+        return host;
+    }
+    PyArray_Descr *dtype = NULL;
+    if (!PyArray_DescrConverter(dtype_obj, &dtype)) {
+        Py_DECREF(host);
+        return NULL;
+    }
+    PyObject *r = PyArray_CastToType((PyArrayObject *)host, dtype, 0); /* steals dtype */
+    Py_DECREF(host);
+    return r;
+}
+
+/* a[key]: a view, or the element copied to the host when every axis got an int. */
+PyObject *cj_devicearray_subscript(PyObject *self, PyObject *key) {
+    PyObject *v = cj_devicearray_subview(SELF, key);
+    if (v == NULL || ((cj_DeviceNDArrayObject *)v)->ndim > 0) {
+        return v;
+    }
+    /* every axis indexed by an int: copy that element to the host (numba's behaviour) */
+    PyObject *host = cj_copy_to_host((cj_DeviceNDArrayObject *)v, NULL, NULL);
+    Py_DECREF(v);
+    if (host == NULL) {
+        return NULL;
+    }
+    PyObject *scalar = PyArray_Scalar(PyArray_DATA((PyArrayObject *)host),
+                                      PyArray_DESCR((PyArrayObject *)host), host);
+    Py_DECREF(host);
+    return scalar;
 }

@@ -216,7 +216,8 @@ PyObject *cj_devicearray_dlpack_device(PyObject *self, PyObject *unused) {
     return Py_BuildValue("(ii)", kDLCUDA, ((cj_DeviceNDArrayObject *)self)->device);
 }
 
-void cj_dlpack_release(cj_MemoryObject *mem) {
+/* A consumed tensor's deleter, run when its Memory owner goes (cj_MemoryObject.release). */
+static void dlpack_release(cj_MemoryObject *mem) {
     if (mem->dlpack == NULL) {
         return;
     }
@@ -266,67 +267,83 @@ static int dl_to_dtype(DLDataType dt, PyArray_Descr **out) {
     return *out == NULL ? -1 : 0;
 }
 
-/* _core.from_dlpack_capsule(capsule): consumes a DLPack capsule into a DeviceNDArray. */
-static PyObject *py_from_capsule(PyObject *self, PyObject *capsule) {
-    int versioned;
-    void *ptr;
+/* The tensor of an unconsumed capsule (not consumed here): *ptr the managed tensor, *t its
+ * DLTensor; 0, or -1 with TypeError (not a capsule) or BufferError (a version not taken). */
+static int open_capsule(PyObject *capsule, int *versioned, void **ptr, DLTensor **t,
+                        int *readonly) {
     if (PyCapsule_IsValid(capsule, "dltensor_versioned")) {
-        versioned = 1;
-        ptr = PyCapsule_GetPointer(capsule, "dltensor_versioned");
+        *versioned = 1;
+        *ptr = PyCapsule_GetPointer(capsule, "dltensor_versioned");
     } else if (PyCapsule_IsValid(capsule, "dltensor")) {
-        versioned = 0;
-        ptr = PyCapsule_GetPointer(capsule, "dltensor");
+        *versioned = 0;
+        *ptr = PyCapsule_GetPointer(capsule, "dltensor");
     } else {
         PyErr_SetString(PyExc_TypeError, "expected an unconsumed DLPack capsule");
-        return NULL;
+        return -1;
     }
-    DLTensor *t;
-    int readonly = 0;
-    if (versioned) {
-        DLManagedTensorVersioned *v = ptr;
+    *readonly = 0;
+    if (*versioned) {
+        DLManagedTensorVersioned *v = *ptr;
         if (v->version.major != 1) {
             PyErr_Format(PyExc_BufferError, "DLPack version %u.%u is not supported",
                          v->version.major, v->version.minor);
-            return NULL;
+            return -1;
         }
-        t = &v->dl_tensor;
-        readonly = (v->flags & DLPACK_FLAG_READ_ONLY) != 0;
+        *t = &v->dl_tensor;
+        *readonly = (v->flags & DLPACK_FLAG_READ_ONLY) != 0;
     } else {
-        t = &((DLManagedTensor *)ptr)->dl_tensor;
+        *t = &((DLManagedTensor *)*ptr)->dl_tensor;
     }
+    return 0;
+}
+
+/* The tensor's dtype (new reference) and layout (byte strides; C order when it gives none);
+ * 0, or -1 with BufferError for a tensor off the GPU or one cujit cannot describe. */
+static int tensor_layout(const DLTensor *t, PyArray_Descr **dtype, Py_ssize_t *shape,
+                         Py_ssize_t *strides, Py_ssize_t *size) {
     if (t->device.device_type != kDLCUDA && t->device.device_type != kDLCUDAManaged) {
         PyErr_Format(PyExc_BufferError,
                      "DLPack tensor lives on device type %d, not on a CUDA device",
                      t->device.device_type);
-        return NULL;
+        return -1;
     }
     if (t->ndim < 0 || t->ndim > CJ_MAXDIM || (t->ndim > 0 && t->shape == NULL)) {
         PyErr_Format(PyExc_BufferError, "DLPack tensor has a bad ndim %d", t->ndim);
-        return NULL;
+        return -1;
     }
-    PyArray_Descr *dtype;
-    if (dl_to_dtype(t->dtype, &dtype) < 0) {
-        return NULL;
+    if (dl_to_dtype(t->dtype, dtype) < 0) {
+        return -1;
     }
-    Py_ssize_t shape[CJ_MAXDIM], strides[CJ_MAXDIM], size;
-    Py_ssize_t item = PyDataType_ELSIZE(dtype);
+    Py_ssize_t item = PyDataType_ELSIZE(*dtype);
     for (int i = 0; i < t->ndim; i++) {
         shape[i] = (Py_ssize_t)t->shape[i];
     }
-    if (cj_layout_check(t->ndim, shape, strides, item, 0, &size) < 0) {
-        Py_DECREF(dtype);
-        return NULL;
+    if (cj_layout_check(t->ndim, shape, strides, item, 0, size) < 0) {
+        Py_CLEAR(*dtype);
+        return -1;
     }
-    if (t->strides != NULL) {
-        for (int i = 0; i < t->ndim; i++) {
-            int64_t s = t->strides[i];
-            if (s > PY_SSIZE_T_MAX / item || s < -(PY_SSIZE_T_MAX / item)) {
-                Py_DECREF(dtype);
-                PyErr_SetString(PyExc_BufferError, "DLPack strides overflow");
-                return NULL;
-            }
-            strides[i] = (Py_ssize_t)s * item;
+    for (int i = 0; t->strides != NULL && i < t->ndim; i++) {
+        int64_t s = t->strides[i];
+        if (s > PY_SSIZE_T_MAX / item || s < -(PY_SSIZE_T_MAX / item)) {
+            Py_CLEAR(*dtype);
+            PyErr_SetString(PyExc_BufferError, "DLPack strides overflow");
+            return -1;
         }
+        strides[i] = (Py_ssize_t)s * item;
+    }
+    return 0;
+}
+
+/* _core.from_dlpack_capsule(capsule): consumes a DLPack capsule into a DeviceNDArray. */
+static PyObject *py_from_capsule(PyObject *self, PyObject *capsule) {
+    int versioned, readonly;
+    void *ptr;
+    DLTensor *t;
+    PyArray_Descr *dtype;
+    Py_ssize_t shape[CJ_MAXDIM], strides[CJ_MAXDIM], size;
+    if (open_capsule(capsule, &versioned, &ptr, &t, &readonly) < 0 ||
+        tensor_layout(t, &dtype, shape, strides, &size) < 0) {
+        return NULL;
     }
     CUdeviceptr data = (CUdeviceptr)(uintptr_t)t->data + t->byte_offset;
     if (data == 0 && size > 0) {
@@ -347,6 +364,7 @@ static PyObject *py_from_capsule(PyObject *self, PyObject *capsule) {
     owner->device_pointer = data;
     owner->dlpack = ptr;
     owner->dlpack_versioned = versioned;
+    owner->release = dlpack_release;
     if (PyCapsule_SetName(capsule, versioned ? "used_dltensor_versioned" : "used_dltensor") < 0) {
         owner->dlpack = NULL; /* still the capsule's */
         Py_DECREF(owner);

@@ -202,7 +202,9 @@ static int release(cj_MemoryObject *m) {
         return rc;
     }
     case CJ_MEM_DLPACK:
-        cj_dlpack_release(m);
+        if (m->release != NULL) {
+            m->release(m);
+        }
         return 0;
     }
     return 0;
@@ -224,6 +226,7 @@ cj_MemoryObject *cj_memory_new(cj_memory_kind kind, int device) {
     memset(&m->view, 0, sizeof(m->view));
     m->dlpack = NULL;
     m->dlpack_versioned = 0;
+    m->release = NULL;
     m->weakreflist = NULL;
     return m;
 }

@@ -19,10 +19,6 @@ typedef struct cj_launch_arg {
 
 typedef struct cj_kernel_version cj_kernel_version;
 
-/* The array type of a NumPy type number and layout; cached, so the hot path allocates nothing.
- * NULL + TypeError for dtypes kernels do not take. */
-const cj_type *cj_kernel_array_type(int typenum, int ndim, int c_contig, int f_contig,
-                                    int readonly);
 /* The version of `launcher` (a KernelLauncher) for these argument types on `device`, compiled
  * and loaded on first use (borrowed: the launcher owns it); NULL + exception. */
 cj_kernel_version *cj_kernel_version_for(PyObject *launcher, const cj_type *const *types,

@@ -18,27 +18,13 @@
 
 /* ---- argument types ---- */
 
-/* Array types seen before: the launch path neither formats names nor looks up dicts. */
-static const cj_type *array_types[32][9][3][2];
-
-const cj_type *cj_kernel_array_type(int typenum, int ndim, int c_contig, int f_contig,
-                                    int readonly) {
-    int li = c_contig ? 0 : f_contig ? 1 : 2;
-    int cacheable = typenum >= 0 && typenum < 32 && ndim >= 0 && ndim <= 8;
-    readonly = readonly != 0;
-    if (cacheable && array_types[typenum][ndim][li][readonly] != NULL) {
-        return array_types[typenum][ndim][li][readonly];
-    }
-    const cj_type *dtype = cj_type_from_npy_typenum(typenum);
-    if (dtype == NULL) {
+/* types/'s cached array type, with the launcher's words for a dtype kernels do not take. */
+static const cj_type *array_type(int typenum, int ndim, int c_contig, int f_contig,
+                                 int readonly) {
+    const cj_type *t = cj_array_type_of_layout(typenum, ndim, c_contig, f_contig, readonly);
+    if (t == NULL && !PyErr_Occurred()) {
         PyErr_Format(PyExc_TypeError, "cujit kernels do not take arrays of NumPy type %d",
                      typenum);
-        return NULL;
-    }
-    char layout = c_contig ? 'C' : f_contig ? 'F' : 'A';
-    const cj_type *t = cj_type_array(dtype, ndim, layout, readonly);
-    if (t != NULL && cacheable) {
-        array_types[typenum][ndim][li][readonly] = t;
     }
     return t;
 }
@@ -62,9 +48,8 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         slot->ndim = a->ndim;
         memcpy(slot->shape, a->shape, sizeof(Py_ssize_t) * (size_t)a->ndim);
         memcpy(slot->strides, a->strides, sizeof(Py_ssize_t) * (size_t)a->ndim);
-        return cj_kernel_array_type(a->dtype->type_num, a->ndim,
-                                    cj_devicearray_is_c_contiguous(a),
-                                    cj_devicearray_is_f_contiguous(a), a->readonly);
+        return array_type(a->dtype->type_num, a->ndim, cj_devicearray_is_c_contiguous(a),
+                          cj_devicearray_is_f_contiguous(a), a->readonly);
     }
     if (PyArray_Check(arg)) {
         PyArrayObject *h = (PyArrayObject *)arg;
@@ -72,14 +57,11 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         slot->data = 0; /* until copy_in */
         slot->ndim = PyArray_NDIM(h);
         host->nbytes = (size_t)PyArray_NBYTES(h);
-        /* the device copy is C-contiguous */
-        Py_ssize_t stride = PyArray_ITEMSIZE(h);
-        for (int d = slot->ndim - 1; d >= 0; d--) {
-            slot->shape[d] = PyArray_DIM(h, d);
-            slot->strides[d] = stride;
-            stride *= PyArray_DIM(h, d);
-        }
-        return cj_kernel_array_type(PyArray_TYPE(h), slot->ndim, 1, slot->ndim <= 1, 0);
+        /* the device copy is C-contiguous (an empty one: strides outside a 0 are 0) */
+        memcpy(slot->shape, PyArray_DIMS(h), sizeof(Py_ssize_t) * (size_t)slot->ndim);
+        cj_layout_default_strides(slot->ndim, slot->shape, PyArray_ITEMSIZE(h), 0,
+                                  CJ_EMPTY_STRIDES, slot->strides);
+        return array_type(PyArray_TYPE(h), slot->ndim, 1, slot->ndim <= 1, 0);
     }
     if (PyLong_Check(arg) || PyFloat_Check(arg) || PyBool_Check(arg) || PyComplex_Check(arg) ||
         PyTuple_Check(arg) || PyArray_IsScalar(arg, Generic)) {
@@ -107,14 +89,10 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
     slot->ndim = cai.ndim;
     memcpy(slot->shape, cai.shape, sizeof(Py_ssize_t) * (size_t)cai.ndim);
     memcpy(slot->strides, cai.strides, sizeof(Py_ssize_t) * (size_t)cai.ndim);
-    int c_contig = 1;
-    Py_ssize_t stride = cai.itemsize;
-    for (int k = cai.ndim - 1; k >= 0; k--) {
-        c_contig &= cai.shape[k] <= 1 || cai.strides[k] == stride;
-        stride *= cai.shape[k];
-    }
-    return cj_kernel_array_type(typenum, cai.ndim, c_contig, cai.ndim <= 1 && c_contig,
-                                cai.readonly);
+    /* never 'F' past one dimension, and an empty one by its strides, as before */
+    int c_contig = cj_layout_is_contiguous(cai.ndim, cai.shape, cai.strides, cai.itemsize, 0,
+                                           CJ_EMPTY_SKIP_ZERO);
+    return array_type(typenum, cai.ndim, c_contig, cai.ndim <= 1 && c_contig, cai.readonly);
 }
 
 /* ---- packing (lower_kernel.h's ABI): each leaf in its own 8-byte-aligned word ---- */

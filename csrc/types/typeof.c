@@ -1,6 +1,8 @@
 /* typeof.c: the cujit type of a Python argument value (the dispatcher's key), as numba types it:
  * int -> int64 (uint64 past int64's range), float -> float64, complex -> complex128,
- * NumPy scalars and arrays by dtype, tuples item by item, None -> none. */
+ * NumPy scalars and arrays by dtype, tuples item by item, None -> none. Also the cached array
+ * type of a (type number, rank, layout, read-only), which the kernel launcher and the CUDA
+ * ufuncs use too (cj_array_type_of_layout). */
 #include "types/types.h"
 
 #include "util/npy.h"
@@ -22,43 +24,44 @@ static const cj_type *typeof_pyint(PyObject *value) {
     return NULL;
 }
 
-/* Array types seen before, by (type number, ndim, layout, read-only): the call path does no
- * string formatting or dict lookup for them. */
+/* Array types seen before, by (type number, ndim, layout, read-only): the call and launch
+ * paths do no string formatting or dict lookup for them. */
 #define CACHED_TYPENUMS 32
 #define CACHED_NDIM 8
 static const cj_type *array_cache[CACHED_TYPENUMS][CACHED_NDIM + 1][3][2];
 
-static int layout_index(char layout) { return layout == 'C' ? 0 : layout == 'F' ? 1 : 2; }
+const cj_type *cj_array_type_of_layout(int typenum, int ndim, int c_contig, int f_contig,
+                                       int readonly) {
+    int li = c_contig ? 0 : f_contig ? 1 : 2;
+    int cacheable = typenum >= 0 && typenum < CACHED_TYPENUMS && ndim >= 0 &&
+                    ndim <= CACHED_NDIM;
+    readonly = readonly != 0;
+    if (cacheable && array_cache[typenum][ndim][li][readonly] != NULL) {
+        return array_cache[typenum][ndim][li][readonly];
+    }
+    const cj_type *dtype = cj_type_from_npy_typenum(typenum);
+    if (dtype == NULL) {
+        return NULL; /* no exception: the caller names the value */
+    }
+    char layout = c_contig ? 'C' : f_contig ? 'F' : 'A';
+    const cj_type *t = cj_type_array(dtype, ndim, layout, readonly);
+    if (t != NULL && cacheable) {
+        array_cache[typenum][ndim][li][readonly] = t;
+    }
+    return t;
+}
 
 static const cj_type *typeof_ndarray(PyArrayObject *arr) {
     PyArray_Descr *descr = PyArray_DESCR(arr);
-    int typenum = descr->type_num, nd = PyArray_NDIM(arr);
-    char fast_layout = PyArray_IS_C_CONTIGUOUS(arr) ? 'C' : PyArray_IS_F_CONTIGUOUS(arr) ? 'F' : 'A';
-    int ro = !PyArray_ISWRITEABLE(arr);
-    int cacheable = typenum >= 0 && typenum < CACHED_TYPENUMS && nd <= CACHED_NDIM &&
-                    PyArray_ISNBO(descr->byteorder);
-    if (cacheable) {
-        const cj_type *hit = array_cache[typenum][nd][layout_index(fast_layout)][ro];
-        if (hit != NULL) {
-            return hit;
-        }
+    const cj_type *t = NULL;
+    if (PyArray_ISNBO(descr->byteorder)) {
+        t = cj_array_type_of_layout(descr->type_num, PyArray_NDIM(arr),
+                                    PyArray_IS_C_CONTIGUOUS(arr), PyArray_IS_F_CONTIGUOUS(arr),
+                                    !PyArray_ISWRITEABLE(arr));
     }
-    const cj_type *dtype = cj_type_from_npy_typenum(descr->type_num);
-    if (dtype == NULL || !PyArray_ISNBO(descr->byteorder)) {
+    if (t == NULL && !PyErr_Occurred()) {
         PyErr_Format(PyExc_TypeError, "cujit does not support arrays of dtype %R",
                      (PyObject *)descr);
-        return NULL;
-    }
-    int ndim = PyArray_NDIM(arr);
-    char layout = 'A';
-    if (PyArray_IS_C_CONTIGUOUS(arr)) {
-        layout = 'C';
-    } else if (PyArray_IS_F_CONTIGUOUS(arr)) {
-        layout = 'F';
-    }
-    const cj_type *t = cj_type_array(dtype, ndim, layout, !PyArray_ISWRITEABLE(arr));
-    if (t != NULL && cacheable) {
-        array_cache[typenum][nd][layout_index(fast_layout)][ro] = t;
     }
     return t;
 }

@@ -104,6 +104,12 @@ const cj_type *cj_int_arith_type(const cj_type *a, const cj_type *b);
 /* The type of a Python argument value (new dispatch key), NULL with TypeError when the value
  * has no cujit type. Arrays: NumPy arrays and buffers; scalars; tuples; None. */
 const cj_type *cj_typeof(PyObject *value);
+/* The array type of a NumPy type number, rank and layout (C when c_contig, else F when
+ * f_contig, else A), from a static cache, so the hot paths allocate nothing. NULL with no
+ * exception set when NumPy type `typenum` has no cujit type (the caller says so in its own
+ * words); NULL with an exception when the type cannot be made. */
+const cj_type *cj_array_type_of_layout(int typenum, int ndim, int c_contig, int f_contig,
+                                       int readonly);
 
 /* ---- pytype.c: the Python side (cujit.float64, int64[:], float64(float64, float64)) ---- */
 /* The Type object of `t` (borrowed; owned by the type). NULL with an exception on failure. */

@@ -10,6 +10,15 @@ import threading
 from .. import _core
 from ..errors import CudaSupportError
 
+# memory.py depends on this module, not the other way round: at its import (the package
+# imports it) it installs the current memory manager and the managers' reset for close().
+_memory_hooks = {"current": None, "reset": None}
+
+
+def _install_memory_hooks(current, reset):
+    _memory_hooks["current"] = current
+    _memory_hooks["reset"] = reset
+
 MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
 
 # CUdevice_attribute values (cuda.h), by numba's attribute names.
@@ -135,8 +144,7 @@ class Context:
 
     @property
     def memory_manager(self):
-        from . import memory
-        return memory.current_memory_manager()
+        return _memory_hooks["current"]()
 
     def get_memory_info(self):
         """(free, total) from the memory manager (a pool plugin knows its own), else the
@@ -206,9 +214,8 @@ def synchronize():
 def close():
     """Frees pending deallocations and releases cujit's contexts on all devices. Arrays, streams
     and events made before refuse further use (CudaSupportError); new work opens them again."""
-    from . import memory
     _core.deallocations_flush_all()
-    memory._reset_managers()
+    _memory_hooks["reset"]()
     _core.cuda_close_contexts()
 
 

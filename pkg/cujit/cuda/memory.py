@@ -467,3 +467,8 @@ class _Interface:
     def __init__(self, iface, owner):
         self.__cuda_array_interface__ = iface
         self._owner = owner
+
+
+# devices.Context.memory_manager and devices.close() reach this module through these (looked
+# up at each call, so the names here stay the ones used).
+devices._install_memory_hooks(lambda: current_memory_manager(), lambda: _reset_managers())
