@@ -49,21 +49,13 @@ int cj_excinfo_init(PyObject *module);
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);
  * an array with a 0 in its shape holds nothing and is contiguous both ways; default strides
  * count a 0 as 1, so an empty array gets the strides of a non-empty one of the same rank.
- * Two older paths judge empty arrays by their strides instead; `empty` names the rule each
- * one uses, so that no result changes (for non-empty arrays all three agree). */
-typedef enum cj_layout_empty {
-    CJ_EMPTY_NUMPY = 0, /* the rule above (DeviceNDArray, __cuda_array_interface__ parsing) */
-    CJ_EMPTY_STRIDES,   /* default strides: the plain product, so strides outside a 0 are 0;
-                         * contiguity: a 0 dimension's stride is checked like any other one,
-                         * and the dimensions outside it then need stride 0 (CUDA ufuncs) */
-    CJ_EMPTY_SKIP_ZERO, /* contiguity: as CJ_EMPTY_STRIDES, but a 0 dimension's own stride is
-                         * ignored like a 1's (kernel launch of a __cuda_array_interface__) */
-} cj_layout_empty;
+ * Every layout in cujit (DeviceNDArray, __cuda_array_interface__, kernel arguments, CUDA
+ * ufunc operands) follows it. */
 /* Fills strides[0..ndim) with the strides of a C (fortran 0) or F (fortran 1) ordered array. */
 void cj_layout_default_strides(int ndim, const Py_ssize_t *shape, Py_ssize_t itemsize,
-                               int fortran, cj_layout_empty empty, Py_ssize_t *strides);
+                               int fortran, Py_ssize_t *strides);
 /* Whether the array is C- (fortran 0) or F-contiguous (fortran 1): 1 or 0. */
 int cj_layout_is_contiguous(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
-                            Py_ssize_t itemsize, int fortran, cj_layout_empty empty);
+                            Py_ssize_t itemsize, int fortran);
 
 #endif

@@ -124,7 +124,7 @@ static int check_size(cj_cai *out) {
 
 static int parse_strides(PyObject *v, cj_cai *out) {
     if (v == NULL || v == Py_None) {
-        cj_layout_default_strides(out->ndim, out->shape, out->itemsize, 0, CJ_EMPTY_NUMPY,
+        cj_layout_default_strides(out->ndim, out->shape, out->itemsize, 0,
                                   out->strides);
         return 0;
     }

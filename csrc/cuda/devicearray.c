@@ -37,7 +37,7 @@ int cj_layout_check(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, Py_s
     }
     *size = empty ? 0 : n;
     if (strides != NULL && fortran >= 0) { /* fill default strides */
-        cj_layout_default_strides(ndim, shape, itemsize, fortran, CJ_EMPTY_NUMPY, strides);
+        cj_layout_default_strides(ndim, shape, itemsize, fortran, strides);
     }
     return 0;
 }
@@ -62,7 +62,7 @@ void cj_devicearray_extent(const cj_DeviceNDArrayObject *a, Py_ssize_t *lo, Py_s
 
 static int contiguous(const cj_DeviceNDArrayObject *a, int fortran) {
     return cj_layout_is_contiguous(a->ndim, a->shape, a->strides, PyDataType_ELSIZE(a->dtype),
-                                   fortran, CJ_EMPTY_NUMPY);
+                                   fortran);
 }
 
 int cj_devicearray_is_c_contiguous(const cj_DeviceNDArrayObject *a) {

@@ -57,10 +57,10 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         slot->data = 0; /* until copy_in */
         slot->ndim = PyArray_NDIM(h);
         host->nbytes = (size_t)PyArray_NBYTES(h);
-        /* the device copy is C-contiguous (an empty one: strides outside a 0 are 0) */
+        /* the device copy is C-contiguous */
         memcpy(slot->shape, PyArray_DIMS(h), sizeof(Py_ssize_t) * (size_t)slot->ndim);
         cj_layout_default_strides(slot->ndim, slot->shape, PyArray_ITEMSIZE(h), 0,
-                                  CJ_EMPTY_STRIDES, slot->strides);
+                                  slot->strides);
         return array_type(PyArray_TYPE(h), slot->ndim, 1, slot->ndim <= 1, 0);
     }
     if (PyLong_Check(arg) || PyFloat_Check(arg) || PyBool_Check(arg) || PyComplex_Check(arg) ||
@@ -89,10 +89,10 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
     slot->ndim = cai.ndim;
     memcpy(slot->shape, cai.shape, sizeof(Py_ssize_t) * (size_t)cai.ndim);
     memcpy(slot->strides, cai.strides, sizeof(Py_ssize_t) * (size_t)cai.ndim);
-    /* never 'F' past one dimension, and an empty one by its strides, as before */
-    int c_contig = cj_layout_is_contiguous(cai.ndim, cai.shape, cai.strides, cai.itemsize, 0,
-                                           CJ_EMPTY_SKIP_ZERO);
-    return array_type(typenum, cai.ndim, c_contig, cai.ndim <= 1 && c_contig, cai.readonly);
+    /* typed as a DeviceNDArray of the same layout would be */
+    int c_contig = cj_layout_is_contiguous(cai.ndim, cai.shape, cai.strides, cai.itemsize, 0);
+    int f_contig = cj_layout_is_contiguous(cai.ndim, cai.shape, cai.strides, cai.itemsize, 1);
+    return array_type(typenum, cai.ndim, c_contig, f_contig, cai.readonly);
 }
 
 /* ---- packing (lower_kernel.h's ABI): each leaf in its own 8-byte-aligned word ---- */

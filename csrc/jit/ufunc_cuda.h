@@ -91,12 +91,6 @@ static inline int cj_cuf_is_array(const operand *op) {
     return op->kind == OPND_DEVICE || op->kind == OPND_HOST;
 }
 
-/* Empty operands are judged by their strides (abi.h's CJ_EMPTY_STRIDES), as before. */
-static inline int cj_cuf_contiguous(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
-                                    Py_ssize_t itemsize, int fortran) {
-    return cj_layout_is_contiguous(ndim, shape, strides, itemsize, fortran, CJ_EMPTY_STRIDES);
-}
-
 /* ---- ufunc_cuda_operands.c ---- */
 /* Drops the operand's references. */
 void cj_cuf_operand_clear(operand *op);

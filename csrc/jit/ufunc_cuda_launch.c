@@ -112,8 +112,8 @@ static int array_arg(const call *c, const views *v, int a, cj_launch_arg *x) {
         x->shape[x->ndim - 1] = 1;
         x->strides[x->ndim - 1] = itemsize;
     }
-    int c_contig = cj_cuf_contiguous(x->ndim, x->shape, x->strides, itemsize, 0);
-    int f_contig = cj_cuf_contiguous(x->ndim, x->shape, x->strides, itemsize, 1);
+    int c_contig = cj_layout_is_contiguous(x->ndim, x->shape, x->strides, itemsize, 0);
+    int f_contig = cj_layout_is_contiguous(x->ndim, x->shape, x->strides, itemsize, 1);
     x->type = cj_array_type_of_layout(op->descr->type_num, x->ndim, c_contig, f_contig,
                                       k < c->u->nin && op->readonly);
     if (x->type == NULL && !PyErr_Occurred()) { /* the kernel launcher's words */

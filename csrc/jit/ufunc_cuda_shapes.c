@@ -222,8 +222,8 @@ static int fortran_inputs(const call *c) {
             continue;
         }
         Py_ssize_t itemsize = PyDataType_ELSIZE(op->descr);
-        if (!cj_cuf_contiguous(op->ndim, op->shape, op->strides, itemsize, 1) ||
-            cj_cuf_contiguous(op->ndim, op->shape, op->strides, itemsize, 0)) {
+        if (!cj_layout_is_contiguous(op->ndim, op->shape, op->strides, itemsize, 1) ||
+            cj_layout_is_contiguous(op->ndim, op->shape, op->strides, itemsize, 0)) {
             return 0;
         }
         any = 1;

@@ -135,6 +135,28 @@ def check_cai_object():
     assert params()[0] == d.device_ctypes_pointer.value and params()[1] == 6
 
 
+def check_one_layout_rule_for_every_array():
+    # a __cuda_array_interface__ object is typed as a DeviceNDArray of the same layout would be
+    # (abi/layout.c: NumPy's rule, empty arrays contiguous both ways)
+    class Wrapper:
+        def __init__(self, arr):
+            self.__cuda_array_interface__ = arr.__cuda_array_interface__
+
+    @cuda.jit
+    def k(a):
+        pass
+
+    f = cuda.to_device(np.asfortranarray(np.zeros((3, 4), np.float32)))
+    k[1, 1](Wrapper(f))
+    k[1, 1](f)
+    empty = cuda.device_array((0, 4), dtype=np.float32)
+    k[1, 1](Wrapper(empty))
+    k[1, 1](empty)
+    assert [t[0].layout for t in k.signatures] == ["F", "C"], k.signatures
+    k[1, 1](np.zeros((3, 0), np.float32))  # the device copy of an empty host array
+    assert params()[1:5] == [3, 0, 4, 4], params()  # default strides count the 0 as 1
+
+
 def check_failed_load_keeps_its_exception():
     # a cached entry whose PTX lacks its entry: the driver's error reaches the caller (the
     # version being freed must not clear it into "SystemError: ... without an exception")
