@@ -1,9 +1,15 @@
-/* runtime: what Python calls. pipeline.c (the front half both targets share), compile.c (the
- * CPU driver), compile_cuda.c (the CUDA driver), boxing.c
- * (Python values <-> the compiled code's C layout), dispatcher.c (the Dispatcher type:
- * one compiled overload per argument-type signature). */
-#ifndef CJ_RUNTIME_H
-#define CJ_RUNTIME_H
+/* jit: the top floor, what Python calls; it may include every folder below it.
+ *   pipeline.c     the front half both targets share (build_ir -> infer -> lower), dumps
+ *   compile.c      the CPU driver (front -> wrapper -> optimise -> ORC)     cache.c  its disk
+ *   compile_cuda.c the CUDA driver (front -> kernel entry -> NVVM -> PTX), device functions
+ *   boxing.c       Python values <-> the compiled code's C layout
+ *   dispatcher.c   the CPU Dispatcher: one table of overloads, one per argument types
+ *   kernel.c, launch.c, launch_config.c  the CUDA dispatcher's table and launch path
+ *                  (kernel_internal.h; its C API for other launch paths in kernel.h)
+ *   ufunc.c        CPU ufunc objects      ufunc_cuda*.c  the CUDA ufunc call path
+ * This header declares what the files share; kernel.h and ufunc_cuda.h say the rest. */
+#ifndef CJ_JIT_H
+#define CJ_JIT_H
 
 #include <llvm-c/Core.h>
 
