@@ -109,7 +109,7 @@ static int op_LOAD_DEREF(cj_builder *b, const cj_bc *in) {
 
 /* ---- stack bookkeeping ---- */
 
-/* NOP: -> */
+/* NOP, and the bookkeeping opcodes that build nothing: -> */
 static int op_NOP(cj_builder *b, const cj_bc *in) { return 0; }
 SAME_AS(RESUME, NOP)
 SAME_AS(CACHE, NOP)
@@ -123,7 +123,7 @@ static int op_POP_TOP(cj_builder *b, const cj_bc *in) {
     int v;
     return cj_fe_pop(b, &v);
 }
-SAME_AS(END_FOR, POP_TOP)
+SAME_AS(END_FOR, POP_TOP) /* 3.12; FOR_ITER's exhausted edge skips it */
 
 /* PUSH_NULL: -> NULL */
 static int op_PUSH_NULL(cj_builder *b, const cj_bc *in) { return cj_fe_push(b, CJ_NULL); }
@@ -154,7 +154,7 @@ static int op_LOAD_FAST(cj_builder *b, const cj_bc *in) {
     int local = b->locals[in->arg];
     return cj_fe_emit_push(b, CJ_I_COPY, 1, &local) ? 0 : -1;
 }
-SAME_AS(LOAD_FAST_CHECK, LOAD_FAST)
+SAME_AS(LOAD_FAST_CHECK, LOAD_FAST) /* 3.12: -> value */
 
 /* STORE_FAST: value -> */
 static int op_STORE_FAST(cj_builder *b, const cj_bc *in) {
@@ -496,7 +496,7 @@ static int op_FOR_ITER(cj_builder *b, const cj_bc *in) {
 
 /* ---- jumps (all end the block) ---- */
 
-/* JUMP_FORWARD: -> */
+/* JUMP_FORWARD, JUMP_BACKWARD[_NO_INTERRUPT]: -> (decode.c made the target absolute) */
 static int op_JUMP_FORWARD(cj_builder *b, const cj_bc *in) {
     b->ended = 1;
     return cj_fe_jump_to(b, in->jump, b->sp);
