@@ -1,5 +1,7 @@
 /* decode.c: co_code -> version-neutral instructions. The opcode numbers and inline-cache
- * sizes come from one generated table per CPython version (opcodes_3XX.h). */
+ * sizes come from one generated table per CPython version (opcodes_3XX.h); the opargs whose
+ * encoding changed between versions are rewritten to one form here (neutral_arg), so that
+ * nothing after this file asks the Python version. */
 #include "frontend/frontend.h"
 
 #include <string.h>
@@ -116,6 +118,23 @@ static int is_forward_jump(cj_opcode op) {
     }
 }
 
+/* The oparg in the neutral form frontend.h documents: LOAD_ATTR carries (name index << 1) |
+ * method flag, as 3.12 encodes it (3.11 has the bare name index; its methods come as
+ * LOAD_METHOD); COMPARE_OP carries the bare cmp_op index, as 3.11 encodes it (3.12 keeps the
+ * specializer's mask in the low 4 bits). */
+static int neutral_arg(cj_opcode op, int arg) {
+#if PY_VERSION_HEX < 0x030C0000
+    if (op == CJ_OP_LOAD_ATTR) {
+        return arg << 1;
+    }
+#else
+    if (op == CJ_OP_COMPARE_OP) {
+        return arg >> 4;
+    }
+#endif
+    return arg;
+}
+
 int cj_decode(cj_arena *arena, PyCodeObject *code, cj_bytecode *out) {
     link_table();
     PyObject *bytes = PyCode_GetCode(code);
@@ -149,7 +168,7 @@ int cj_decode(cj_arena *arena, PyCodeObject *code, cj_bytecode *out) {
         bc->start = start;
         bc->op = info->op;
         bc->name = info->name ? info->name : "<invalid opcode>";
-        bc->arg = arg;
+        bc->arg = neutral_arg(bc->op, arg);
         bc->line = lines[off / 2];
         bc->next = off + 2 + 2 * info->caches;
         bc->jump = -1;

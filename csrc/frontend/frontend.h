@@ -1,6 +1,7 @@
 /* frontend: CPython bytecode -> cujit IR. decode.c turns co_code into version-neutral
- * instructions (one opcode table per CPython version); build.c finds the blocks, simulates the
- * stack and emits IR with source lines. Everything after decode.c is version-neutral. */
+ * instructions (one opcode table per CPython version, opargs rewritten to one form); build.c
+ * finds the blocks, simulates the stack and emits IR with source lines, through one handler per
+ * opcode in build_ops.c. Everything after decode.c is version-neutral. */
 #ifndef CJ_FRONTEND_H
 #define CJ_FRONTEND_H
 
@@ -36,7 +37,8 @@ typedef struct cj_bc {
     int next;         /* byte offset of the next instruction (after inline caches) */
     cj_opcode op;
     const char *name; /* CPython's name, for messages */
-    int arg;          /* with EXTENDED_ARG folded in */
+    int arg;          /* with EXTENDED_ARG folded in, version-neutral (decode.c): LOAD_ATTR
+                       * (name index << 1) | method, COMPARE_OP the cmp_op index */
     int line;
     int jump;         /* byte offset of the jump target, or -1 */
 } cj_bc;
@@ -51,7 +53,7 @@ typedef struct cj_bytecode {
 /* Decodes `code` into `out` (arena-allocated); -1 with an exception on failure. */
 int cj_decode(cj_arena *arena, PyCodeObject *code, cj_bytecode *out);
 
-/* ---- build.c ---- */
+/* ---- build.c (blocks, stack, driver) and build_ops.c (the opcode handlers) ---- */
 /* The IR of a Python function (plain function, not a generator/coroutine). NULL with
  * UnsupportedError/TypingError/... set on failure. The caller frees it with cj_ir_free. */
 cj_func_ir *cj_build_ir(PyObject *pyfunc);

@@ -134,6 +134,71 @@ static LLVMValueRef cmath_inverse(cj_lower *L, int id, LLVMValueRef z, const cj_
     }
 }
 
+/* sqrt(x + iy), zero = 0.0 in part type pt. */
+static LLVMValueRef complex_sqrt(cj_lower *L, LLVMValueRef x, LLVMValueRef y, LLVMValueRef zero,
+                                 const cj_type *pt, const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    /* s = sqrt((|z| + |x|) / 2); x >= 0: (s, y / 2s) else (|y| / 2s, copysign(s, y)) */
+    LLVMValueRef r = math2(L, "hypot", pt, x, y);
+    LLVMValueRef s = math1(L, "sqrt", pt, LLVMBuildFMul(B, LLVMBuildFAdd(B, r,
+                                                fabs_of(L, pt, x), ""), cj_float_const(L, pt, 0.5), ""));
+    LLVMValueRef two_s = LLVMBuildFMul(B, s, cj_float_const(L, pt, 2.0), "");
+    LLVMValueRef s_zero = LLVMBuildFCmp(B, LLVMRealOEQ, s, zero, "");
+    LLVMValueRef pos = LLVMBuildFCmp(B, LLVMRealOGE, x, zero, "");
+    LLVMValueRef re = LLVMBuildSelect(B, pos, s, LLVMBuildFDiv(B, fabs_of(L, pt, y), two_s, ""), "");
+    LLVMValueRef im = LLVMBuildSelect(B, pos, LLVMBuildFDiv(B, y, two_s, ""),
+                                      math2(L, "copysign", pt, s, y), "");
+    re = LLVMBuildSelect(B, s_zero, zero, re, "");
+    im = LLVMBuildSelect(B, s_zero, y, im, "");
+    return cj_make_complex(L, t, re, im);
+}
+
+/* sin, cos, sinh, cosh of x + iy. */
+static LLVMValueRef complex_trig(cj_lower *L, int id, LLVMValueRef x, LLVMValueRef y,
+                                 const cj_type *pt, const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef sx = math1(L, "sin", pt, x), cx = math1(L, "cos", pt, x);
+    LLVMValueRef shy = math1(L, "sinh", pt, y), chy = math1(L, "cosh", pt, y);
+    LLVMValueRef sy = math1(L, "sin", pt, y), cy = math1(L, "cos", pt, y);
+    LLVMValueRef shx = math1(L, "sinh", pt, x), chx = math1(L, "cosh", pt, x);
+    if (id == CJ_B_C_SIN) {
+        return cj_make_complex(L, t, LLVMBuildFMul(B, sx, chy, ""), LLVMBuildFMul(B, cx, shy, ""));
+    }
+    if (id == CJ_B_C_COS) {
+        return cj_make_complex(L, t, LLVMBuildFMul(B, cx, chy, ""),
+                               LLVMBuildFNeg(B, LLVMBuildFMul(B, sx, shy, ""), ""));
+    }
+    if (id == CJ_B_C_SINH) {
+        return cj_make_complex(L, t, LLVMBuildFMul(B, shx, cy, ""), LLVMBuildFMul(B, chx, sy, ""));
+    }
+    return cj_make_complex(L, t, LLVMBuildFMul(B, chx, cy, ""), LLVMBuildFMul(B, shx, sy, ""));
+}
+
+/* tan, tanh of x + iy, zero = 0.0 in part type pt. */
+static LLVMValueRef complex_tanh(cj_lower *L, int id, LLVMValueRef x, LLVMValueRef y,
+                                 LLVMValueRef zero, const cj_type *pt, const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    /* tanh(x+iy) = (sinh 2x + i sin 2y) / (cosh 2x + cos 2y); tan(z) = -i tanh(iz) */
+    LLVMValueRef a = x, bb = y;
+    if (id == CJ_B_C_TAN) {
+        a = LLVMBuildFNeg(B, y, "");
+        bb = x;
+    }
+    LLVMValueRef two = cj_float_const(L, pt, 2.0);
+    LLVMValueRef a2 = LLVMBuildFMul(B, a, two, ""), b2 = LLVMBuildFMul(B, bb, two, "");
+    LLVMValueRef d = LLVMBuildFAdd(B, math1(L, "cosh", pt, a2), math1(L, "cos", pt, b2), "");
+    LLVMValueRef re = LLVMBuildFDiv(B, math1(L, "sinh", pt, a2), d, "");
+    LLVMValueRef im = LLVMBuildFDiv(B, math1(L, "sin", pt, b2), d, "");
+    /* tanh(a) saturates to +-1 where cosh overflows */
+    LLVMValueRef big = LLVMBuildFCmp(B, LLVMRealOGT, fabs_of(L, pt, a), cj_float_const(L, pt, 20.0), "");
+    re = LLVMBuildSelect(B, big, math2(L, "copysign", pt, cj_float_const(L, pt, 1.0), a), re, "");
+    im = LLVMBuildSelect(B, big, zero, im, "");
+    if (id == CJ_B_C_TAN) { /* -i * (re + i im) = im - i re */
+        return cj_make_complex(L, t, im, LLVMBuildFNeg(B, re, ""));
+    }
+    return cj_make_complex(L, t, re, im);
+}
+
 static LLVMValueRef cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t) {
     LLVMBuilderRef B = L->b;
     const cj_type *pt = part_of(t);
@@ -157,63 +222,16 @@ static LLVMValueRef cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t
         }
         return cj_make_complex(L, t, re, im);
     }
-    case CJ_B_C_SQRT: {
-        /* s = sqrt((|z| + |x|) / 2); x >= 0: (s, y / 2s) else (|y| / 2s, copysign(s, y)) */
-        LLVMValueRef r = math2(L, "hypot", pt, x, y);
-        LLVMValueRef s = math1(L, "sqrt", pt, LLVMBuildFMul(B, LLVMBuildFAdd(B, r,
-                                                    fabs_of(L, pt, x), ""), cj_float_const(L, pt, 0.5), ""));
-        LLVMValueRef two_s = LLVMBuildFMul(B, s, cj_float_const(L, pt, 2.0), "");
-        LLVMValueRef s_zero = LLVMBuildFCmp(B, LLVMRealOEQ, s, zero, "");
-        LLVMValueRef pos = LLVMBuildFCmp(B, LLVMRealOGE, x, zero, "");
-        LLVMValueRef re = LLVMBuildSelect(B, pos, s, LLVMBuildFDiv(B, fabs_of(L, pt, y), two_s, ""), "");
-        LLVMValueRef im = LLVMBuildSelect(B, pos, LLVMBuildFDiv(B, y, two_s, ""),
-                                          math2(L, "copysign", pt, s, y), "");
-        re = LLVMBuildSelect(B, s_zero, zero, re, "");
-        im = LLVMBuildSelect(B, s_zero, y, im, "");
-        return cj_make_complex(L, t, re, im);
-    }
+    case CJ_B_C_SQRT:
+        return complex_sqrt(L, x, y, zero, pt, t);
     case CJ_B_C_SIN:
     case CJ_B_C_COS:
     case CJ_B_C_SINH:
-    case CJ_B_C_COSH: {
-        LLVMValueRef sx = math1(L, "sin", pt, x), cx = math1(L, "cos", pt, x);
-        LLVMValueRef shy = math1(L, "sinh", pt, y), chy = math1(L, "cosh", pt, y);
-        LLVMValueRef sy = math1(L, "sin", pt, y), cy = math1(L, "cos", pt, y);
-        LLVMValueRef shx = math1(L, "sinh", pt, x), chx = math1(L, "cosh", pt, x);
-        if (id == CJ_B_C_SIN) {
-            return cj_make_complex(L, t, LLVMBuildFMul(B, sx, chy, ""), LLVMBuildFMul(B, cx, shy, ""));
-        }
-        if (id == CJ_B_C_COS) {
-            return cj_make_complex(L, t, LLVMBuildFMul(B, cx, chy, ""),
-                                   LLVMBuildFNeg(B, LLVMBuildFMul(B, sx, shy, ""), ""));
-        }
-        if (id == CJ_B_C_SINH) {
-            return cj_make_complex(L, t, LLVMBuildFMul(B, shx, cy, ""), LLVMBuildFMul(B, chx, sy, ""));
-        }
-        return cj_make_complex(L, t, LLVMBuildFMul(B, chx, cy, ""), LLVMBuildFMul(B, shx, sy, ""));
-    }
+    case CJ_B_C_COSH:
+        return complex_trig(L, id, x, y, pt, t);
     case CJ_B_C_TAN:
-    case CJ_B_C_TANH: {
-        /* tanh(x+iy) = (sinh 2x + i sin 2y) / (cosh 2x + cos 2y); tan(z) = -i tanh(iz) */
-        LLVMValueRef a = x, bb = y;
-        if (id == CJ_B_C_TAN) {
-            a = LLVMBuildFNeg(B, y, "");
-            bb = x;
-        }
-        LLVMValueRef two = cj_float_const(L, pt, 2.0);
-        LLVMValueRef a2 = LLVMBuildFMul(B, a, two, ""), b2 = LLVMBuildFMul(B, bb, two, "");
-        LLVMValueRef d = LLVMBuildFAdd(B, math1(L, "cosh", pt, a2), math1(L, "cos", pt, b2), "");
-        LLVMValueRef re = LLVMBuildFDiv(B, math1(L, "sinh", pt, a2), d, "");
-        LLVMValueRef im = LLVMBuildFDiv(B, math1(L, "sin", pt, b2), d, "");
-        /* tanh(a) saturates to +-1 where cosh overflows */
-        LLVMValueRef big = LLVMBuildFCmp(B, LLVMRealOGT, fabs_of(L, pt, a), cj_float_const(L, pt, 20.0), "");
-        re = LLVMBuildSelect(B, big, math2(L, "copysign", pt, cj_float_const(L, pt, 1.0), a), re, "");
-        im = LLVMBuildSelect(B, big, zero, im, "");
-        if (id == CJ_B_C_TAN) { /* -i * (re + i im) = im - i re */
-            return cj_make_complex(L, t, im, LLVMBuildFNeg(B, re, ""));
-        }
-        return cj_make_complex(L, t, re, im);
-    }
+    case CJ_B_C_TANH:
+        return complex_tanh(L, id, x, y, zero, pt, t);
     case CJ_B_C_ASIN:
     case CJ_B_C_ACOS:
     case CJ_B_C_ATAN:
@@ -490,6 +508,75 @@ static LLVMValueRef lower_rule_math(cj_lower *L, cj_instr *in, const cj_call *ca
     }
 }
 
+/* divmod(x, y): (x // y, x % y). */
+static LLVMValueRef divmod_of(cj_lower *L, cj_instr *in, const cj_call *call) {
+    const cj_type *rt = in->rtype;
+    const cj_type *a = vt(L, call->args[0]);
+    const cj_type *q = rt->items[0];
+    LLVMValueRef x = cj_load_var(L, call->args[0]), y = cj_load_var(L, call->args[1]);
+    const cj_type *yt = vt(L, call->args[1]);
+    LLVMValueRef d = cj_lower_binop(L, CJ_FLOORDIV, x, a, y, yt, in->optype, q);
+    LLVMValueRef m = d ? cj_lower_binop(L, CJ_MOD, x, a, y, yt, in->optype, q) : NULL;
+    if (m == NULL) {
+        return NULL;
+    }
+    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
+    r = LLVMBuildInsertValue(L->b, r, d, 0, "");
+    return LLVMBuildInsertValue(L->b, r, m, 1, "");
+}
+
+/* math.modf(x): (fractional, integral); math.frexp(x): (mantissa, exponent). */
+static LLVMValueRef modf_frexp(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
+    const cj_type *rt = in->rtype;
+    const cj_type *ft = rt->items[0];
+    LLVMValueRef x = arg_as(L, call, 0, ft);
+    LLVMValueRef first, second;
+    if (id == CJ_B_M_MODF) { /* (fractional part, integral part), signs of x */
+        LLVMValueRef ip = math1(L, "trunc", ft, x);
+        LLVMValueRef inf = LLVMBuildFCmp(L->b, LLVMRealOEQ, fabs_of(L, ft, x),
+                                         cj_float_const(L, ft, INFINITY), "");
+        first = math2(L, "copysign", ft,
+                      LLVMBuildSelect(L->b, inf, cj_float_const(L, ft, 0.0),
+                                      LLVMBuildFSub(L->b, x, ip, ""), ""), x);
+        second = ip;
+    } else { /* x = m * 2**e with 0.5 <= |m| < 1: e from log2, fixed up */
+        LLVMValueRef ax = fabs_of(L, ft, x);
+        LLVMValueRef e = LLVMBuildFAdd(L->b, math1(L, "floor", ft, math1(L, "log2", ft, ax)),
+                                       cj_float_const(L, ft, 1.0), "");
+        LLVMValueRef ei = LLVMBuildFPToSI(L->b, e, LLVMInt32TypeInContext(L->ctx), "");
+        LLVMValueRef args[2] = {x, LLVMBuildNeg(L->b, ei, "")};
+        LLVMValueRef m = cj_math_call(L, "ldexp", ft, 2, args);
+        /* log2 rounding can leave |m| at 1.0: one more halving */
+        LLVMValueRef big = LLVMBuildFCmp(L->b, LLVMRealOGE, fabs_of(L, ft, m),
+                                         cj_float_const(L, ft, 1.0), "");
+        m = LLVMBuildSelect(L->b, big, LLVMBuildFMul(L->b, m, cj_float_const(L, ft, 0.5), ""), m, "");
+        ei = LLVMBuildSelect(L->b, big, LLVMBuildAdd(L->b, ei, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 1, 0), ""), ei, "");
+        LLVMValueRef zero_or_odd = LLVMBuildOr(L->b,
+            LLVMBuildFCmp(L->b, LLVMRealOEQ, x, cj_float_const(L, ft, 0.0), ""),
+            LLVMBuildFCmp(L->b, LLVMRealUGE, ax, cj_float_const(L, ft, INFINITY), ""), "");
+        first = LLVMBuildSelect(L->b, zero_or_odd, x, m, "");
+        second = LLVMBuildSelect(L->b, zero_or_odd, LLVMConstNull(LLVMInt32TypeInContext(L->ctx)),
+                                 ei, "");
+    }
+    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
+    r = LLVMBuildInsertValue(L->b, r, first, 0, "");
+    return LLVMBuildInsertValue(L->b, r, second, 1, "");
+}
+
+/* cmath.phase(z); cmath.polar(z): (abs(z), phase(z)). */
+static LLVMValueRef phase_polar(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
+    const cj_type *rt = in->rtype;
+    LLVMValueRef z = arg_as(L, call, 0, cj_t_complex128), im;
+    LLVMValueRef re = cj_complex_parts(L, z, &im);
+    LLVMValueRef phase = math2(L, "atan2", cj_t_float64, im, re);
+    if (id == CJ_B_C_PHASE) {
+        return phase;
+    }
+    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
+    r = LLVMBuildInsertValue(L->b, r, math2(L, "hypot", cj_t_float64, re, im), 0, "");
+    return LLVMBuildInsertValue(L->b, r, phase, 1, "");
+}
+
 static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
     const cj_type *rt = in->rtype;
     const cj_type *a = call->nargs > 0 ? vt(L, call->args[0]) : NULL;
@@ -520,19 +607,8 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
     case CJ_B_NP_POWER:
         return cj_lower_binop(L, CJ_POW, cj_load_var(L, call->args[0]), a,
                               cj_load_var(L, call->args[1]), vt(L, call->args[1]), in->optype, rt);
-    case CJ_B_DIVMOD: {
-        const cj_type *q = rt->items[0];
-        LLVMValueRef x = cj_load_var(L, call->args[0]), y = cj_load_var(L, call->args[1]);
-        const cj_type *yt = vt(L, call->args[1]);
-        LLVMValueRef d = cj_lower_binop(L, CJ_FLOORDIV, x, a, y, yt, in->optype, q);
-        LLVMValueRef m = d ? cj_lower_binop(L, CJ_MOD, x, a, y, yt, in->optype, q) : NULL;
-        if (m == NULL) {
-            return NULL;
-        }
-        LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
-        r = LLVMBuildInsertValue(L->b, r, d, 0, "");
-        return LLVMBuildInsertValue(L->b, r, m, 1, "");
-    }
+    case CJ_B_DIVMOD:
+        return divmod_of(L, in, call);
     case CJ_B_COMPLEX: /* complex(re, im) */
         return cj_make_complex(L, rt, arg_as(L, call, 0, cj_t_float64),
                                arg_as(L, call, 1, cj_t_float64));
@@ -553,53 +629,11 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
         return cj_math_call(L, "ldexp", rt, 2, args);
     }
     case CJ_B_M_MODF:
-    case CJ_B_M_FREXP: {
-        const cj_type *ft = rt->items[0];
-        LLVMValueRef x = arg_as(L, call, 0, ft);
-        LLVMValueRef first, second;
-        if (id == CJ_B_M_MODF) { /* (fractional part, integral part), signs of x */
-            LLVMValueRef ip = math1(L, "trunc", ft, x);
-            LLVMValueRef inf = LLVMBuildFCmp(L->b, LLVMRealOEQ, fabs_of(L, ft, x),
-                                             cj_float_const(L, ft, INFINITY), "");
-            first = math2(L, "copysign", ft,
-                          LLVMBuildSelect(L->b, inf, cj_float_const(L, ft, 0.0),
-                                          LLVMBuildFSub(L->b, x, ip, ""), ""), x);
-            second = ip;
-        } else { /* x = m * 2**e with 0.5 <= |m| < 1: e from log2, fixed up */
-            LLVMValueRef ax = fabs_of(L, ft, x);
-            LLVMValueRef e = LLVMBuildFAdd(L->b, math1(L, "floor", ft, math1(L, "log2", ft, ax)),
-                                           cj_float_const(L, ft, 1.0), "");
-            LLVMValueRef ei = LLVMBuildFPToSI(L->b, e, LLVMInt32TypeInContext(L->ctx), "");
-            LLVMValueRef args[2] = {x, LLVMBuildNeg(L->b, ei, "")};
-            LLVMValueRef m = cj_math_call(L, "ldexp", ft, 2, args);
-            /* log2 rounding can leave |m| at 1.0: one more halving */
-            LLVMValueRef big = LLVMBuildFCmp(L->b, LLVMRealOGE, fabs_of(L, ft, m),
-                                             cj_float_const(L, ft, 1.0), "");
-            m = LLVMBuildSelect(L->b, big, LLVMBuildFMul(L->b, m, cj_float_const(L, ft, 0.5), ""), m, "");
-            ei = LLVMBuildSelect(L->b, big, LLVMBuildAdd(L->b, ei, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 1, 0), ""), ei, "");
-            LLVMValueRef zero_or_odd = LLVMBuildOr(L->b,
-                LLVMBuildFCmp(L->b, LLVMRealOEQ, x, cj_float_const(L, ft, 0.0), ""),
-                LLVMBuildFCmp(L->b, LLVMRealUGE, ax, cj_float_const(L, ft, INFINITY), ""), "");
-            first = LLVMBuildSelect(L->b, zero_or_odd, x, m, "");
-            second = LLVMBuildSelect(L->b, zero_or_odd, LLVMConstNull(LLVMInt32TypeInContext(L->ctx)),
-                                     ei, "");
-        }
-        LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
-        r = LLVMBuildInsertValue(L->b, r, first, 0, "");
-        return LLVMBuildInsertValue(L->b, r, second, 1, "");
-    }
+    case CJ_B_M_FREXP:
+        return modf_frexp(L, in, call, id);
     case CJ_B_C_PHASE:
-    case CJ_B_C_POLAR: {
-        LLVMValueRef z = arg_as(L, call, 0, cj_t_complex128), im;
-        LLVMValueRef re = cj_complex_parts(L, z, &im);
-        LLVMValueRef phase = math2(L, "atan2", cj_t_float64, im, re);
-        if (id == CJ_B_C_PHASE) {
-            return phase;
-        }
-        LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
-        r = LLVMBuildInsertValue(L->b, r, math2(L, "hypot", cj_t_float64, re, im), 0, "");
-        return LLVMBuildInsertValue(L->b, r, phase, 1, "");
-    }
+    case CJ_B_C_POLAR:
+        return phase_polar(L, in, call, id);
     case CJ_B_C_RECT: {
         LLVMValueRef r = arg_as(L, call, 0, cj_t_float64), phi = arg_as(L, call, 1, cj_t_float64);
         return cj_make_complex(L, rt, LLVMBuildFMul(L->b, r, math1(L, "cos", cj_t_float64, phi), ""),

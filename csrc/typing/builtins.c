@@ -297,7 +297,8 @@ static int type_operator_fn(cj_infer_ctx *c, cj_instr *in, int id, const cj_type
     return *out ? 1 : no_match(c, in, b->attr);
 }
 
-static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+/* abs, np.absolute, np.sign, np.square, round, pow, np.power, divmod. */
+static int type_arith(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     int n = in->nargs - 1;
     const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
     const cj_type *b = n >= 2 ? cj_vt(c, in->args[2]) : NULL;
@@ -321,9 +322,6 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         }
         *out = a->kind == CJ_BOOL ? cj_t_int64 : a;
         return 1;
-    case CJ_B_MIN:
-    case CJ_B_MAX:
-        return type_minmax(c, in, out, name);
     case CJ_B_ROUND:
         if (n == 1 && cj_type_is_number(a) && a->kind != CJ_COMPLEX) {
             *out = cj_t_int64;
@@ -334,22 +332,11 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
             return 1;
         }
         return no_match(c, in, name);
-    case CJ_B_LEN:
-        if (n == 1 && (a->kind == CJ_TUPLE || a->kind == CJ_ARRAY || a->kind == CJ_RANGE)) {
-            *out = cj_t_int64;
-            return 1;
-        }
-        return no_match(c, in, name);
-    case CJ_B_RANGE:
-        return type_range(c, in, out);
-    case CJ_B_ENUMERATE:
-    case CJ_B_ZIP:
-        return type_enumerate_zip(c, in, id, out);
     case CJ_B_POW:
     case CJ_B_NP_POWER:
         *out = n == 2 ? cj_rule_binop(CJ_POW, a, b, &in->optype) : NULL;
         return *out ? 1 : no_match(c, in, name);
-    case CJ_B_DIVMOD: {
+    default: { /* divmod */
         const cj_type *q = n == 2 ? cj_rule_binop(CJ_FLOORDIV, a, b, &in->optype) : NULL;
         if (q == NULL) {
             return no_match(c, in, name);
@@ -358,6 +345,14 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         *out = cj_type_tuple(2, items);
         return *out ? 1 : -1;
     }
+    }
+}
+
+/* int(), float(), bool(), complex(). */
+static int type_cast_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    int n = in->nargs - 1;
+    const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
+    switch (id) {
     case CJ_B_INT:
         return type_cast(c, in, a && a->kind == CJ_INT && !a->is_signed && a->bits == 64
                                     ? cj_t_uint64 : cj_t_int64, out, "<class 'int'>");
@@ -368,12 +363,22 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
             return type_cast(c, in, cj_t_bool, out, "<class 'bool'>");
         }
         return no_match(c, in, "<class 'bool'>");
-    case CJ_B_COMPLEX:
+    default: /* complex */
         if (n == 2 && all_numbers(c, in, 0)) {
             *out = cj_t_complex128;
             return plain_call(c, in, CJ_CALL_BUILTIN, id) ? 1 : -1;
         }
         return type_cast(c, in, cj_t_complex128, out, "<class 'complex'>");
+    }
+}
+
+/* math.log, gcd, ldexp, modf, frexp; cmath.phase, polar, rect. */
+static int type_math_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    int n = in->nargs - 1;
+    const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
+    const cj_type *b = n >= 2 ? cj_vt(c, in->args[2]) : NULL;
+    const char *name = cj_builtin_table[id].attr;
+    switch (id) {
     case CJ_B_M_LOG:
         if ((n == 1 || n == 2) && all_numbers(c, in, 0)) {
             *out = n == 1 ? float_of(a) : cj_t_float64;
@@ -410,9 +415,56 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         *out = n == 1 && cj_type_is_number(a) ? cj_type_tuple(2, items) : NULL;
         return *out ? 1 : no_match(c, in, name);
     }
-    case CJ_B_C_RECT:
+    default: /* cmath.rect */
         *out = n == 2 && all_numbers(c, in, 0) ? cj_t_complex128 : NULL;
         return *out ? 1 : no_match(c, in, name);
+    }
+}
+
+/* The builtins typed by their own rule rather than by a row of the table's rules. */
+static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    int n = in->nargs - 1;
+    const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
+    const char *name = cj_builtin_table[id].attr;
+    switch (id) {
+    case CJ_B_ABS:
+    case CJ_B_OP_ABS:
+    case CJ_B_NP_ABSOLUTE:
+    case CJ_B_NP_SIGN:
+    case CJ_B_NP_SQUARE:
+    case CJ_B_ROUND:
+    case CJ_B_POW:
+    case CJ_B_NP_POWER:
+    case CJ_B_DIVMOD:
+        return type_arith(c, in, id, out);
+    case CJ_B_INT:
+    case CJ_B_FLOAT:
+    case CJ_B_BOOL:
+    case CJ_B_COMPLEX:
+        return type_cast_call(c, in, id, out);
+    case CJ_B_M_LOG:
+    case CJ_B_M_GCD:
+    case CJ_B_M_LDEXP:
+    case CJ_B_M_MODF:
+    case CJ_B_M_FREXP:
+    case CJ_B_C_PHASE:
+    case CJ_B_C_POLAR:
+    case CJ_B_C_RECT:
+        return type_math_special(c, in, id, out);
+    case CJ_B_MIN:
+    case CJ_B_MAX:
+        return type_minmax(c, in, out, name);
+    case CJ_B_LEN:
+        if (n == 1 && (a->kind == CJ_TUPLE || a->kind == CJ_ARRAY || a->kind == CJ_RANGE)) {
+            *out = cj_t_int64;
+            return 1;
+        }
+        return no_match(c, in, name);
+    case CJ_B_RANGE:
+        return type_range(c, in, out);
+    case CJ_B_ENUMERATE:
+    case CJ_B_ZIP:
+        return type_enumerate_zip(c, in, id, out);
     case CJ_B_OP_GETITEM: /* operator.getitem(x, i) is x[i]: the call becomes a getitem */
         if (n != 2) {
             return no_match(c, in, name);

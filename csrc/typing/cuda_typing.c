@@ -185,50 +185,41 @@ static const cj_type *dtype_of(PyObject *obj) {
 
 /* ---- arrays: shared.array, local.array, const.array_like ---- */
 
-static int type_array(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
-    static const char *const params[] = {"shape", "dtype"};
+/* cuda.const.array_like(ndarray): a C-contiguous array of the global's dtype and shape, its
+ * data baked into the module. */
+static int type_const_array_like(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    static const char *const p1[] = {"ndarray"};
     int vars[2];
-    if (id == CJ_CU_CONST_ARRAY_LIKE) {
-        static const char *const p1[] = {"ndarray"};
-        if (fold(c, in, id, p1, 1, 1, vars) < 0) {
-            return -1;
-        }
-        PyObject *arr = const_value(c, vars[0], 0);
-        if (arr == NULL || !PyArray_Check(arr)) {
-            return cj_typing_error(c, in, "cuda.const.array_like() takes a NumPy array known "
-                                          "at compile time (a global), not %s",
-                                   cj_vt(c, vars[0])->name);
-        }
-        const cj_type *at = cj_typeof(arr);
-        if (at == NULL) {
-            return -1;
-        }
-        cj_cuda_array_spec *spec = cj_arena_alloc(&c->ir->arena, sizeof(*spec));
-        cj_call *call = spec ? record(c, in, id, 1, vars) : NULL;
-        if (call == NULL) {
-            return -1;
-        }
-        spec->ndim = at->ndim;
-        spec->dtype = at->dtype;
-        spec->data = arr;
-        call->callee = spec;
-        *out = cj_type_array(at->dtype, at->ndim, 'C', 0);
-        return *out ? 1 : -1;
-    }
-    if (fold(c, in, id, params, 2, 2, vars) < 0) {
+    if (fold(c, in, id, p1, 1, 1, vars) < 0) {
         return -1;
     }
-    PyObject *shape = const_value(c, vars[0], 0);
-    const cj_type *dtype = dtype_of(const_value(c, vars[1], 0));
-    if (dtype == NULL) {
-        return cj_typing_error(c, in, "cuda.%s(): dtype must be a scalar type known at compile "
-                                      "time (float32, np.int64, ...), not %s", iname(id),
-                               cj_vt(c, vars[1])->name);
+    PyObject *arr = const_value(c, vars[0], 0);
+    if (arr == NULL || !PyArray_Check(arr)) {
+        return cj_typing_error(c, in, "cuda.const.array_like() takes a NumPy array known "
+                                      "at compile time (a global), not %s",
+                               cj_vt(c, vars[0])->name);
+    }
+    const cj_type *at = cj_typeof(arr);
+    if (at == NULL) {
+        return -1;
     }
     cj_cuda_array_spec *spec = cj_arena_alloc(&c->ir->arena, sizeof(*spec));
-    if (spec == NULL) {
+    cj_call *call = spec ? record(c, in, id, 1, vars) : NULL;
+    if (call == NULL) {
         return -1;
     }
+    spec->ndim = at->ndim;
+    spec->dtype = at->dtype;
+    spec->data = arr;
+    call->callee = spec;
+    *out = cj_type_array(at->dtype, at->ndim, 'C', 0);
+    return *out ? 1 : -1;
+}
+
+/* Fills spec's ndim and shape from a compile-time int or tuple of 1 to 8 ints, and checks
+ * them: positive (0 only for a dynamic 1-d shared array), the total within 2**31. */
+static int array_shape(cj_infer_ctx *c, cj_instr *in, int id, PyObject *shape,
+                       cj_cuda_array_spec *spec) {
     if (shape != NULL && PyLong_Check(shape)) {
         spec->ndim = 1;
         spec->shape[0] = PyLong_AsLongLong(shape);
@@ -257,6 +248,30 @@ static int type_array(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
         if (total > (1LL << 31)) {
             return cj_typing_error(c, in, "cuda.%s(): shape %R is too large", iname(id), shape);
         }
+    }
+    return 0;
+}
+
+/* cuda.shared.array(shape, dtype), cuda.local.array(shape, dtype), cuda.const.array_like. */
+static int type_array(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    static const char *const params[] = {"shape", "dtype"};
+    int vars[2];
+    if (id == CJ_CU_CONST_ARRAY_LIKE) {
+        return type_const_array_like(c, in, id, out);
+    }
+    if (fold(c, in, id, params, 2, 2, vars) < 0) {
+        return -1;
+    }
+    PyObject *shape = const_value(c, vars[0], 0);
+    const cj_type *dtype = dtype_of(const_value(c, vars[1], 0));
+    if (dtype == NULL) {
+        return cj_typing_error(c, in, "cuda.%s(): dtype must be a scalar type known at compile "
+                                      "time (float32, np.int64, ...), not %s", iname(id),
+                               cj_vt(c, vars[1])->name);
+    }
+    cj_cuda_array_spec *spec = cj_arena_alloc(&c->ir->arena, sizeof(*spec));
+    if (spec == NULL || array_shape(c, in, id, shape, spec) < 0) {
+        return -1;
     }
     spec->dtype = dtype;
     cj_call *call = record(c, in, id, 2, vars);

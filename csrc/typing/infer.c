@@ -345,91 +345,99 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
     return 0;
 }
 
+/* CONST: its Python value's type. */
+static int type_const(cj_instr *in, const cj_type **out) {
+    *out = cj_const_type(in->obj);
+    return *out == NULL ? -1 : 1;
+}
+
+/* ARG: the argument's type; an omitted argument is its default, a constant. */
+static int type_arg(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    *out = c->argtypes[in->index];
+    if ((*out)->kind == CJ_OMITTED && (*out = cj_const_type((*out)->obj)) == NULL) {
+        return -1;
+    }
+    return 1;
+}
+
+/* GLOBAL: modules, classes and callables are typed where they are used. */
+static int type_global(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    if (!PyModule_Check(in->obj) && !PyType_Check(in->obj) && !PyCallable_Check(in->obj)) {
+        return cj_typing_error(c, in, "Untyped global name '%U': Cannot determine cujit "
+                                      "type of %R", in->name ? in->name : Py_None,
+                               (PyObject *)Py_TYPE(in->obj));
+    }
+    *out = cj_type_const_obj(in->obj);
+    return *out ? 1 : -1;
+}
+
+/* ITERNEXT: the iterator's item type; dst2 (the "got one" flag) is a bool. */
+static int type_iternext(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    const cj_type *it = cj_vt(c, in->args[0]);
+    if (it == NULL) {
+        return 0;
+    }
+    if (assign(c, in, in->dst2, cj_t_bool) < 0 || assign_known(c, in->dst2, KNOWN_VARIES) < 0) {
+        return -1;
+    }
+    *out = it->yield;
+    return 1;
+}
+
+/* The type of the value an instruction produces; 1 done, 0 operands not known yet, -1 error. */
+static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    int rc;
+    switch (in->op) {
+    case CJ_I_CONST:
+        return type_const(in, out);
+    case CJ_I_ARG:
+        return type_arg(c, in, out);
+    case CJ_I_GLOBAL:
+        return type_global(c, in, out);
+    case CJ_I_COPY:
+        *out = cj_vt(c, in->args[0]);
+        return *out != NULL;
+    case CJ_I_BINOP:
+        return type_binop(c, in, out);
+    case CJ_I_UNARY:
+        return type_unary(c, in, out);
+    case CJ_I_COMPARE:
+        return type_compare(c, in, out);
+    case CJ_I_TRUTH:
+        *out = cj_vt(c, in->args[0]);
+        rc = *out == NULL ? 0 : type_truth(c, in, *out);
+        *out = cj_t_bool;
+        return rc;
+    case CJ_I_CALL:
+        return cj_type_call(c, in, out);
+    case CJ_I_GETATTR:
+        return cj_type_getattr(c, in, out);
+    case CJ_I_GETITEM:
+        return cj_type_getitem(c, in, out);
+    case CJ_I_BUILD_TUPLE:
+        return type_build_tuple(c, in, out);
+    case CJ_I_BUILD_SLICE:
+        return type_build_slice(c, in, out);
+    case CJ_I_STATIC_ITEM:
+        return cj_type_static_item(c, in, out);
+    case CJ_I_GETITER:
+        return cj_type_getiter(c, in, out);
+    case CJ_I_ITERNEXT:
+        return type_iternext(c, in, out);
+    default:
+        CJ_UNREACHABLE("unknown IR op");
+        return -1;
+    }
+}
+
 /* Types one instruction; 1 done, 0 operands not known yet, -1 error. */
 static int type_instr(cj_infer_ctx *c, cj_instr *in) {
-    const cj_type *out = NULL;
-    int rc;
     if (reject_strings(c, in) < 0) {
         return -1;
     }
-    switch (in->op) {
-    case CJ_I_CONST:
-        out = cj_const_type(in->obj);
-        if (out == NULL) {
-            return -1;
-        }
-        rc = 1;
-        break;
-    case CJ_I_ARG: /* an omitted argument is its default, a constant */
-        out = c->argtypes[in->index];
-        if (out->kind == CJ_OMITTED && (out = cj_const_type(out->obj)) == NULL) {
-            return -1;
-        }
-        rc = 1;
-        break;
-    case CJ_I_GLOBAL: /* modules, classes and callables are typed where they are used */
-        if (!PyModule_Check(in->obj) && !PyType_Check(in->obj) && !PyCallable_Check(in->obj)) {
-            return cj_typing_error(c, in, "Untyped global name '%U': Cannot determine cujit "
-                                          "type of %R", in->name ? in->name : Py_None,
-                                   (PyObject *)Py_TYPE(in->obj));
-        }
-        out = cj_type_const_obj(in->obj);
-        rc = out ? 1 : -1;
-        break;
-    case CJ_I_COPY:
-        out = cj_vt(c, in->args[0]);
-        rc = out != NULL;
-        break;
-    case CJ_I_BINOP:
-        rc = type_binop(c, in, &out);
-        break;
-    case CJ_I_UNARY:
-        rc = type_unary(c, in, &out);
-        break;
-    case CJ_I_COMPARE:
-        rc = type_compare(c, in, &out);
-        break;
-    case CJ_I_TRUTH:
-        out = cj_vt(c, in->args[0]);
-        rc = out == NULL ? 0 : type_truth(c, in, out);
-        out = cj_t_bool;
-        break;
-    case CJ_I_CALL:
-        rc = cj_type_call(c, in, &out);
-        break;
-    case CJ_I_GETATTR:
-        rc = cj_type_getattr(c, in, &out);
-        break;
-    case CJ_I_GETITEM:
-        rc = cj_type_getitem(c, in, &out);
-        break;
+    switch (in->op) { /* the instructions without a value */
     case CJ_I_SETITEM:
         return cj_type_setitem(c, in);
-    case CJ_I_BUILD_TUPLE:
-        rc = type_build_tuple(c, in, &out);
-        break;
-    case CJ_I_BUILD_SLICE:
-        rc = type_build_slice(c, in, &out);
-        break;
-    case CJ_I_STATIC_ITEM:
-        rc = cj_type_static_item(c, in, &out);
-        break;
-    case CJ_I_GETITER:
-        rc = cj_type_getiter(c, in, &out);
-        break;
-    case CJ_I_ITERNEXT: {
-        const cj_type *it = cj_vt(c, in->args[0]);
-        if (it == NULL) {
-            return 0;
-        }
-        if (assign(c, in, in->dst2, cj_t_bool) < 0 ||
-            assign_known(c, in->dst2, KNOWN_VARIES) < 0) {
-            return -1;
-        }
-        out = it->yield;
-        rc = 1;
-        break;
-    }
     case CJ_I_BRANCH: {
         const cj_type *t = cj_vt(c, in->args[0]);
         return t == NULL ? 0 : type_truth(c, in, t);
@@ -441,9 +449,10 @@ static int type_instr(cj_infer_ctx *c, cj_instr *in) {
     case CJ_I_JUMP:
         return 1;
     default:
-        CJ_UNREACHABLE("unknown IR op");
-        return -1;
+        break;
     }
+    const cj_type *out = NULL;
+    int rc = type_value(c, in, &out);
     if (rc <= 0 || in->dst < 0) {
         return rc;
     }
