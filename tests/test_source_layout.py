@@ -64,18 +64,35 @@ def test_no_file_over_the_limit():
 
 
 def _functions(text):
-    """(name, lines) of each function definition: a line at column 0 that ends a signature with
-    '{', to its closing brace at column 0."""
+    """(name, lines) of each function definition, from the line of its opening brace (the
+    signature may span lines) to its closing brace at column 0."""
     lines = text.splitlines()
+    head = ""  # the top-level declaration read so far
     i = 0
     while i < len(lines):
         line = lines[i]
-        m = re.match(r"^[A-Za-z_][^;=]*?\b(\w+)\(.*\)\s*\{\s*$", line)
-        if m and not line.startswith(("typedef", "struct", "enum", "static const", "union")):
-            j = i + 1
-            while j < len(lines) and lines[j] != "}":
+        stripped = re.sub(r"/\*.*?\*/\s*$", "", line).strip()  # a comment after the brace
+        if not head and (not line[:1].isalpha() or line.startswith("#")):
+            i += 1
+            continue
+        head += " " + stripped
+        if stripped.endswith((";", "}", "};")) or "=" in head.split("(")[0]:
+            head = "" if not stripped.endswith("{") else head
+            if not head:
+                i += 1
+                continue
+        if stripped.endswith("{"):
+            m = re.search(r"\b(\w+)\s*\(", head)
+            kind = head.split()[0]
+            is_function = (m is not None and "=" not in head and
+                           kind not in ("typedef", "struct", "enum", "union"))
+            j = i + 1  # a function ends at "}", a type or an initializer at "} name;" too
+            while j < len(lines) and not (lines[j] == "}" if is_function
+                                          else lines[j].startswith("}")):
                 j += 1
-            yield m.group(1), j - i + 1
+            if is_function:
+                yield m.group(1), j - i + 1
+            head = ""
             i = j
         i += 1
 
@@ -87,8 +104,11 @@ def test_functions_fit_on_a_screen():
 
 
 def test_the_checker_sees_long_functions():
-    body = "int f(void) {\n" + "    x();\n" * 90 + "}\n"
-    assert list(_functions(body)) == [("f", 92)]
+    body = "    x();\n" * 90 + "}\n"
+    src = ("static const int t[] = {\n    1,\n};\n/* c */\nint f(void) {\n" + body +
+           "static PyObject *g(PyObject *self,\n                  PyObject *arg) {\n" + body +
+           "typedef struct s {\n    int a;\n} s;\n")
+    assert list(_functions(src)) == [("f", 92), ("g", 92)]
 
 
 @pytest.mark.parametrize("name", ["CJ_MAX_ARGS", "CJ_MAXDIM"])
