@@ -26,14 +26,25 @@ def llvm_flags():
     """Returns (include_dirs, extra_link_args) for a static LLVM 14."""
     prefix = os.environ.get("LLVM_PREFIX")
     if prefix:
-        with open(os.path.join(prefix, "link-flags.txt")) as f:
+        flags = os.path.join(prefix, "link-flags.txt")
+        if not os.path.isfile(flags):
+            raise SystemExit(f"cujit: LLVM_PREFIX={prefix!r} has no link-flags.txt; make the "
+                             f"bundle with shared/gpu/make-llvm-bundle.sh")
+        with open(flags) as f:
             libs = shlex.split(f.read())
         link = ["-L" + os.path.join(prefix, "lib"), "-Wl,--start-group"]
         return [os.path.join(prefix, "include")], link + libs + ["-Wl,--end-group"]
     config = os.environ.get("LLVM_CONFIG", "llvm-config-14")
 
     def ask(*args):
-        return subprocess.check_output([config, *args], text=True).split()
+        try:
+            return subprocess.check_output([config, *args], text=True).split()
+        except (OSError, subprocess.CalledProcessError) as e:
+            raise SystemExit(
+                f"cujit needs LLVM 14's static libraries to build, and {config!r} did not "
+                f"answer ({e}). On Debian/Ubuntu: apt-get install llvm-14-dev (bash dev/setup.sh "
+                f"does it); or set LLVM_CONFIG to an llvm-config of LLVM 14, or LLVM_PREFIX to a "
+                f"bundle made by shared/gpu/make-llvm-bundle.sh.") from None
 
     include = ask("--includedir")
     libs = ask("--link-static", "--libs", *LLVM_COMPONENTS.split())
