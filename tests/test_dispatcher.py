@@ -197,6 +197,16 @@ def test_bad_arguments_are_python_errors():
             f(bad)
 
 
+@pytest.mark.parametrize("bad,hint", [
+    ([1], "pass a NumPy array or a tuple"), ({1}, "pass a NumPy array or a tuple"),
+    ({1: 2}, "dicts are not supported"), ("s", "strings are not supported"),
+])
+def test_unsupported_arguments_say_what_to_pass(bad, hint):
+    f = njit(lambda x: x)
+    with pytest.raises(TypeError, match=f"argument of type {type(bad).__name__} .*{hint}"):
+        f(bad)
+
+
 def test_invalid_signatures():
     for bad in ("float64(", "nonsense(int32)", "__import__('os')", 3):
         with pytest.raises(TypeError):

@@ -120,7 +120,14 @@ const cj_type *cj_typeof(PyObject *value) {
     } else if (PyComplex_Check(value)) {
         return cj_t_complex128;
     }
-    PyErr_Format(PyExc_TypeError, "cujit cannot compile for an argument of type %.200s",
-                 Py_TYPE(value)->tp_name);
+    const char *hint = PyList_Check(value) || PySet_Check(value)
+                           ? " (pass a NumPy array or a tuple: lists and sets are not supported "
+                             "as arguments yet)"
+                       : PyDict_Check(value) ? " (dicts are not supported as arguments yet)"
+                       : PyUnicode_Check(value) || PyBytes_Check(value)
+                           ? " (strings are not supported as arguments yet)"
+                           : "";
+    PyErr_Format(PyExc_TypeError, "cujit cannot compile for an argument of type %.200s%s",
+                 Py_TYPE(value)->tp_name, hint);
     return NULL;
 }

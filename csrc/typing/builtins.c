@@ -712,9 +712,45 @@ static const cj_type *numpy_scalar_class(PyObject *obj) {
     return t;
 }
 
+/* "numpy.sum", "numpy.fft.fft", "numpy.sqrt" for a NumPy function or ufunc (new), else NULL
+ * with no exception. NumPy's own private modules (numpy.core..., numpy._core...) are spelled
+ * as users know the function: numpy.<name>. */
+static PyObject *numpy_function_name(PyObject *obj) {
+    PyObject *name = PyObject_GetAttrString(obj, "__name__");
+    int ufunc = strcmp(Py_TYPE(obj)->tp_name, "numpy.ufunc") == 0;
+    PyObject *module = name && !ufunc ? PyObject_GetAttrString(obj, "__module__") : NULL;
+    const char *n = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+    const char *m = module && PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : NULL;
+    PyObject *full = NULL;
+    if (n != NULL && (ufunc || (m != NULL && strncmp(m, "numpy", 5) == 0 &&
+                                (m[5] == '\0' || m[5] == '.')))) {
+        int public = m != NULL && strstr(m, "core") == NULL && strchr(m, '_') == NULL;
+        full = public ? PyUnicode_FromFormat("%s.%s", m, n) : PyUnicode_FromFormat("numpy.%s", n);
+    }
+    Py_XDECREF(module);
+    Py_XDECREF(name);
+    PyErr_Clear();
+    return full;
+}
+
 static int untyped_global(cj_infer_ctx *c, cj_instr *in) {
     cj_instr *d = c->def[in->args[0]];
     PyObject *obj = cj_vt(c, in->args[0])->obj;
+    PyObject *np_name = numpy_function_name(obj);
+    if (np_name != NULL) { /* numba's words */
+        int rc = cj_typing_error(c, in, "Use of unsupported NumPy function '%U' or unsupported "
+                                        "use of the function.", np_name);
+        Py_DECREF(np_name);
+        return rc;
+    }
+    PyObject *builtin = d != NULL && d->op == CJ_I_GLOBAL && d->name != NULL
+                            ? PyDict_GetItemWithError(PyEval_GetBuiltins(), d->name) /* borrowed */
+                            : NULL;
+    PyErr_Clear();
+    if (builtin != NULL && builtin == obj) {
+        return cj_typing_error(c, in, "Untyped global name '%U': the built-in %U() is not "
+                                      "supported in cujit compiled code", d->name, d->name);
+    }
     if (d != NULL && d->op == CJ_I_GLOBAL && d->name != NULL) {
         return cj_typing_error(c, in, "Untyped global name '%U': Cannot determine cujit type "
                                       "of %R", d->name, (PyObject *)Py_TYPE(obj));
