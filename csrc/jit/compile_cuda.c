@@ -356,8 +356,8 @@ int cj_cuda_compile(PyObject *pyfunc, const cj_type *const *types, int nargs, in
         goto done;
     }
     if (!device && c.ret->kind != CJ_NONE && c.ret->kind != CJ_VOID) {
-        PyErr_Format(cj_TypingError, "kernel %R must not return a value (it returns %s)",
-                     pyfunc, c.ret->name);
+        PyErr_Format(cj_TypingError, "kernel %U must not return a value (it returns %s)",
+                     ((PyFunctionObject *)pyfunc)->func_qualname, c.ret->name);
         goto done;
     }
     if (device) {

@@ -171,3 +171,13 @@ def test_device_function_cannot_launch(nvvm):
         f[1, 1]
     with pytest.raises(RuntimeError):
         f(1)
+
+
+def test_a_kernel_returning_a_value_is_named(nvvm):
+    def returns_one(x):
+        return 1
+
+    with pytest.raises(TypingError, match=r"kernel test_a_kernel_returning_a_value_is_named"
+                                          r"\.<locals>\.returns_one must not return a value "
+                                          r"\(it returns int64\)"):
+        _core.cuda_compile(returns_one, (_core.type_by_name("int32"),), False, {})
