@@ -259,7 +259,8 @@ static int check_exception(cj_KernelLauncher *k, version *v, CUstream stream) {
 /* Checks the launch against the version's own limits, before the driver sees it. */
 static int check_limits(cj_KernelLauncher *k, const version *v, const unsigned int *block,
                         long shmem) {
-    if (block[0] * block[1] * block[2] > (unsigned int)v->max_threads) {
+    /* 64 bits: launch() takes extents up to 2^31 each, whose product wraps 32 */
+    if ((unsigned long long)block[0] * block[1] * block[2] > (unsigned long long)v->max_threads) {
         PyErr_Format(PyExc_ValueError, "blockdim (%u, %u, %u) has more threads than kernel %U "
                                        "can run per block (%d)", block[0], block[1], block[2],
                      k->name, v->max_threads);

@@ -109,6 +109,13 @@ def check_invalid_configs():
         scale[1, 1](d, 1.0, True)
     except Exception as exc:
         assert "argument" in str(exc) or "positional" in str(exc), str(exc)
+    # the private launch() takes extents up to 2^31: their product must not wrap 32 bits
+    try:
+        scale._launcher.launch((1, 1, 1), (65536, 65536, 1), None, 0, (d, 1.0, True, (1, 2.0)))
+    except ValueError as exc:
+        assert "more threads than kernel" in str(exc), str(exc)
+    else:
+        raise AssertionError("2^32 threads per block accepted")
 
 
 def check_resources():
