@@ -439,6 +439,11 @@ class Cache:
             self.hits += 1
         return entry
 
+    def rejected(self):
+        """The entry load returned could not be used (its code did not load): a miss."""
+        self.hits -= 1
+        self.misses += 1
+
     def _read(self, argtypes, declared):
         path, digest = self._path(argtypes, declared)
         found = read_entry(path, MAGIC, digest)
