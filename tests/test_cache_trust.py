@@ -313,3 +313,52 @@ def test_a_module_attribute_read_is_part_of_the_key(tmp_path, home):
     for stale in tmp_path.glob("__pycache__/cfg*.pyc"):
         stale.unlink()
     assert run(tmp_path) == (15.0, 0)
+
+
+FAKE_CACHE = """
+import sys
+sys.path.insert(0, {pkg!r})
+import cujit
+from cujit import float64
+
+class Fake:
+    def __init__(self, entry):
+        self.entry, self.hits, self.misses = entry, 0, 0
+    def load(self, argtypes, declared):
+        self.hits += 1
+        return dict(self.entry)
+    def rejected(self):
+        self.hits -= 1
+    def save(self, argtypes, declared, entry):
+        pass
+
+good = {{"symbol": "s", "wrapper": "w", "exceptions": [], "ret": float64,
+        "annotation": "", "llvm_ir": ""}}
+for entry in [good, {{**good, "module": None}}, {{**good, "module": b"", "bitcode": 1}},
+              {{**good, "exceptions": [(1, None, 3)]}}, {{**good, "exceptions": None}},
+              {{**good, "exceptions": [("x", ValueError)]}},
+              {{**good, "exceptions": [(0, ValueError)]}},
+              {{**good, "exceptions": [(2 ** 40, ValueError)]}}]:
+    d = cujit.njit(lambda x: x + 1.0)
+    fake = Fake(entry)
+    d._set_cache(fake)
+    assert d(1.0) == 2.0 and fake.hits == 0
+print("ok")
+"""
+
+
+def test_entries_missing_fields_are_misses_in_the_c_half():
+    out = subprocess.run([sys.executable, "-c", FAKE_CACHE.format(pkg=PKG)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_key_does_not_depend_on_the_hash_seed():
+    code = (f"import sys; sys.path.insert(0, {PKG!r})\n"
+            "from cujit import caching\n"
+            "def f(x):\n    return x in {'alpha', 'beta', 'gamma', 'delta', 'epsilon'}\n"
+            "print(caching.function_key(f))")
+    keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}
+                           ).stdout for seed in range(4)}
+    assert len(keys) == 1

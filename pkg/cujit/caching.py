@@ -92,9 +92,16 @@ def _value_key(value, seen, names=()):
             getattr(value, "__module__", None), getattr(value, "__qualname__", None))
 
 
+def _const_key(c):
+    if isinstance(c, pytypes.CodeType):
+        return _code_key(c)
+    if isinstance(c, frozenset):  # its repr's order changes with the string hash seed
+        return ("frozenset", tuple(sorted(repr(x) for x in c)))
+    return repr(c)
+
+
 def _code_key(code):
-    consts = tuple(_code_key(c) if isinstance(c, pytypes.CodeType) else repr(c)
-                   for c in code.co_consts)
+    consts = tuple(_const_key(c) for c in code.co_consts)
     return (code.co_code, consts, code.co_names, code.co_varnames, code.co_freevars,
             code.co_argcount, code.co_kwonlyargcount, code.co_flags)
 
