@@ -2,7 +2,10 @@
  * pkg/cujit/caching.py). An entry holds the optimised module with its wrapper, the bitcode
  * callers link, the exceptions the code can raise (ids are stable across processes), and the
  * texts for inspect_*. Code that points into this process (frozen global arrays) is not
- * exported. On import the symbols are renamed, so the entry can load beside anything. */
+ * exported. On import the symbols are renamed, so the entry can load beside anything.
+ * caching.py hands over only entries this user signed, but every field is still checked:
+ * anything unusable is an exception, which the dispatcher turns into a recompile. */
+#include <limits.h>
 #include <string.h>
 
 #include "lower/lower.h"
@@ -42,7 +45,7 @@ PyObject *cj_overload_export(cj_overload *ov) {
 
 /* Parses bitcode bytes into `ctx`; NULL + LoweringError. */
 static LLVMModuleRef parse(LLVMContextRef ctx, PyObject *bytes) {
-    if (!PyBytes_Check(bytes)) {
+    if (bytes == NULL || !PyBytes_Check(bytes)) { /* the entry is data: check every field */
         PyErr_SetString(PyExc_TypeError, "cache entry: bitcode must be bytes");
         return NULL;
     }
@@ -81,8 +84,14 @@ static int place_exceptions(PyObject *entry) {
             PyErr_SetString(PyExc_TypeError, "cache entry: bad exception record");
             return -1;
         }
-        int rc = cj_exc_register_at((int)PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)),
-                                    PyTuple_GET_ITEM(pair, 1));
+        long id = PyLong_Check(PyTuple_GET_ITEM(pair, 0))
+                      ? PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)) : -1;
+        if (id < CJ_EXC_BUILTIN_COUNT || id > INT_MAX) { /* only hashed ids are exported */
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "cache entry: bad exception id");
+            return -1;
+        }
+        int rc = cj_exc_register_at((int)id, PyTuple_GET_ITEM(pair, 1));
         if (rc != 0) {
             return rc < 0 ? -1 : 0;
         }

@@ -108,8 +108,13 @@ static cj_overload *cache_load(cj_dispatcher *d, const cj_type *const *types, in
             ov = cj_overload_import(entry, types, nargs, ret, qualname);
         }
     }
-    Py_XDECREF(entry);
     PyErr_Clear(); /* an unusable entry is a miss: the function is compiled again */
+    if (entry != NULL && entry != Py_None && ov == NULL) {
+        PyObject *r = PyObject_CallMethod(d->cache, "rejected", NULL); /* counts the miss */
+        Py_XDECREF(r);
+        PyErr_Clear();
+    }
+    Py_XDECREF(entry);
     return ov;
 }
 

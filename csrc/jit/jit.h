@@ -93,7 +93,7 @@ void cj_dump(const char *title, PyObject *text);
 PyObject *cj_module_bitcode(LLVMModuleRef mod);   /* new bytes, NULL + exception */
 PyObject *cj_module_text(LLVMModuleRef mod);      /* new str, NULL + exception */
 /* A module read from `bitcode` (bytes) into `ctx`, its identifier `name`; NULL with
- * cj_LoweringError(`error`). */
+ * cj_LoweringError(`error`: LLVM's message) for malformed bitcode, never LLVM's exit(1). */
 LLVMModuleRef cj_module_parse(LLVMContextRef ctx, PyObject *bitcode, const char *name,
                               const char *error);
 /* A fresh unique CPU symbol for a function named `qualname` (PyMem; NULL + MemoryError). */

@@ -6,6 +6,7 @@
  * both drivers share: CUJIT_DUMP, module text and bitcode (both ways), symbol names. */
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
 
 #include <stdlib.h>
@@ -49,18 +50,34 @@ PyObject *cj_module_bitcode(LLVMModuleRef mod) {
     return bytes;
 }
 
+/* Keeps the first error a bitcode read reports: without a handler LLVM prints it and calls
+ * exit(1), so a malformed cache entry would kill the process. */
+static void keep_diagnostic(LLVMDiagnosticInfoRef info, void *opaque) {
+    char **kept = opaque;
+    if (*kept == NULL && LLVMGetDiagInfoSeverity(info) == LLVMDSError) {
+        *kept = LLVMGetDiagInfoDescription(info);
+    }
+}
+
 LLVMModuleRef cj_module_parse(LLVMContextRef ctx, PyObject *bitcode, const char *name,
                               const char *error) {
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
         PyBytes_AS_STRING(bitcode), (size_t)PyBytes_GET_SIZE(bitcode), name);
+    LLVMDiagnosticHandler old = LLVMContextGetDiagnosticHandler(ctx);
+    void *old_opaque = LLVMContextGetDiagnosticContext(ctx);
+    char *diag = NULL;
+    LLVMContextSetDiagnosticHandler(ctx, keep_diagnostic, &diag);
     LLVMModuleRef mod;
     int failed = LLVMParseBitcodeInContext2(ctx, buf, &mod);
+    LLVMContextSetDiagnosticHandler(ctx, old, old_opaque);
     LLVMDisposeMemoryBuffer(buf);
     if (failed) {
-        PyErr_SetString(cj_LoweringError, error);
-        return NULL;
+        PyErr_Format(cj_LoweringError, "%s: %s", error, diag ? diag : "malformed bitcode");
     }
-    return mod;
+    if (diag != NULL) {
+        LLVMDisposeMessage(diag);
+    }
+    return failed ? NULL : mod;
 }
 
 PyObject *cj_module_text(LLVMModuleRef mod) {

@@ -1,5 +1,7 @@
 """cache=True: entries persisted, reused, invalidated by changes, corrupt ones recompiled."""
+import json
 import os
+import struct
 
 import pytest
 
@@ -80,3 +82,28 @@ def test_cache_key_follows_globals_and_device_functions():
     k1 = key()
     ns["SCALE"] = 3.0  # read by the callee, not by the kernel itself
     assert key() != k1
+
+
+def test_entries_stay_in_the_folder_and_foreign_ones_are_recompiled(tmp_path, monkeypatch, nvvm):
+    from cujit import caching
+    cache = tmp_path / "a" / "b"
+    monkeypatch.setenv("CUJIT_CACHE_DIR", str(cache))
+    k = _kernel(4.0)
+    k.__qualname__ = "../../escaped/k"
+    d1 = cuda.jit("void(float32[:])", cache=True)(k)
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert len(files) == 1 and files[0].parent == cache and files[0].suffix == ".cjk"
+    ov1 = d1._overloads[d1.signatures[0]]
+
+    # the same entry signed with another user's secret: not trusted, recompiled, rewritten
+    data = files[0].read_bytes()
+    hlen = struct.unpack_from("<I", data, caching._HEAD.size - 4)[0]
+    key = json.loads(data[caching._HEAD.size:caching._HEAD.size + hlen])["key"]
+    from cujit.cuda import cache as kcache
+    meta, sections = caching.decode_entry(data, kcache.MAGIC, key, caching.secret())
+    files[0].write_bytes(caching.encode_entry(kcache.MAGIC, key, meta, sections, b"y" * 32))
+    d2 = cuda.jit("void(float32[:])", cache=True)(k)
+    ov2 = d2._overloads[d2.signatures[0]]
+    assert not ov2.result.get("cached") and ov2.ptx == ov1.ptx
+    d3 = cuda.jit("void(float32[:])", cache=True)(k)
+    assert d3._overloads[d3.signatures[0]].result.get("cached")

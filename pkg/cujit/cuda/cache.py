@@ -1,19 +1,22 @@
 """cache=True: compiled kernels persisted on disk, per compute capability.
 
-An entry is keyed by caching.function_key (the bytecode, the globals and closure values the
-function reads, its jitted callees), the argument types, the compile options (with the compute
-capability) and cujit's version; any change gives a new key. Files are "CJK1" + sha256(payload) + payload (JSON): a truncated or corrupt
-entry fails the checksum and is recompiled (and rewritten), never trusted. The directory is
-caching.cache_dir's: $CUJIT_CACHE_DIR, else __pycache__ beside the source (else ~/.cache/cujit).
-Debug kernels are not cached (their exception ids are per process), nor device functions.
+An entry is keyed by caching.function_key (the bytecode, the globals, closure values and module
+attributes the function reads, its jitted callees), the argument types, the compile options
+(with the compute capability) and cujit's version; any change gives a new key. Files are
+caching's entries (magic "CJK\\0"; HMAC-signed with the user's secret; the PTX, LLVM IR and
+annotation as sections, the entry name and parameters in the header), named by the key's hash
+only: a foreign, truncated or corrupt entry is recompiled (and rewritten), never trusted. The
+directory is caching.cache_dir's: $CUJIT_CACHE_DIR, else __pycache__ beside the source (else
+~/.cache/cujit). Debug kernels are not cached (their exception ids are per process), nor device
+functions.
 """
 import hashlib
-import json
 import os
 
 from .. import caching
 
-MAGIC = b"CJK1"
+MAGIC = b"CJK\x00"
+_TEXTS = ("ptx", "llvm", "annotation")
 
 
 def key(py_func, argtypes, options, version):
@@ -28,33 +31,30 @@ def key(py_func, argtypes, options, version):
 
 
 def _path(py_func, k):
-    name = getattr(py_func, "__qualname__", "kernel").replace("<", "_").replace(">", "_")
-    return os.path.join(caching.cache_dir(py_func), f"{name}-{k[:32]}.cjk")
+    return os.path.join(caching.cache_dir(py_func), caching.entry_name(k, ".cjk"))
 
 
 def load(py_func, k):
-    """The cached entry (a dict), or None when absent, stale or corrupt."""
-    payload = caching.read_blob(_path(py_func, k), MAGIC)
-    if payload is None:
+    """The cached entry (a dict), or None when absent, stale, corrupt or untrusted."""
+    found = caching.read_entry(_path(py_func, k), MAGIC, k)
+    if found is None:
         return None
+    meta, sections = found
     try:
-        entry = json.loads(payload.decode())
-    except (UnicodeDecodeError, ValueError):
+        entry = {n: sections[n].decode() for n in _TEXTS}
+    except (KeyError, UnicodeDecodeError):
         return None
-    if not isinstance(entry, dict) or entry.get("key") != k:
+    if (not isinstance(meta, dict) or not isinstance(meta.get("entry"), str) or
+            not isinstance(meta.get("params"), list)):
         return None
-    needed = {"ptx": str, "llvm": str, "annotation": str, "entry": str, "params": list}
-    if any(not isinstance(entry.get(n), t) for n, t in needed.items()):
-        return None
+    entry.update(key=k, entry=meta["entry"], params=meta["params"])
     return entry
 
 
 def store(py_func, k, result):
-    entry = {"key": k, "ptx": result["ptx"], "llvm": result["llvm"],
-             "annotation": result["annotation"], "entry": result["entry"],
-             "params": list(result["params"])}
     path = _path(py_func, k)
-    caching.write_blob(path, MAGIC, json.dumps(entry).encode())
+    meta = {"entry": result["entry"], "params": list(result["params"])}
+    caching.write_entry(path, MAGIC, k, meta, {n: result[n].encode() for n in _TEXTS})
     return path
 
 
