@@ -83,7 +83,15 @@ static void wait_for(cj_pending *p) {
 }
 
 static int same_key(const cj_pending *p, const cj_type *const *types, int nargs) {
-    return p->nargs == nargs && memcmp(p->types, types, sizeof(cj_type *) * (size_t)nargs) == 0;
+    if (p->nargs != nargs) {
+        return 0;
+    }
+    for (int i = 0; i < nargs; i++) {
+        if (p->types[i] != types[i]) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 int cj_pending_begin(cj_pending_list *list, const cj_type *const *types, int nargs,
@@ -107,7 +115,11 @@ int cj_pending_begin(cj_pending_list *list, const cj_type *const *types, int nar
         return -1;
     }
     PyThread_acquire_lock(p->done, NOWAIT_LOCK); /* a fresh lock: taken at once */
-    *p = (cj_pending){list->head, types, nargs, 0, me, p->done, 1};
+    p->next = list->head;
+    p->types = types;
+    p->nargs = nargs;
+    p->owner = me;
+    p->refs = 1;
     list->head = p;
     *claim = p;
     return 1;
