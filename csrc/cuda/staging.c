@@ -43,6 +43,7 @@ static struct {
     pthread_mutex_t lock;
     pthread_cond_t wake, finished;
     memcpy_job *job;        /* the job in progress, or NULL */
+    int holders;            /* workers that took `job` and may still touch it */
     unsigned long serial;   /* bumped for each job, so workers see a new one */
     int nthreads;           /* copying threads, the caller included; 0: staging off */
     int started;
@@ -70,9 +71,11 @@ static void *worker(void *unused) {
         }
         memcpy_job *job = pool.job;
         seen = pool.serial;
+        pool.holders++; /* the job lives on the caller's stack until we let go */
         pthread_mutex_unlock(&pool.lock);
         run_slices(job);
         pthread_mutex_lock(&pool.lock);
+        pool.holders--;
         pthread_cond_broadcast(&pool.finished);
     }
     return NULL;
@@ -95,10 +98,12 @@ static void parallel_memcpy(void *dst, const void *src, size_t n) {
     run_slices(&job);
     if (job.nslices > 1) {
         pthread_mutex_lock(&pool.lock);
-        while (atomic_load(&job.done) < job.nslices) {
+        /* every slice done is not enough: a worker that took the job may not yet have
+         * looked at `next`, and the job dies with this frame */
+        while (atomic_load(&job.done) < job.nslices || pool.holders > 0) {
             pthread_cond_wait(&pool.finished, &pool.lock);
         }
-        pool.job = NULL; /* workers still holding &job have no slices left to take */
+        pool.job = NULL; /* workers that wake later take no dead job */
         pthread_mutex_unlock(&pool.lock);
     }
 }
@@ -114,6 +119,7 @@ static void after_fork_in_child(void) {
     pthread_cond_init(&pool.wake, NULL);
     pthread_cond_init(&pool.finished, NULL);
     pool.job = NULL;
+    pool.holders = 0;
     pool.started = 0;
 }
 

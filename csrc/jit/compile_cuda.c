@@ -29,13 +29,18 @@ typedef struct devfn {
     const cj_type *ret;
 } devfn;
 
+/* One compilation's state (nothing of it is global: other threads compile meanwhile). */
 typedef struct cuda_compile {
     cuda_options opt;
     PyObject *self;     /* the device function being compiled (for recursion), or NULL */
     int depth;
+    PyObject *keep;     /* list: the device functions this compilation uses, kept alive */
 } cuda_compile;
 
-static PyObject *devfn_cache; /* dict: (pyfunc, argtypes, debug, fastmath) -> capsule(devfn) */
+/* dict: (pyfunc, argtypes, debug, fastmath) -> capsule(devfn). Two threads may compile one
+ * device function at once: the first stored stays (the other's is dropped), and a compilation
+ * keeps the capsules it uses, so cuda_clear_device_cache in another thread frees none. */
+static PyObject *devfn_cache;
 
 static void devfn_destroy(PyObject *capsule) {
     devfn *f = PyCapsule_GetPointer(capsule, "cujit.devfn");
@@ -126,7 +131,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     PyObject *cap = PyDict_GetItemWithError(devfn_cache, key); /* borrowed */
     if (cap != NULL) {
         Py_DECREF(key);
-        return PyCapsule_GetPointer(cap, "cujit.devfn");
+        return PyList_Append(cc->keep, cap) < 0 ? NULL : PyCapsule_GetPointer(cap, "cujit.devfn");
     }
     if (PyErr_Occurred() || cc->depth > 32) {
         if (!PyErr_Occurred()) {
@@ -169,10 +174,13 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
         Py_DECREF(key);
         return NULL;
     }
-    int rc = PyDict_SetItem(devfn_cache, key, cap);
+    PyObject *stored = PyDict_SetDefault(devfn_cache, key, cap); /* borrowed */
     Py_DECREF(key);
-    Py_DECREF(cap); /* the cache keeps it */
-    return rc < 0 ? NULL : f;
+    Py_DECREF(cap); /* the first one stored stays */
+    if (stored == NULL || PyList_Append(cc->keep, stored) < 0) {
+        return NULL;
+    }
+    return PyCapsule_GetPointer(stored, "cujit.devfn");
 }
 
 /* ---- options ---- */
@@ -341,10 +349,14 @@ int cj_cuda_compile(PyObject *pyfunc, const cj_type *const *types, int nargs, in
                     const cj_cuda_options *opt, const cj_type *declared, cj_cuda_result *out) {
     *out = (cj_cuda_result){.debug = opt->debug, .cc_major = opt->cc_major,
                             .cc_minor = opt->cc_minor};
-    cuda_compile cc = {.opt = *opt};
+    cuda_compile cc = {.opt = *opt, .keep = PyList_New(0)};
+    if (cc.keep == NULL) {
+        return -1;
+    }
     cj_nvvm_options nopts = {.cc_major = opt->cc_major, .cc_minor = opt->cc_minor,
                              .opt = opt->opt, .fastmath = opt->fastmath};
     if (cj_nvvm_check_options(&nopts) < 0) {
+        Py_DECREF(cc.keep);
         return -1;
     }
     /* -generate-line-info; DWARF (-g) is not emitted */
@@ -380,6 +392,7 @@ done:
         LLVMDisposeModule(c.mod);
     }
     LLVMContextDispose(ctx);
+    Py_DECREF(cc.keep);
     if (rc < 0) {
         cj_cuda_result_clear(out);
     }

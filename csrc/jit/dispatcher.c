@@ -1,6 +1,8 @@
 /* dispatcher.c: the Dispatcher type (numba's CPUDispatcher): one compiled overload per
  * argument-type signature. The call path is C: typeof each argument, find the overload
- * (compiling it on a miss), unbox into a stack buffer, call, box the result or raise. */
+ * (compiling it on a miss), unbox into a stack buffer, call, box the result or raise.
+ * A miss compiles under a claim on the signature (threads.c): one thread compiles it while
+ * others wait; the hit path takes no lock (the table only grows, see threads.c). */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -16,21 +18,13 @@ struct cj_dispatcher {
     cj_options opt;
     int locked;            /* explicit signatures: calls convert to them, no new compiles */
     int nparams;
-    cj_overload **ovs;
+    cj_overload **ovs;     /* cj_table_reserve's: old arrays stay valid */
     int n, cap;
     PyObject *cache;       /* pkg/cujit/caching.py's Cache, or NULL */
+    cj_pending_list pending; /* compilations under way (threads.c) */
 };
 
 PyTypeObject *cj_DispatcherType;
-
-/* Compilations under way, for catching mutual recursion (which cujit does not type). */
-typedef struct in_progress {
-    cj_dispatcher *disp;
-    const cj_type *const *types;
-    int nargs;
-    struct in_progress *outer;
-} in_progress;
-static in_progress *compiling;
 
 PyObject *cj_dispatcher_pyfunc(PyObject *obj) {
     if (cj_DispatcherType != NULL && PyObject_TypeCheck(obj, cj_DispatcherType)) {
@@ -80,17 +74,11 @@ static cj_overload *find_convertible(cj_dispatcher *d, const cj_type *const *typ
 }
 
 static int add_overload(cj_dispatcher *d, cj_overload *ov) {
-    if (d->n == d->cap) {
-        int cap = d->cap ? d->cap * 2 : 4;
-        cj_overload **ovs = PyMem_Realloc(d->ovs, sizeof(cj_overload *) * (size_t)cap);
-        if (ovs == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        d->ovs = ovs;
-        d->cap = cap;
+    if (cj_table_reserve((void ***)&d->ovs, d->n, &d->cap) < 0) {
+        return -1;
     }
-    d->ovs[d->n++] = ov;
+    d->ovs[d->n] = ov;
+    d->n++; /* visible to lookups once complete */
     return 0;
 }
 
@@ -133,15 +121,9 @@ static void cache_save(cj_dispatcher *d, cj_overload *ov, PyObject *argtuple, Py
     }
 }
 
-static cj_overload *compile_for(cj_dispatcher *d, const cj_type *const *types, int nargs,
-                                const cj_type *declared_ret) {
-    for (in_progress *p = compiling; p != NULL; p = p->outer) {
-        if (p->disp == d && p->nargs == nargs && same_types(p->types, types, nargs)) {
-            PyErr_Format(cj_TypingError, "cujit cannot type mutually recursive jitted "
-                                         "functions (%R calls itself back)", d->py_func);
-            return NULL;
-        }
-    }
+/* Reads the cache or compiles, and adds the overload; the caller holds the claim. */
+static cj_overload *compile_claimed(cj_dispatcher *d, const cj_type *const *types, int nargs,
+                                    const cj_type *declared_ret) {
     PyObject *argtuple = NULL, *declared = Py_None;
     if (d->cache != NULL) {
         argtuple = cj_types_tuple(types, nargs);
@@ -160,10 +142,7 @@ static cj_overload *compile_for(cj_dispatcher *d, const cj_type *const *types, i
             return cached;
         }
     }
-    in_progress me = {d, types, nargs, compiling};
-    compiling = &me;
     cj_overload *ov = cj_compile_cpu(d, types, nargs, declared_ret);
-    compiling = me.outer;
     if (ov != NULL && d->cache != NULL) {
         cache_save(d, ov, argtuple, declared);
     }
@@ -172,6 +151,24 @@ static cj_overload *compile_for(cj_dispatcher *d, const cj_type *const *types, i
         cj_overload_free(ov);
         return NULL;
     }
+    return ov;
+}
+
+/* The overload for `types`, compiled once whichever threads ask (NULL + exception). */
+static cj_overload *compile_for(cj_dispatcher *d, const cj_type *const *types, int nargs,
+                                const cj_type *declared_ret) {
+    cj_overload *ov;
+    cj_pending *claim = NULL;
+    int rc = 0;
+    while ((ov = find_exact(d, types, nargs)) == NULL &&
+           (rc = cj_pending_begin(&d->pending, types, nargs, d->py_func, &claim)) == 0) {
+        /* another thread compiled them meanwhile (or failed to: then we try) */
+    }
+    if (ov != NULL || rc < 0) {
+        return ov;
+    }
+    ov = compile_claimed(d, types, nargs, declared_ret);
+    cj_pending_end(&d->pending, claim);
     return ov;
 }
 
@@ -411,7 +408,7 @@ static void dispatcher_dealloc(PyObject *self) {
         /* the machine code stays in the JIT; only the bookkeeping goes */
         cj_overload_free(d->ovs[i]);
     }
-    PyMem_Free(d->ovs);
+    cj_table_free((void **)d->ovs);
     tp->tp_free(self);
     Py_DECREF(tp);
 }

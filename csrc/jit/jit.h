@@ -7,6 +7,7 @@
  *   kernel.c, launch.c, launch_config.c  the CUDA dispatcher's table and launch path
  *                  (kernel_internal.h; its C API for other launch paths in kernel.h)
  *   ufunc.c        CPU ufunc objects      ufunc_cuda*.c  the CUDA ufunc call path
+ *   threads.c      compiling from several threads: compilations under way, growable tables
  * This header declares what the files share; kernel.h and ufunc_cuda.h say the rest. */
 #ifndef CJ_JIT_H
 #define CJ_JIT_H
@@ -124,6 +125,23 @@ PyObject *cj_overload_export(cj_overload *ov);
  * no exception when the entry does not fit this process (an exception id is taken). */
 cj_overload *cj_overload_import(PyObject *entry, const cj_type *const *argtypes, int nargs,
                                 const cj_type *ret, const char *qualname);
+
+/* ---- threads.c: compilations under way, and tables that readers need no lock for ---- */
+typedef struct cj_pending cj_pending;
+typedef struct cj_pending_list {
+    cj_pending *head;   /* compilations under way on one table, any thread's */
+} cj_pending_list;
+/* Claims the compilation of `types` on `list` for this thread: 1 (*claim set: end it with
+ * cj_pending_end), 0 after waiting for another thread's compilation of them (look the table
+ * up again), -1 + TypingError when that would be `func` calling itself back (in this thread,
+ * or through threads waiting on each other), or MemoryError. */
+int cj_pending_begin(cj_pending_list *list, const cj_type *const *types, int nargs,
+                     PyObject *func, cj_pending **claim);
+void cj_pending_end(cj_pending_list *list, cj_pending *claim);
+/* Grows a table of pointers (`n` used of `*cap`) to hold one more; the old array stays valid
+ * until cj_table_free. -1 + MemoryError. */
+int cj_table_reserve(void ***items, int n, int *cap);
+void cj_table_free(void **items);
 
 /* ---- boxing.c ---- */
 /* Writes the C value of `value` as type `t` at `dst`; -1 with TypeError/OverflowError. */

@@ -6,7 +6,15 @@
  * have no version takes the overload compiled for those types, or, once the signatures are
  * fixed (lock()), the one they convert to best (types/convert.c); else it compiles one with
  * cj_cuda_compile for the launch device's compute capability, through the on-disk cache when
- * there is one. */
+ * there is one.
+ *
+ * Threads: a miss (a version to load, a signature to compile) claims its argument types on
+ * the launcher (threads.c), looks again and does the work, so one signature compiles once
+ * while other threads wait. The launch hit path (find_version) takes no lock and allocates
+ * nothing: entries are written before the count that shows them and never removed while the
+ * launcher lives, and a grown array's old copy stays allocated (cj_table_reserve), so even a
+ * reader that keeps an array pointer across Python code (the cache, another thread's
+ * compilation) reads valid entries. Versions and overloads stay at their addresses. */
 #include <string.h>
 
 #include "jit/kernel_internal.h"
@@ -24,22 +32,6 @@ static int same_types(const cj_type *const *a, const cj_type *const *b, int n) {
         }
     }
     return 1;
-}
-
-/* Grows `*items` (of `*cap`) to hold one more pointer; -1 + MemoryError. */
-static int reserve(void ***items, int n, int *cap) {
-    if (n < *cap) {
-        return 0;
-    }
-    int grown = *cap ? *cap * 2 : 4;
-    void **more = PyMem_Realloc(*items, sizeof(void *) * (size_t)grown);
-    if (more == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    *items = more;
-    *cap = grown;
-    return 0;
 }
 
 /* ---- the table ---- */
@@ -159,13 +151,14 @@ static cj_cuda_overload *add_overload(cj_KernelLauncher *k, const cj_type *const
     opt.cc_major = cc_major;
     opt.cc_minor = cc_minor;
     if (compile_into(k, types, nargs, declared, &opt, &ov->result) < 0 ||
-        reserve((void ***)&k->ovs, k->nov, &k->capov) < 0) {
+        cj_table_reserve((void ***)&k->ovs, k->nov, &k->capov) < 0) {
         overload_free(ov);
         return NULL;
     }
     ov->nargs = nargs;
     memcpy(ov->argtypes, types, sizeof(cj_type *) * (size_t)nargs);
-    k->ovs[k->nov++] = ov;
+    k->ovs[k->nov] = ov;
+    k->nov++;
     return ov;
 }
 
@@ -238,16 +231,11 @@ static int load_module(version *v, const cj_cuda_overload *ov) {
     return 0;
 }
 
-version *cj_launcher_version(cj_KernelLauncher *k, const cj_type *const *types, int nargs,
+/* Loads (compiling if needed) the version for launch types on `device`; the caller holds
+ * the claim on the types. */
+static version *load_version(cj_KernelLauncher *k, const cj_type *const *types, int nargs,
                              int device) {
-    version *v = find_version(k, types, nargs, device);
-    if (v != NULL) {
-        return v;
-    }
-    if (k->device_fn) {
-        PyErr_Format(PyExc_TypeError, "device function %U cannot be launched", k->name);
-        return NULL;
-    }
+    version *v;
     const cj_cuda_overload *ov = overload_for_launch(k, types, nargs, device);
     if (ov == NULL || (v = PyMem_Calloc(1, sizeof(version))) == NULL) {
         return ov == NULL ? NULL : (version *)PyErr_NoMemory();
@@ -255,11 +243,36 @@ version *cj_launcher_version(cj_KernelLauncher *k, const cj_type *const *types, 
     *v = (version){.nargs = nargs, .ov = ov, .device = device,
                    .generation = cj_ctx_generation[device]};
     memcpy(v->key, types, sizeof(cj_type *) * (size_t)nargs);
-    if (load_module(v, ov) < 0 || reserve((void ***)&k->vs, k->n, &k->cap) < 0) {
+    if (load_module(v, ov) < 0 || cj_table_reserve((void ***)&k->vs, k->n, &k->cap) < 0) {
         version_free(v);
         return NULL;
     }
-    k->vs[k->n++] = v;
+    k->vs[k->n] = v;
+    k->n++; /* visible to launches once complete */
+    return v;
+}
+
+version *cj_launcher_version(cj_KernelLauncher *k, const cj_type *const *types, int nargs,
+                             int device) {
+    version *v = find_version(k, types, nargs, device);
+    if (v != NULL) {
+        return v; /* the launch hit path: no lock, no allocation */
+    }
+    if (k->device_fn) {
+        PyErr_Format(PyExc_TypeError, "device function %U cannot be launched", k->name);
+        return NULL;
+    }
+    cj_pending *claim = NULL;
+    int rc = 0;
+    while ((v = find_version(k, types, nargs, device)) == NULL &&
+           (rc = cj_pending_begin(&k->pending, types, nargs, k->pyfunc, &claim)) == 0) {
+        /* another thread loaded them meanwhile (or failed to: then we try) */
+    }
+    if (v != NULL || rc < 0) {
+        return v;
+    }
+    v = load_version(k, types, nargs, device);
+    cj_pending_end(&k->pending, claim);
     return v;
 }
 
@@ -302,11 +315,17 @@ static PyObject *launcher_compile(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_TypeError, "restype must be a cujit type, not %R", restype);
         return NULL;
     }
-    cj_cuda_overload *ov = find_overload(k, types, nargs);
-    if (ov == NULL && (ov = add_overload(k, types, nargs, declared, major, minor)) == NULL) {
-        return NULL;
+    cj_cuda_overload *ov;
+    cj_pending *claim = NULL;
+    int rc = 0;
+    while ((ov = find_overload(k, types, nargs)) == NULL &&
+           (rc = cj_pending_begin(&k->pending, types, nargs, k->pyfunc, &claim)) == 0) {
     }
-    return overload_dict(ov);
+    if (ov == NULL && rc == 1) {
+        ov = add_overload(k, types, nargs, declared, major, minor);
+        cj_pending_end(&k->pending, claim);
+    }
+    return ov == NULL ? NULL : overload_dict(ov);
 }
 
 static PyObject *launcher_lock(PyObject *self, PyObject *unused) {
@@ -418,8 +437,8 @@ static void launcher_dealloc(PyObject *self) {
     for (int i = 0; i < k->nov; i++) {
         overload_free(k->ovs[i]);
     }
-    PyMem_Free(k->vs);
-    PyMem_Free(k->ovs);
+    cj_table_free((void **)k->vs);
+    cj_table_free((void **)k->ovs);
     tp->tp_free(self);
     Py_DECREF(tp);
 }

@@ -44,8 +44,9 @@ typedef struct cj_KernelLauncher {
     int locked;              /* signatures fixed: arguments convert to the best one */
     cj_cuda_overload **ovs;  /* the table, in compile order */
     int nov, capov;
-    version **vs;
+    version **vs;            /* both cj_table_reserve's: old arrays stay valid (threads.c) */
     int n, cap;
+    cj_pending_list pending; /* compilations and loads under way, by argument types */
 } cj_KernelLauncher;
 
 extern PyTypeObject *cj_KernelLauncherType;

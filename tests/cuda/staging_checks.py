@@ -5,6 +5,7 @@ only: CUDA does not survive fork). Invoked by test_staging.py in a subprocess, u
 libcuda with CUJIT_STAGING_THREADS set, and on a real GPU."""
 import os
 import threading
+import time
 
 import numpy as np
 
@@ -62,6 +63,37 @@ def check_many_threads_at_once():
     assert not errors, errors
 
 
+def check_copies_in_a_loop_under_load():
+    """Many two-chunk copies back to back, optionally with other threads busy: a worker that
+    took a job late must not touch it after the copy returned (it lived on the caller's
+    stack). STAGING_LOOP_SECONDS sets how long (default: a few copies), STAGING_LOADERS how
+    many threads compete for the CPUs (default none: the copy threads outnumber CI's CPUs)."""
+    seconds = float(os.environ.get("STAGING_LOOP_SECONDS", "0"))
+    host = np.random.default_rng(7).integers(0, 255, 16 * MB + 1, dtype=np.uint8)
+    out = np.empty_like(host)
+    d = cuda.to_device(host)
+    stop = threading.Event()
+
+    def load():  # numpy drops the GIL: these compete with the copy workers for the CPUs
+        a = np.random.default_rng(1).random(1 << 18)
+        while not stop.is_set():
+            np.sort(a)
+    loaders = [threading.Thread(target=load) for _ in range(int(os.environ.get("STAGING_LOADERS", "0")))]
+    for t in loaders:
+        t.start()
+    try:
+        end, copies = time.monotonic() + seconds, 0
+        while copies < 3 or time.monotonic() < end:
+            d.copy_to_device(host)
+            d.copy_to_host(out)
+            copies += 1
+    finally:
+        stop.set()
+        for t in loaders:
+            t.join()
+    assert np.array_equal(out, host)
+
+
 def check_forked_child():
     if not os.environ.get("CUJIT_CUDA_DRIVER"):
         return
@@ -78,8 +110,9 @@ def check_forked_child():
 
 
 if __name__ == "__main__":
+    only = os.environ.get("STAGING_CHECKS")  # one check's name, or all of them
     for name, fn in list(globals().items()):
-        if name.startswith("check_"):
+        if name.startswith("check_") and only in (None, name):
             fn()
             print(name, "ok")
     print("ALL OK")

@@ -18,6 +18,26 @@ def test_staged_copies_on_fake_driver(run_checks_on_fake_driver, threads):
                               env={"CUJIT_STAGING_THREADS": threads})
 
 
+LOOP = "check_copies_in_a_loop_under_load"
+
+
+@pytest.mark.parametrize("run", range(2))
+def test_staged_copies_in_a_loop(run_checks_on_fake_driver, run):
+    # a worker used to touch a job on the caller's stack after the copy returned (segfault or
+    # heap corruption in most 1.5-second loops with 8 threads on 2 CPUs)
+    run_checks_on_fake_driver(os.path.join(HERE, "staging_checks.py"), memory=1 << 30,
+                              env={"CUJIT_STAGING_THREADS": "8", "STAGING_CHECKS": LOOP,
+                                   "STAGING_LOOP_SECONDS": "1.5"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("threads,loaders", [("3", "2"), ("8", "2")])
+def test_staged_copies_in_a_loop_longer(run_checks_on_fake_driver, threads, loaders):
+    run_checks_on_fake_driver(os.path.join(HERE, "staging_checks.py"), memory=1 << 30,
+                              env={"CUJIT_STAGING_THREADS": threads, "STAGING_CHECKS": LOOP,
+                                   "STAGING_LOOP_SECONDS": "3", "STAGING_LOADERS": loaders})
+
+
 def test_staging_off_takes_the_driver_path(run_checks_on_fake_driver):
     run_checks_on_fake_driver(os.path.join(HERE, "staging_checks.py"), memory=1 << 30,
                               env={"CUJIT_STAGING_THREADS": "0"})
