@@ -8,6 +8,7 @@ import re
 import numpy as np
 
 from . import _core
+from .decorators import _check_options, core_options
 from .typing import parse_signature, parse_signatures
 
 
@@ -37,10 +38,15 @@ def _check_cuda_options(options, cache, what):
                                   "cujit yet")
 
 
-def _dispatcher(func, cache):
+def _check_cpu_options(options, cache, what):
+    """The CPU target takes jit's options (checked as jit checks them)."""
+    _check_options(dict(options, cache=cache), what)
+
+
+def _dispatcher(func, cache, options=None):
     """The scalar (or core) function's dispatcher: NumPy's error model, as NumPy's ufuncs;
     with cache=True its compiled code is kept on disk like jit(cache=True)'s."""
-    options = {"error_model": "numpy"}
+    options = core_options(options or {}, error_model="numpy")
     disp = _core.Dispatcher(func, options)
     if cache:
         from .caching import Cache
@@ -69,10 +75,10 @@ def _ufunc_signatures(sigs):
 class DUFunc:
     """A ufunc that compiles a loop for each new combination of input types (numba's DUFunc)."""
 
-    def __init__(self, func, identity=None, cache=False):
+    def __init__(self, func, identity=None, cache=False, options=None):
         self.py_func = func
         self.identity = identity
-        self._disp = _dispatcher(func, cache)
+        self._disp = _dispatcher(func, cache, options)
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self._sigs = []
@@ -150,16 +156,17 @@ def vectorize(ftylist_or_function=(), identity=None, cache=False, target="cpu", 
                                                             (str, _core.Type)):
             return cuda_ufunc.vectorize((), ftylist_or_function)
         return lambda func: cuda_ufunc.vectorize(ftylist_or_function, func)
+    _check_cpu_options(options, cache, "vectorize")
     if callable(ftylist_or_function) and not isinstance(ftylist_or_function, (str, _core.Type)):
-        return DUFunc(ftylist_or_function, identity, cache)
+        return DUFunc(ftylist_or_function, identity, cache, options)
     sigs = ftylist_or_function
 
     def decorate(func):
         if not sigs:
-            return DUFunc(func, identity, cache)
+            return DUFunc(func, identity, cache, options)
         parsed = _ufunc_signatures(sigs)
         nin = len(parsed[0].args)
-        return _make(_dispatcher(func, cache), parsed, nin, 1, identity)
+        return _make(_dispatcher(func, cache, options), parsed, nin, 1, identity)
     return decorate
 
 
@@ -196,6 +203,7 @@ def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **
         _check_cuda_options(options, cache, "guvectorize")
         from .cuda import ufunc as cuda_ufunc
         return lambda func: cuda_ufunc.guvectorize(ftylist, signature, nin, nout, core, func)
+    _check_cpu_options(options, cache, "guvectorize")
 
     parsed = parse_signatures(ftylist)
 
@@ -208,6 +216,6 @@ def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **
             if sig.return_type is not None and str(sig.return_type) not in ("none", "void"):
                 raise TypeError(f"guvectorize functions return nothing: {sig!r}")
             sigs.append(_core.make_signature(None, tuple(sig.args)))
-        return _make(_dispatcher(func, cache), sigs, nin, nout, identity,
+        return _make(_dispatcher(func, cache, options), sigs, nin, nout, identity,
                      signature.replace(" ", ""), core)
     return decorate
