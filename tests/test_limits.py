@@ -78,3 +78,47 @@ def test_vectorize_cache_checked():
 def test_cuda_jit_option_values_are_checked(options, exc):
     with pytest.raises(exc):
         cuda.jit(**options)(lambda x: None)
+
+
+# ---- ufunc signatures: arrays in a ufunc, layout mismatches in a gufunc ----
+
+def test_vectorize_array_signature_is_a_type_error():
+    with pytest.raises(TypeError, match=r"array\(float64, 1d, A\)"):
+        cujit.vectorize(["float64[:](float64[:])"])(lambda x: x)
+    with pytest.raises(TypeError, match="vectorize signature"):
+        cujit.vectorize(["float64(float64[:])"])(lambda x: x[0])
+
+
+def test_make_ufunc_rejects_array_loops_in_c():
+    disp = cujit._core.Dispatcher(lambda x: x, {"error_model": "numpy"})
+    disp.compile(cujit.parse_signature("float64[:](float64[:])"))
+    with pytest.raises(TypeError, match="mismatch"):
+        cujit._core.make_ufunc(disp, 1, 1, "f", "", cujit._core.UFUNC_IDENTITY_NONE, None,
+                               None, None)
+
+
+@pytest.mark.parametrize("sig, layout, arg", [
+    ("void(float64[:,:], float64[:])", "(n)->()", "#1"),
+    ("void(float64, float64[:])", "(n)->()", "#1"),
+    ("void(float64[:], float64[:,:])", "(n)->(n)", "#2"),
+    ("void(float64[:,:,:], float64[:])", "()->()", "#1"),
+])
+def test_guvectorize_layout_mismatch_is_a_type_error(sig, layout, arg):
+    # the message names the signature (numba's spelling) and the layout
+    named = str(cujit.parse_signature(sig))
+    for target in ("cpu", "cuda"):
+        with pytest.raises(TypeError) as e:
+            cujit.guvectorize([sig], layout, target=target)(lambda x, y: None)
+        assert named in str(e.value) and repr(layout) in str(e.value) and arg in str(e.value)
+
+
+def test_guvectorize_scalar_core_as_1d_array_still_works():
+    import numpy as np
+
+    @cujit.guvectorize(["void(float64[:], float64[:])"], "(n)->()")
+    def total(x, out):
+        s = 0.0
+        for v in x:
+            s += v
+        out[0] = s
+    assert total(np.arange(4.0)) == 6.0

@@ -69,7 +69,30 @@ def _ufunc_signatures(sigs):
     for sig in parsed:
         if sig.return_type is None:
             raise TypeError(f"vectorize signatures need a return type: {sig!r}")
+        check_scalar_signature(sig)
     return parsed
+
+
+def check_scalar_signature(sig):
+    """A ufunc's arguments and result are scalars (numba: a NumPy dtype)."""
+    for t in (*sig.args, sig.return_type):
+        if getattr(t, "ndim", None) is not None:
+            raise TypeError(f"vectorize signature {sig!r}: a ufunc's arguments and result are "
+                            f"scalars, not {t}; use guvectorize for arrays")
+
+
+def check_gufunc_signature(sig, layout, core):
+    """numba's rule: an argument with k core dimensions in the layout is an array of k
+    dimensions, or, when k is 0, a scalar or a 1-d array."""
+    for i, (t, dims) in enumerate(zip(sig.args, core)):
+        ndim = getattr(t, "ndim", None)
+        if ndim is None and dims:
+            raise TypeError(f"signature {sig!r} does not fit the layout {layout!r}: scalar type "
+                            f"{t} given for non scalar argument #{i + 1}")
+        if ndim is not None and ndim != len(dims) and not (ndim == 1 and not dims):
+            raise TypeError(f"signature {sig!r} does not fit the layout {layout!r}: type and "
+                            f"shape signature mismatch for arg #{i + 1} ({t} for "
+                            f"{len(dims)} core dimension(s))")
 
 
 class DUFunc:
@@ -215,6 +238,7 @@ def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **
                                 f"{signature!r} has {nin + nout}")
             if sig.return_type is not None and str(sig.return_type) not in ("none", "void"):
                 raise TypeError(f"guvectorize functions return nothing: {sig!r}")
+            check_gufunc_signature(sig, signature, core)
             sigs.append(_core.make_signature(None, tuple(sig.args)))
         return _make(_dispatcher(func, cache, options), sigs, nin, nout, identity,
                      signature.replace(" ", ""), core)
