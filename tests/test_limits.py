@@ -122,3 +122,36 @@ def test_guvectorize_scalar_core_as_1d_array_still_works():
             s += v
         out[0] = s
     assert total(np.arange(4.0)) == 6.0
+
+
+# ---- nesting: every recursion in C is bounded by abi.h's CJ_MAX_NESTING ----
+
+def _nested(depth, leaf=1):
+    t = leaf
+    for _ in range(depth):
+        t = (t,)
+    return t
+
+
+def test_deep_tuple_argument_is_a_recursion_error():
+    f = cujit.njit(lambda x: 1)
+    with pytest.raises(RecursionError, match="nesting"):
+        f(_nested(100_000))
+    with pytest.raises(RecursionError, match="nesting"):
+        cujit.typeof(_nested(101))
+    with pytest.raises(RecursionError, match="nesting"):
+        f(_nested(101))
+
+
+def test_tuple_nesting_up_to_the_limit_works():
+    g = cujit.njit(lambda x: x)
+    t = _nested(60, 2.5)
+    assert g(t) == t
+    assert str(cujit.typeof(_nested(99))).count("UniTuple") == 99
+
+
+def test_deep_tuple_type_made_from_python_is_a_recursion_error():
+    t = cujit.int64
+    with pytest.raises(RecursionError, match="nesting"):
+        for _ in range(200):
+            t = cujit.types.UniTuple(t, 1)

@@ -20,6 +20,14 @@
 #define CJ_MAX_ARGS 64
 /* Dimensions of an array (NumPy's own limit, NPY_MAXDIMS, is 32 before NumPy 2, 64 after). */
 #define CJ_MAXDIM 32
+/* Nesting depth of a type (a tuple in a tuple ...; types.c checks it where every type is
+ * made), so every recursion over types and over the values they describe (typeof, naming,
+ * unification, conversion, boxing, kernel parameters, lowering) is bounded by it. Deeper is
+ * a RecursionError with this text, as numba's. */
+#define CJ_MAX_NESTING 100
+#define CJ_NESTING_TEXT_(n) "type nesting deeper than " #n " levels (cujit's limit)"
+#define CJ_NESTING_TEXT(n) CJ_NESTING_TEXT_(n)
+#define CJ_NESTING_ERROR CJ_NESTING_TEXT(CJ_MAX_NESTING)
 
 /* ---- excinfo.c: exceptions raised by compiled code, by id ---- */
 /* Registers an exception class or instance to raise; its id (>= 1), or -1 with an exception. */
