@@ -155,3 +155,34 @@ def test_deep_tuple_type_made_from_python_is_a_recursion_error():
     with pytest.raises(RecursionError, match="nesting"):
         for _ in range(200):
             t = cujit.types.UniTuple(t, 1)
+
+
+# ---- inference reaches its fixpoint, however many rounds it takes ----
+
+def _compile_source(src, name):
+    ns = {}
+    exec(compile(src, f"<{name}>", "exec"), ns)
+    return ns[name]
+
+
+def test_long_chain_of_loop_carried_assignments():
+    n = 260
+    lines = ["def chain(m):"] + [f"    a{k} = 0" for k in range(n)]
+    lines += ["    for i in range(m):"]
+    lines += [f"        a{k} = a{k - 1}" for k in range(n - 1, 0, -1)]
+    lines += ["        a0 = 0.5", f"    return a{n - 1}"]
+    py = _compile_source("\n".join(lines), "chain")
+    assert py(n + 5) == 0.5
+    assert cujit.njit(py)(n + 5) == 0.5
+
+
+def test_many_sequential_ifs():
+    n = 250
+    lines = ["def ifs(x):", "    s = 0"]
+    for k in range(n):
+        lines += [f"    if x > {k}:", "        s += 1"]
+    lines += ["    return s"]
+    py = _compile_source("\n".join(lines), "ifs")
+    f = cujit.njit(py)
+    for x in (-1, 0, 17, 300):
+        assert f(x) == py(x)
