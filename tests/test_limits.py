@@ -186,3 +186,11 @@ def test_many_sequential_ifs():
     f = cujit.njit(py)
     for x in (-1, 0, 17, 300):
         assert f(x) == py(x)
+
+
+# ---- arrays beyond CJ_MAXDIM dimensions ----
+
+def test_cpu_array_beyond_maxdim_is_a_value_error():
+    import numpy as np
+    with pytest.raises(ValueError, match="dimensions exceed the limit of 32"):
+        cujit.njit(lambda a: 1)(np.zeros((1,) * 33))

@@ -65,5 +65,8 @@ void cj_layout_default_strides(int ndim, const Py_ssize_t *shape, Py_ssize_t ite
 /* Whether the array is C- (fortran 0) or F-contiguous (fortran 1): 1 or 0. */
 int cj_layout_is_contiguous(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
                             Py_ssize_t itemsize, int fortran);
+/* 0 when an array of `ndim` dimensions fits a CJ_MAXDIM layout, else -1 with a ValueError.
+ * Checked before any ndim entries are copied into a CJ_MAXDIM array (NumPy 2 has 64). */
+int cj_layout_check_ndim(Py_ssize_t ndim);
 
 #endif

@@ -115,8 +115,7 @@ const cj_type *cj_type_complex(int bits) {
 }
 
 const cj_type *cj_type_array(const cj_type *dtype, int ndim, char layout, int readonly) {
-    if (ndim < 0 || ndim > 32) {
-        PyErr_Format(PyExc_ValueError, "array dimension count %d is out of range", ndim);
+    if (cj_layout_check_ndim(ndim) < 0) {
         return NULL;
     }
     if (ndim <= 1 && layout == 'F') {
