@@ -194,3 +194,42 @@ def test_cpu_array_beyond_maxdim_is_a_value_error():
     import numpy as np
     with pytest.raises(ValueError, match="dimensions exceed the limit of 32"):
         cujit.njit(lambda a: 1)(np.zeros((1,) * 33))
+
+
+# ---- __cuda_array_interface__: Python code run while it is read ----
+
+CAI_SCRIPT = r'''
+import sys
+from cujit import _core
+which = sys.argv[1]
+d = {"version": 3, "typestr": "<f4", "data": (4096, False), "strides": None}
+class Evil:
+    def __index__(self):
+        if which == "clear":
+            d["shape"].clear()
+        elif which == "pop":
+            d.pop("shape")
+            import gc; gc.collect()
+            junk = [[0] * 10 for _ in range(1000)]
+        elif which == "strides":
+            d.pop("strides").clear()
+        return 4
+if which == "strides":
+    d["shape"] = (2, 2, 2)
+    d["strides"] = [Evil(), 8, 4]
+else:
+    d["shape"] = [Evil()] + [3] * 20
+r = _core.cai_parse(d)
+print(r["shape"][:2], r["strides"][:2])
+'''
+
+
+@pytest.mark.parametrize("which, out", [("clear", "(4, 3) "), ("pop", "(4, 3) "),
+                                        ("strides", "(2, 2) (4, 8)")])
+def test_cai_items_mutating_the_dict_or_list(which, out):
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", CAI_SCRIPT, which], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith(out)
