@@ -233,3 +233,64 @@ def test_cai_items_mutating_the_dict_or_list(which, out):
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.startswith(out)
+
+
+# ---- numbers at the ends: CPython's answers (numba's where CPython has none) ----
+
+def _count_range(a, b, s):
+    n = 0
+    last = 0
+    for i in range(a, b, s):
+        n += 1
+        last = i
+        if n > 10:
+            break
+    return n, last
+
+
+@pytest.mark.parametrize("a, b, s", [
+    (2 ** 62 - 5, 2 ** 63 - 1, 2 ** 62),
+    (-2 ** 63, 2 ** 63 - 1, 2 ** 62),
+    (2 ** 63 - 10, 2 ** 63 - 1, 7),
+    (-2 ** 63 + 10, -2 ** 63, -7),
+    (5, -2 ** 63, -2 ** 62),
+    (0, 10, 3),
+    (10, 0, -3),
+    (0, 10, -1),
+    (2 ** 63 - 1, -2 ** 63, -2 ** 63 + 1),
+])
+def test_range_near_the_int64_ends(a, b, s):
+    assert cujit.njit(_count_range)(a, b, s) == _count_range(a, b, s)
+    assert cujit.njit(lambda a, b, s: len(range(a, b, s)))(a, b, s) == len(range(a, b, s))
+
+
+@pytest.mark.parametrize("x, n", [
+    (2.675, 308), (1.5, 400), (1.5, 2 ** 40), (0.0, 400), (1.5, -400), (-1.5, -400),
+    (123.456, -1), (1e308, -308), (123.456, 1), (float("inf"), 3), (float("-inf"), -3),
+    (2.5, 0), (-0.5, 0), (1e300, 30),
+])
+def test_round_ndigits_extremes(x, n):
+    got = cujit.njit(lambda x, n: round(x, n))(x, n)
+    want = round(x, n)
+    assert got == want and str(got) == str(want)  # the sign of a zero too
+    nan = cujit.njit(lambda x, n: round(x, n))(float("nan"), n)
+    assert nan != nan
+
+
+@pytest.mark.parametrize("x", [123, 125, 135, -125, -135, 0, 2 ** 62, -2 ** 62, 10 ** 18 + 1])
+def test_round_int_ndigits(x):
+    f = cujit.njit(lambda x, n: round(x, n))
+    for n in (-1, -2, -3, 0, 2, -18, -19, -40):
+        assert f(x, n) == round(x, n), (x, n)
+
+
+def test_zero_to_a_negative_int_power():
+    f = cujit.njit(lambda x, y: x ** y)
+    for x in (0.0, -0.0):
+        for y in (-1, -3):
+            with pytest.raises(ZeroDivisionError):
+                f(x, y)
+    assert f(2.0, -1) == 0.5 and f(0.0, 0) == 1.0 and f(0.0, 2) == 0.0
+    # NumPy's error model: NumPy's inf
+    g = cujit.njit(error_model="numpy")(lambda x, y: x ** y)
+    assert g(0.0, -1) == float("inf")

@@ -60,6 +60,10 @@ LLVMValueRef cj_math_call(cj_lower *L, const char *cname, const cj_type *t, int 
 LLVMValueRef cj_complex_parts(cj_lower *L, LLVMValueRef c, LLVMValueRef *im); /* re */
 LLVMValueRef cj_make_complex(cj_lower *L, const cj_type *t, LLVMValueRef re, LLVMValueRef im);
 LLVMValueRef cj_float_const(cj_lower *L, const cj_type *t, double v);
+/* round(x, ndigits) of a float (numba's algorithm, CPython's answers at the ends) and of an
+ * int64 (CPython's: half to even on a multiple of 10**-ndigits). */
+LLVMValueRef cj_round_float(cj_lower *L, const cj_type *xt, LLVMValueRef x, LLVMValueRef nd);
+LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd);
 
 /* ---- lower_call.c ---- */
 int cj_lower_call(cj_lower *L, cj_instr *in);
