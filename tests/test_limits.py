@@ -1,5 +1,7 @@
 """Limits that used to crash or silently miscompile (issue 15): options, signatures, nesting
 depth, inference rounds, number edge cases."""
+import math
+
 import pytest
 
 import cujit
@@ -294,3 +296,44 @@ def test_zero_to_a_negative_int_power():
     # NumPy's error model: NumPy's inf
     g = cujit.njit(error_model="numpy")(lambda x, y: x ** y)
     assert g(0.0, -1) == float("inf")
+
+
+# ---- float to int: defined for NaN, inf and values out of range ----
+
+_F2I = {"int": lambda x: int(x), "round": lambda x: round(x),
+        "floor": lambda x: math.floor(x), "ceil": lambda x: math.ceil(x),
+        "trunc": lambda x: math.trunc(x)}
+
+
+@pytest.mark.parametrize("name", sorted(_F2I))
+def test_float_to_int_python_error_model_raises_as_cpython(name):
+    f = _F2I[name]
+    g = cujit.njit(f)
+    for x, exc in ((math.nan, ValueError), (math.inf, OverflowError),
+                   (-math.inf, OverflowError)):
+        with pytest.raises(exc, match="cannot convert float"):
+            f(x)
+        with pytest.raises(exc, match="cannot convert float"):
+            g(x)
+    # CPython's answer is an int beyond int64: cujit's int64 cannot hold it
+    for x in (1e19, -1e19, 2.0 ** 63):
+        with pytest.raises(OverflowError):
+            g(x)
+    for x in (3.7, -3.7, 2.5, -2.0 ** 63, 0.0):
+        assert g(x) == f(x)
+
+
+@pytest.mark.parametrize("name", sorted(_F2I))
+def test_float_to_int_numpy_error_model_saturates(name):
+    g = cujit.njit(error_model="numpy")(_F2I[name])
+    big, small = 2 ** 63 - 1, -2 ** 63
+    assert [g(x) for x in (math.nan, math.inf, -math.inf, 1e19, -1e19)] == [0, big, small,
+                                                                           big, small]
+
+
+def test_numpy_scalar_casts_saturate():
+    import numpy as np
+    assert [cujit.njit(lambda x: np.int32(x))(x) for x in (math.nan, 1e10, -1e10, 3.9)] == \
+        [0, 2 ** 31 - 1, -2 ** 31, 3]
+    assert [cujit.njit(lambda x: np.uint8(x))(x) for x in (math.nan, 300.0, -1.0, 3.9)] == \
+        [0, 255, 0, 3]

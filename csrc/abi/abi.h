@@ -49,6 +49,9 @@ enum {
     CJ_EXC_UNPACK,            /* ValueError('cannot unpack: length mismatch') */
     CJ_EXC_RANGE_STEP,        /* ValueError('range() arg 3 must not be zero') */
     CJ_EXC_POW_ZERO,          /* ZeroDivisionError('0 cannot be raised to a negative power') */
+    CJ_EXC_FLOAT_NAN,         /* ValueError('cannot convert float NaN to integer') */
+    CJ_EXC_FLOAT_INF,         /* OverflowError('cannot convert float infinity to integer') */
+    CJ_EXC_FLOAT_RANGE,       /* OverflowError('float out of range of the integer type') */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);

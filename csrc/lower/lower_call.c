@@ -329,7 +329,7 @@ static LLVMValueRef round_of(cj_lower *L, cj_instr *in, const cj_call *call) {
     }
     LLVMValueRef x = cj_load_var(L, call->args[0]);
     if (call->nargs == 1) {
-        return cj_cast(L, math1(L, "rint", xt, x), xt, cj_t_int64);
+        return cj_float_to_int_checked(L, math1(L, "rint", xt, x), cj_t_int64);
     }
     return cj_round_float(L, xt, x, arg_as(L, call, 1, xt));
 }
@@ -491,7 +491,7 @@ static LLVMValueRef lower_rule_math(cj_lower *L, cj_instr *in, const cj_call *ca
             return arg_as(L, call, 0, cj_t_int64);
         }
         LLVMValueRef x = cj_load_var(L, call->args[0]);
-        return cj_cast(L, math1(L, bi->cname, at, x), at, cj_t_int64);
+        return cj_float_to_int_checked(L, math1(L, bi->cname, at, x), cj_t_int64);
     }
     case CJ_R_PRED:
         return predicate(L, id, cj_load_var(L, call->args[0]), vt(L, call->args[0]));
@@ -708,8 +708,10 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
     case CJ_CALL_BUILTIN:
         r = lower_builtin(L, in, call);
         break;
-    case CJ_CALL_CAST:
-        r = arg_as(L, call, 0, in->rtype);
+    case CJ_CALL_CAST: /* int(x) of a float is Python's; np.int64(x) etc. cast */
+        r = call->builtin == CJ_B_INT && vt(L, call->args[0])->kind == CJ_FLOAT
+                ? cj_float_to_int_checked(L, cj_load_var(L, call->args[0]), in->rtype)
+                : arg_as(L, call, 0, in->rtype);
         break;
     case CJ_CALL_METHOD: { /* conjugate() */
         cj_instr *get = NULL;
