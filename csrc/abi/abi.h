@@ -20,6 +20,14 @@
 #define CJ_MAX_ARGS 64
 /* Dimensions of an array (NumPy's own limit, NPY_MAXDIMS, is 32 before NumPy 2, 64 after). */
 #define CJ_MAXDIM 32
+/* Nesting depth of a type (a tuple in a tuple ...; types.c checks it where every type is
+ * made), so every recursion over types and over the values they describe (typeof, naming,
+ * unification, conversion, boxing, kernel parameters, lowering) is bounded by it. Deeper is
+ * a RecursionError with this text, as numba's. */
+#define CJ_MAX_NESTING 100
+#define CJ_NESTING_TEXT_(n) "type nesting deeper than " #n " levels (cujit's limit)"
+#define CJ_NESTING_TEXT(n) CJ_NESTING_TEXT_(n)
+#define CJ_NESTING_ERROR CJ_NESTING_TEXT(CJ_MAX_NESTING)
 
 /* ---- excinfo.c: exceptions raised by compiled code, by id ---- */
 /* Registers an exception class or instance to raise; its id (>= 1), or -1 with an exception. */
@@ -41,6 +49,9 @@ enum {
     CJ_EXC_UNPACK,            /* ValueError('cannot unpack: length mismatch') */
     CJ_EXC_RANGE_STEP,        /* ValueError('range() arg 3 must not be zero') */
     CJ_EXC_POW_ZERO,          /* ZeroDivisionError('0 cannot be raised to a negative power') */
+    CJ_EXC_FLOAT_NAN,         /* ValueError('cannot convert float NaN to integer') */
+    CJ_EXC_FLOAT_INF,         /* OverflowError('cannot convert float infinity to integer') */
+    CJ_EXC_FLOAT_RANGE,       /* OverflowError('float out of range of the integer type') */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);
@@ -57,5 +68,8 @@ void cj_layout_default_strides(int ndim, const Py_ssize_t *shape, Py_ssize_t ite
 /* Whether the array is C- (fortran 0) or F-contiguous (fortran 1): 1 or 0. */
 int cj_layout_is_contiguous(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
                             Py_ssize_t itemsize, int fortran);
+/* 0 when an array of `ndim` dimensions fits a CJ_MAXDIM layout, else -1 with a ValueError.
+ * Checked before any ndim entries are copied into a CJ_MAXDIM array (NumPy 2 has 64). */
+int cj_layout_check_ndim(Py_ssize_t ndim);
 
 #endif

@@ -168,7 +168,13 @@ int cj_excinfo_init(PyObject *module) {
         register_builtin(CJ_EXC_RANGE_STEP, PyExc_ValueError, "slice step / range() arg 3 must "
                                                              "not be zero") ||
         register_builtin(CJ_EXC_POW_ZERO, PyExc_ZeroDivisionError, "0 cannot be raised to a "
-                                                                  "negative power")) {
+                                                                  "negative power") ||
+        register_builtin(CJ_EXC_FLOAT_NAN, PyExc_ValueError, "cannot convert float NaN to "
+                                                             "integer") ||
+        register_builtin(CJ_EXC_FLOAT_INF, PyExc_OverflowError, "cannot convert float infinity "
+                                                                "to integer") ||
+        register_builtin(CJ_EXC_FLOAT_RANGE, PyExc_OverflowError, "float out of range of the "
+                                                                  "integer type")) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

@@ -1,7 +1,8 @@
 /* layout.c: the layout rules of an array given as (ndim, shape, byte strides, itemsize):
- * default strides and C/F contiguity, with NumPy's rule for dimensions of size 0 and 1 (abi.h). Pure functions: no Python objects, no cujit types. Everything that computes
- * default strides or tests contiguity on raw layouts calls these (NumPy arrays use NumPy's
- * own flags). */
+ * default strides and C/F contiguity, with NumPy's rule for dimensions of size 0 and 1 (abi.h),
+ * and the dimension limit. Pure functions: no Python objects, no cujit types (the limit's
+ * check sets a Python exception). Everything that computes default strides or tests
+ * contiguity on raw layouts calls these (NumPy arrays use NumPy's own flags). */
 #include "abi/abi.h"
 
 void cj_layout_default_strides(int ndim, const Py_ssize_t *shape, Py_ssize_t itemsize,
@@ -30,4 +31,13 @@ int cj_layout_is_contiguous(int ndim, const Py_ssize_t *shape, const Py_ssize_t 
         want *= shape[i];
     }
     return 1;
+}
+
+int cj_layout_check_ndim(Py_ssize_t ndim) {
+    if (ndim < 0 || ndim > CJ_MAXDIM) {
+        PyErr_Format(PyExc_ValueError, "%zd dimensions exceed the limit of %d", ndim,
+                     CJ_MAXDIM);
+        return -1;
+    }
+    return 0;
 }

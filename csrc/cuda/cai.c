@@ -1,6 +1,8 @@
 /* cai.c: __cuda_array_interface__ (versions 0 to 3) parsed into `cj_cai`.
  * The dict comes from any object, so each key is checked: its presence, its type, its range.
- * Success creates no Python objects (borrowed lookups only), so the launcher can call this. */
+ * Python code can run while it is read (an item's __index__), and may change the dict or the
+ * lists in it: every value is held by a strong reference and a shape or strides list is read
+ * from a tuple copy. Success leaves no Python objects behind, so the launcher can call this. */
 #include "cuda/cuda.h"
 
 static int bad(PyObject *exc, const char *fmt, ...) {
@@ -76,20 +78,19 @@ static int parse_typestr(PyObject *v, cj_cai *out) {
     return 0;
 }
 
-static int parse_shape(PyObject *v, cj_cai *out) {
-    if (v == NULL) {
-        return bad(PyExc_ValueError, "missing key 'shape'");
-    }
-    if (!PyTuple_Check(v) && !PyList_Check(v)) {
-        return bad(PyExc_TypeError, "'shape' must be a tuple, not %.100s", Py_TYPE(v)->tp_name);
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+/* A tuple or list's items as a tuple (new): an item's __index__ may change a list. */
+static PyObject *frozen_items(PyObject *v) {
+    return PyTuple_Check(v) ? Py_NewRef(v) : PyList_AsTuple(v);
+}
+
+static int parse_shape_items(PyObject *items, cj_cai *out) {
+    Py_ssize_t n = PyTuple_GET_SIZE(items);
     if (n > CJ_MAXDIM) {
         return bad(PyExc_ValueError, "%zd dimensions exceed the limit of %d", n, CJ_MAXDIM);
     }
     out->ndim = (int)n;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (as_ssize(PySequence_Fast_GET_ITEM(v, i), "shape", (int)i, &out->shape[i]) < 0) {
+        if (as_ssize(PyTuple_GET_ITEM(items, i), "shape", (int)i, &out->shape[i]) < 0) {
             return -1;
         }
         if (out->shape[i] < 0) {
@@ -98,6 +99,22 @@ static int parse_shape(PyObject *v, cj_cai *out) {
         }
     }
     return 0;
+}
+
+static int parse_shape(PyObject *v, cj_cai *out) {
+    if (v == NULL) {
+        return bad(PyExc_ValueError, "missing key 'shape'");
+    }
+    if (!PyTuple_Check(v) && !PyList_Check(v)) {
+        return bad(PyExc_TypeError, "'shape' must be a tuple, not %.100s", Py_TYPE(v)->tp_name);
+    }
+    PyObject *items = frozen_items(v);
+    if (items == NULL) {
+        return -1;
+    }
+    int rc = parse_shape_items(items, out);
+    Py_DECREF(items);
+    return rc;
 }
 
 /* Element count and byte span, refusing sizes that overflow. */
@@ -122,22 +139,13 @@ static int check_size(cj_cai *out) {
     return 0;
 }
 
-static int parse_strides(PyObject *v, cj_cai *out) {
-    if (v == NULL || v == Py_None) {
-        cj_layout_default_strides(out->ndim, out->shape, out->itemsize, 0,
-                                  out->strides);
-        return 0;
-    }
-    if (!PyTuple_Check(v) && !PyList_Check(v)) {
-        return bad(PyExc_TypeError, "'strides' must be a tuple or None, not %.100s",
-                   Py_TYPE(v)->tp_name);
-    }
-    if (PySequence_Fast_GET_SIZE(v) != out->ndim) {
+static int parse_stride_items(PyObject *items, cj_cai *out) {
+    if (PyTuple_GET_SIZE(items) != out->ndim) {
         return bad(PyExc_ValueError, "'strides' has %zd entries for %d dimensions",
-                   PySequence_Fast_GET_SIZE(v), out->ndim);
+                   PyTuple_GET_SIZE(items), out->ndim);
     }
     for (int i = 0; i < out->ndim; i++) {
-        if (as_ssize(PySequence_Fast_GET_ITEM(v, i), "stride", i, &out->strides[i]) < 0) {
+        if (as_ssize(PyTuple_GET_ITEM(items, i), "stride", i, &out->strides[i]) < 0) {
             return -1;
         }
         if (out->strides[i] % out->itemsize != 0) {
@@ -153,6 +161,25 @@ static int parse_strides(PyObject *v, cj_cai *out) {
         }
     }
     return 0;
+}
+
+static int parse_strides(PyObject *v, cj_cai *out) {
+    if (v == NULL || v == Py_None) {
+        cj_layout_default_strides(out->ndim, out->shape, out->itemsize, 0,
+                                  out->strides);
+        return 0;
+    }
+    if (!PyTuple_Check(v) && !PyList_Check(v)) {
+        return bad(PyExc_TypeError, "'strides' must be a tuple or None, not %.100s",
+                   Py_TYPE(v)->tp_name);
+    }
+    PyObject *items = frozen_items(v);
+    if (items == NULL) {
+        return -1;
+    }
+    int rc = parse_stride_items(items, out);
+    Py_DECREF(items);
+    return rc;
 }
 
 static int parse_data(PyObject *v, cj_cai *out) {
@@ -227,11 +254,23 @@ int cj_cai_parse_dict(PyObject *dict, cj_cai *out) {
                         "masked arrays (__cuda_array_interface__ 'mask') are not supported");
         return -1;
     }
-    if (parse_typestr(PyDict_GetItemString(dict, "typestr"), out) < 0 ||
-        parse_shape(PyDict_GetItemString(dict, "shape"), out) < 0 || check_size(out) < 0 ||
-        parse_strides(PyDict_GetItemString(dict, "strides"), out) < 0 ||
-        parse_data(PyDict_GetItemString(dict, "data"), out) < 0 ||
-        parse_stream(PyDict_GetItemString(dict, "stream"), out) < 0) {
+    /* held: Python code run by the parsing may take them out of the dict */
+    enum { TYPESTR, SHAPE, STRIDES, DATA, STREAM, NKEYS };
+    static const char *const keys[NKEYS] = {"typestr", "shape", "strides", "data", "stream"};
+    PyObject *v[NKEYS];
+    for (int k = 0; k < NKEYS; k++) {
+        v[k] = Py_XNewRef(PyDict_GetItemString(dict, keys[k]));
+    }
+    int rc = -1;
+    if (parse_typestr(v[TYPESTR], out) == 0 && parse_shape(v[SHAPE], out) == 0 &&
+        check_size(out) == 0 && parse_strides(v[STRIDES], out) == 0 &&
+        parse_data(v[DATA], out) == 0 && parse_stream(v[STREAM], out) == 0) {
+        rc = 0;
+    }
+    for (int k = 0; k < NKEYS; k++) {
+        Py_XDECREF(v[k]);
+    }
+    if (rc < 0) {
         return -1;
     }
     if (out->data == 0 && out->size > 0) {

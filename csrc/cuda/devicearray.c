@@ -10,8 +10,7 @@ PyTypeObject *cj_DeviceNDArray_Type;
 
 int cj_layout_check(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, Py_ssize_t itemsize,
                     int fortran, Py_ssize_t *size) {
-    if (ndim < 0 || ndim > CJ_MAXDIM) {
-        PyErr_Format(PyExc_ValueError, "%d dimensions exceed the limit of %d", ndim, CJ_MAXDIM);
+    if (cj_layout_check_ndim(ndim) < 0) {
         return -1;
     }
     Py_ssize_t n = 1;
@@ -227,9 +226,8 @@ int cj_parse_shape(PyObject *obj, int *ndim, Py_ssize_t *shape) {
         return -1;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n > CJ_MAXDIM) {
+    if (cj_layout_check_ndim(n) < 0) {
         Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "%zd dimensions exceed the limit of %d", n, CJ_MAXDIM);
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {

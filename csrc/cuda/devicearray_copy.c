@@ -495,10 +495,8 @@ static PyObject *py_to_device(PyObject *self, PyObject *args, PyObject *kwargs) 
     if (h == NULL) {
         return NULL;
     }
-    if (PyArray_NDIM(h) > CJ_MAXDIM) {
+    if (cj_layout_check_ndim(PyArray_NDIM(h)) < 0) {
         Py_DECREF(h);
-        PyErr_Format(PyExc_ValueError, "arrays beyond %d dimensions are not supported",
-                     CJ_MAXDIM);
         return NULL;
     }
     int fortran = !PyArray_IS_C_CONTIGUOUS(h) && PyArray_IS_F_CONTIGUOUS(h);

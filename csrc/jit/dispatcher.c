@@ -331,6 +331,51 @@ static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, si
 
 /* ---- Python-facing methods ---- */
 
+/* The options dict of decorators.core_options; a bad value is a TypeError/ValueError here too,
+   as the type is reachable from Python directly. */
+static int parse_options(PyObject *options, cj_options *o) {
+    *o = (cj_options){.opt = 3};
+    PyObject *v;
+    if (options == NULL) {
+        return 0;
+    }
+    if ((v = PyDict_GetItemString(options, "error_model")) != NULL) {
+        if (!PyUnicode_Check(v)) {
+            PyErr_Format(PyExc_TypeError, "error_model must be a str, not %R", v);
+            return -1;
+        }
+        int numpy = PyUnicode_CompareWithASCIIString(v, "numpy") == 0;
+        o->error_model = numpy ? CJ_ERRORS_NUMPY : CJ_ERRORS_PYTHON;
+        if (!numpy && PyUnicode_CompareWithASCIIString(v, "python") != 0) {
+            PyErr_Format(PyExc_ValueError, "error_model must be 'python' or 'numpy', not %R",
+                         v);
+            return -1;
+        }
+    }
+    if ((v = PyDict_GetItemString(options, "fastmath")) != NULL &&
+        (o->fastmath = PyObject_IsTrue(v)) < 0) {
+        return -1;
+    }
+    if ((v = PyDict_GetItemString(options, "boundscheck")) != NULL &&
+        (o->boundscheck = PyObject_IsTrue(v)) < 0) {
+        return -1;
+    }
+    if ((v = PyDict_GetItemString(options, "opt")) != NULL) {
+        if (!PyLong_Check(v)) {
+            PyErr_Format(PyExc_TypeError, "opt must be an int, not %R", v);
+            return -1;
+        }
+        int overflow;
+        long level = PyLong_AsLongAndOverflow(v, &overflow);
+        if (overflow || level < 0 || level > 3) {
+            PyErr_Format(PyExc_ValueError, "opt must be in 0..3, not %R", v);
+            return -1;
+        }
+        o->opt = (int)level;
+    }
+    return 0;
+}
+
 static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     PyObject *func, *options = NULL;
     static char *kwlist[] = {"py_func", "options", NULL};
@@ -354,6 +399,10 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
         PyErr_SetString(cj_UnsupportedError, "functions of more than 64 parameters");
         return NULL;
     }
+    cj_options opt;
+    if (parse_options(options, &opt) < 0) {
+        return NULL;
+    }
     cj_dispatcher *d = (cj_dispatcher *)type->tp_alloc(type, 0);
     if (d == NULL) {
         return NULL;
@@ -362,23 +411,7 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
     d->py_func = func;
     d->nparams = np;
     d->vectorcall = dispatcher_vectorcall;
-    d->opt.opt = 3;
-    if (options != NULL) {
-        PyObject *v;
-        if ((v = PyDict_GetItemString(options, "error_model")) != NULL) {
-            d->opt.error_model = PyUnicode_Check(v) &&
-                                 PyUnicode_CompareWithASCIIString(v, "numpy") == 0;
-        }
-        if ((v = PyDict_GetItemString(options, "fastmath")) != NULL) {
-            d->opt.fastmath = PyObject_IsTrue(v) > 0;
-        }
-        if ((v = PyDict_GetItemString(options, "boundscheck")) != NULL) {
-            d->opt.boundscheck = PyObject_IsTrue(v) > 0;
-        }
-        if ((v = PyDict_GetItemString(options, "opt")) != NULL && PyLong_Check(v)) {
-            d->opt.opt = (int)PyLong_AsLong(v);
-        }
-    }
+    d->opt = opt;
     return (PyObject *)d;
 }
 

@@ -53,6 +53,9 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
     }
     if (PyArray_Check(arg)) {
         PyArrayObject *h = (PyArrayObject *)arg;
+        if (cj_layout_check_ndim(PyArray_NDIM(h)) < 0) {
+            return NULL;
+        }
         host->array = h;
         slot->data = 0; /* until copy_in */
         slot->ndim = PyArray_NDIM(h);

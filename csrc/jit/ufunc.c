@@ -50,11 +50,22 @@ static PyUFuncGenericFunction build_loop(const cj_overload *ov, int nin, int nou
     return (PyUFuncGenericFunction)cj_cpu_lookup(name);
 }
 
-/* The NumPy type codes of one loop: inputs, then outputs. */
-static int loop_types(const cj_overload *ov, int nin, int nout, int gufunc, char *out) {
+/* numba's rule (np/ufunc/wrappers.py): a gufunc argument of k core dimensions is an array of k
+ * dimensions, or, when k is 0, a scalar or a 1-d array; a ufunc's are scalars (dims NULL). */
+static int fits_core_dims(const cj_type *t, PyObject *dims) {
+    Py_ssize_t k = dims != NULL && PyTuple_Check(dims) ? PyTuple_GET_SIZE(dims) : 0;
+    if (t->kind != CJ_ARRAY) {
+        return k == 0;
+    }
+    return dims != NULL && (t->ndim == k || (k == 0 && t->ndim == 1));
+}
+
+/* The NumPy type codes of one loop: inputs, then outputs. core_dims: a gufunc's, else NULL. */
+static int loop_types(const cj_overload *ov, int nin, int nout, PyObject *core_dims,
+                      char *out) {
     for (int k = 0; k < nin + nout; k++) {
         const cj_type *t;
-        if (gufunc || k < nin) {
+        if (core_dims != NULL || k < nin) {
             t = ov->argtypes[k];
         } else {
             t = nout == 1 ? ov->ret : ov->ret->items[k - nin];
@@ -63,6 +74,12 @@ static int loop_types(const cj_overload *ov, int nin, int nout, int gufunc, char
         if (code < 0) {
             PyErr_Format(PyExc_TypeError, "a ufunc cannot have an argument or result of type %s",
                          t->name);
+            return -1;
+        }
+        if (!fits_core_dims(t, core_dims ? PyTuple_GET_ITEM(core_dims, k) : NULL)) {
+            PyErr_Format(PyExc_TypeError, "type and shape signature mismatch for arg #%d: %s "
+                         "does not fit %s", k + 1, t->name,
+                         core_dims ? "its core dimensions in the layout" : "a ufunc (scalars)");
             return -1;
         }
         out[k] = (char)code;
@@ -81,8 +98,9 @@ static PyObject *make_ufunc(PyObject *module, PyObject *args) {
         return NULL;
     }
     int gufunc = layout != Py_None;
-    if (nin < 1 || nout < 1 || nin + nout > 32 || (gufunc && (!PyUnicode_Check(layout) ||
-                                                              !PyTuple_Check(core_dims)))) {
+    if (nin < 1 || nout < 1 || nin + nout > 32 ||
+        (gufunc && (!PyUnicode_Check(layout) || !PyTuple_Check(core_dims) ||
+                    PyTuple_GET_SIZE(core_dims) != nin + nout))) {
         PyErr_SetString(PyExc_ValueError, "bad ufunc shape (inputs, outputs or layout)");
         return NULL;
     }
@@ -108,7 +126,8 @@ static PyObject *make_ufunc(PyObject *module, PyObject *args) {
     memcpy(doc_copy, doc, doc_len);
     for (int l = 0; l < nloops; l++) {
         if (ovs[l]->nargs != (gufunc ? ntypes : nin) ||
-            loop_types(ovs[l], nin, nout, gufunc, types + (size_t)l * (size_t)ntypes) < 0 ||
+            loop_types(ovs[l], nin, nout, gufunc ? core_dims : NULL,
+                       types + (size_t)l * (size_t)ntypes) < 0 ||
             (functions[l] = build_loop(ovs[l], nin, nout, gufunc ? core_dims : NULL)) == NULL) {
             if (!PyErr_Occurred()) {
                 PyErr_SetString(PyExc_TypeError, "signature does not fit the ufunc's arguments");

@@ -32,6 +32,9 @@ static int set_device(operand *op, PyObject *arr) {
 
 static int set_host(operand *op, PyObject *arr) {
     PyArrayObject *h = (PyArrayObject *)arr;
+    if (cj_layout_check_ndim(PyArray_NDIM(h)) < 0) {
+        return -1;
+    }
     op->kind = OPND_HOST;
     op->host = Py_NewRef(arr);
     op->descr = (PyArray_Descr *)Py_NewRef(PyArray_DESCR(h));

@@ -239,6 +239,9 @@ static int prepare_output(call *c, int k) {
     if (op->kind == OPND_NONE) {
         Py_ssize_t shape[CJ_MAXDIM];
         int ndim = c->loop_nd + u->core_ndim[k];
+        if (cj_layout_check_ndim(ndim) < 0) {
+            return -1;
+        }
         memcpy(shape, c->loop_shape, sizeof(Py_ssize_t) * (size_t)c->loop_nd);
         for (int j = 0; j < u->core_ndim[k]; j++) {
             shape[c->loop_nd + j] = c->core_size[u->core_dim[k][j]];

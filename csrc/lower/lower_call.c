@@ -319,27 +319,19 @@ static LLVMValueRef minmax(cj_lower *L, cj_instr *in, const cj_call *call, int i
     return acc;
 }
 
-/* round(x) (half to even) and numba's round(x, ndigits). */
+/* round(x) (half to even) and round(x, ndigits). */
 static LLVMValueRef round_of(cj_lower *L, cj_instr *in, const cj_call *call) {
     const cj_type *xt = vt(L, call->args[0]);
     if (cj_type_is_integer(xt)) {
-        return arg_as(L, call, 0, in->rtype);
+        LLVMValueRef x = arg_as(L, call, 0, in->rtype);
+        return call->nargs == 1 || x == NULL ? x
+                                             : cj_round_int(L, x, arg_as(L, call, 1, cj_t_int64));
     }
     LLVMValueRef x = cj_load_var(L, call->args[0]);
     if (call->nargs == 1) {
-        return cj_cast(L, math1(L, "rint", xt, x), xt, cj_t_int64);
+        return cj_float_to_int_checked(L, math1(L, "rint", xt, x), cj_t_int64);
     }
-    LLVMBuilderRef B = L->b;
-    LLVMValueRef nd = arg_as(L, call, 1, xt);
-    LLVMValueRef p = math2(L, "pow", xt, cj_float_const(L, xt, 10.0), nd);
-    LLVMValueRef y = LLVMBuildFMul(B, x, p, "");
-    LLVMValueRef z = math1(L, "rint", xt, y);
-    LLVMValueRef half = LLVMBuildFCmp(B, LLVMRealOEQ, fabs_of(L, xt, LLVMBuildFSub(B, y, z, "")),
-                                      cj_float_const(L, xt, 0.5), "");
-    LLVMValueRef z2 = LLVMBuildFMul(B, cj_float_const(L, xt, 2.0),
-                                    math1(L, "rint", xt, LLVMBuildFDiv(B, y, cj_float_const(L, xt, 2.0), "")), "");
-    z = LLVMBuildSelect(B, half, z2, z, "");
-    return LLVMBuildFDiv(B, z, p, "round");
+    return cj_round_float(L, xt, x, arg_as(L, call, 1, xt));
 }
 
 static LLVMValueRef len_of(cj_lower *L, const cj_call *call) {
@@ -351,17 +343,21 @@ static LLVMValueRef len_of(cj_lower *L, const cj_call *call) {
     if (t->kind == CJ_ARRAY) {
         return t->ndim == 0 ? cj_i64(L, 0) : cj_array_dim(L, v, CJ_ARR_SHAPE, 0);
     }
-    /* range: max(0, ceil((stop - start) / step)) */
+    /* range: CPython's count, in unsigned arithmetic so no int64 end overflows:
+     * (|stop - start| - 1) / |step| + 1 when the range is not empty (step != 0: checked) */
     LLVMBuilderRef B = L->b;
     LLVMValueRef start = LLVMBuildExtractValue(B, v, 0, ""), stop = LLVMBuildExtractValue(B, v, 1, "");
     LLVMValueRef step = LLVMBuildExtractValue(B, v, 2, "");
     LLVMValueRef pos = LLVMBuildICmp(B, LLVMIntSGT, step, cj_i64(L, 0), "");
-    LLVMValueRef span = LLVMBuildSub(B, stop, start, "");
-    LLVMValueRef adj = LLVMBuildSelect(B, pos, LLVMBuildSub(B, step, cj_i64(L, 1), ""),
-                                       LLVMBuildAdd(B, step, cj_i64(L, 1), ""), "");
-    LLVMValueRef n = LLVMBuildSDiv(B, LLVMBuildAdd(B, span, adj, ""), step, "");
-    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, n, cj_i64(L, 0), "");
-    return LLVMBuildSelect(B, neg, cj_i64(L, 0), n, "len");
+    LLVMValueRef more = LLVMBuildSelect(B, pos, LLVMBuildICmp(B, LLVMIntSLT, start, stop, ""),
+                                        LLVMBuildICmp(B, LLVMIntSGT, start, stop, ""), "");
+    LLVMValueRef dist = LLVMBuildSelect(B, pos, LLVMBuildSub(B, stop, start, ""),
+                                        LLVMBuildSub(B, start, stop, ""), "");
+    LLVMValueRef mag = LLVMBuildSelect(B, pos, step, LLVMBuildSub(B, cj_i64(L, 0), step, ""), "");
+    mag = LLVMBuildSelect(B, more, mag, cj_i64(L, 1), ""); /* never a division by 0 */
+    LLVMValueRef n = LLVMBuildAdd(B, LLVMBuildUDiv(B, LLVMBuildSub(B, dist, cj_i64(L, 1), ""),
+                                                   mag, ""), cj_i64(L, 1), "");
+    return LLVMBuildSelect(B, more, n, cj_i64(L, 0), "len");
 }
 
 static LLVMValueRef make_range(cj_lower *L, const cj_call *call) {
@@ -495,7 +491,7 @@ static LLVMValueRef lower_rule_math(cj_lower *L, cj_instr *in, const cj_call *ca
             return arg_as(L, call, 0, cj_t_int64);
         }
         LLVMValueRef x = cj_load_var(L, call->args[0]);
-        return cj_cast(L, math1(L, bi->cname, at, x), at, cj_t_int64);
+        return cj_float_to_int_checked(L, math1(L, bi->cname, at, x), cj_t_int64);
     }
     case CJ_R_PRED:
         return predicate(L, id, cj_load_var(L, call->args[0]), vt(L, call->args[0]));
@@ -712,8 +708,10 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
     case CJ_CALL_BUILTIN:
         r = lower_builtin(L, in, call);
         break;
-    case CJ_CALL_CAST:
-        r = arg_as(L, call, 0, in->rtype);
+    case CJ_CALL_CAST: /* int(x) of a float is Python's; np.int64(x) etc. cast */
+        r = call->builtin == CJ_B_INT && vt(L, call->args[0])->kind == CJ_FLOAT
+                ? cj_float_to_int_checked(L, cj_load_var(L, call->args[0]), in->rtype)
+                : arg_as(L, call, 0, in->rtype);
         break;
     case CJ_CALL_METHOD: { /* conjugate() */
         cj_instr *get = NULL;

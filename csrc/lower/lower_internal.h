@@ -40,6 +40,10 @@ LLVMBasicBlockRef cj_new_bb(cj_lower *L, const char *name);
 
 /* ---- lower_types.c ---- */
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to);
+/* A float to an int type as Python's int(), round(), math.floor/ceil/trunc: under
+ * error_model='python' NaN is a ValueError, inf and out of range an OverflowError (CPython's
+ * texts); under 'numpy' it saturates (NaN is 0), as every other float-to-int cast (cj_cast). */
+LLVMValueRef cj_float_to_int_checked(cj_lower *L, LLVMValueRef v, const cj_type *to);
 LLVMValueRef cj_truth(cj_lower *L, LLVMValueRef v, const cj_type *t);
 LLVMTypeRef cj_elem_type(LLVMContextRef ctx, const cj_type *dtype); /* in memory (bool: i8) */
 LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it);
@@ -60,6 +64,10 @@ LLVMValueRef cj_math_call(cj_lower *L, const char *cname, const cj_type *t, int 
 LLVMValueRef cj_complex_parts(cj_lower *L, LLVMValueRef c, LLVMValueRef *im); /* re */
 LLVMValueRef cj_make_complex(cj_lower *L, const cj_type *t, LLVMValueRef re, LLVMValueRef im);
 LLVMValueRef cj_float_const(cj_lower *L, const cj_type *t, double v);
+/* round(x, ndigits) of a float (numba's algorithm, CPython's answers at the ends) and of an
+ * int64 (CPython's: half to even on a multiple of 10**-ndigits). */
+LLVMValueRef cj_round_float(cj_lower *L, const cj_type *xt, LLVMValueRef x, LLVMValueRef nd);
+LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd);
 
 /* ---- lower_call.c ---- */
 int cj_lower_call(cj_lower *L, cj_instr *in);

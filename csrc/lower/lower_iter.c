@@ -73,7 +73,14 @@ static LLVMValueRef range_next(cj_lower *L, LLVMValueRef state, const cj_type *i
     LLVMValueRef up = LLVMBuildICmp(B, LLVMIntSGT, step, cj_i64(L, 0), "");
     *ok = LLVMBuildSelect(B, up, LLVMBuildICmp(B, LLVMIntSLT, cur, stop, ""),
                           LLVMBuildICmp(B, LLVMIntSGT, cur, stop, ""), "more");
-    LLVMBuildStore(B, LLVMBuildAdd(B, cur, step, ""), field(L, st, state, 0));
+    /* cur + step may pass an int64 end (range(a, b, 2**62)): when the distance to stop, as
+     * unsigned, is at most |step|, this is the last item and the range goes to stop */
+    LLVMValueRef dist = LLVMBuildSelect(B, up, LLVMBuildSub(B, stop, cur, ""),
+                                        LLVMBuildSub(B, cur, stop, ""), "");
+    LLVMValueRef mag = LLVMBuildSelect(B, up, step, LLVMBuildSub(B, cj_i64(L, 0), step, ""), "");
+    LLVMValueRef last = LLVMBuildICmp(B, LLVMIntULE, dist, mag, "last");
+    LLVMBuildStore(B, LLVMBuildSelect(B, last, stop, LLVMBuildAdd(B, cur, step, ""), ""),
+                   field(L, st, state, 0));
     return cur;
 }
 

@@ -2,9 +2,11 @@
  * floor division and modulo take the divisor's sign, division by zero raises
  * ZeroDivisionError (error_model 'python') or gives inf/nan ('numpy'), INT64_MIN // -1 wraps
  * instead of trapping, shifts past the width give 0 (or the sign), integer ** follows numba
- * (a negative exponent gives 1 // base**-exp), complex division is CPython's algorithm. */
+ * (a negative exponent gives 1 // base**-exp), 0.0 ** -n raises as CPython, complex division is
+ * CPython's algorithm; round(x, ndigits) for the round() call. */
 #include "lower/lower_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 LLVMValueRef cj_float_const(cj_lower *L, const cj_type *t, double v) {
@@ -431,6 +433,14 @@ LLVMValueRef cj_lower_binop(cj_lower *L, int op, LLVMValueRef a, const cj_type *
     if (a == NULL || b == NULL) {
         return NULL;
     }
+    if (op == CJ_POW && ot->kind == CJ_FLOAT && cj_type_is_integer(bt) && error_python(L)) {
+        /* 0.0 ** -n: ZeroDivisionError, as CPython and numba (a float exponent stays
+         * numba's inf); under error_model='numpy' NumPy's inf */
+        LLVMValueRef zero = cj_float_const(L, ot, 0.0);
+        LLVMValueRef bad = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, a, zero, ""),
+                                        LLVMBuildFCmp(L->b, LLVMRealOLT, b, zero, ""), "");
+        cj_emit_raise_if(L, bad, CJ_EXC_DIV_ZERO);
+    }
     LLVMValueRef r;
     if (ot->kind == CJ_COMPLEX) {
         r = complex_binop(L, op, a, b, ot);
@@ -532,4 +542,75 @@ LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type
     static const LLVMIntPredicate upreds[] = {LLVMIntULT, LLVMIntULE, LLVMIntEQ,
                                               LLVMIntNE,  LLVMIntUGT, LLVMIntUGE};
     return LLVMBuildICmp(B, s ? spreds[op] : upreds[op], a, b, "icmp");
+}
+
+/* ---- round(x, ndigits) ---- */
+
+static LLVMValueRef math1(cj_lower *L, const char *cname, const cj_type *t, LLVMValueRef x) {
+    return cj_math_call(L, cname, t, 1, &x);
+}
+
+static LLVMValueRef math2(cj_lower *L, const char *cname, const cj_type *t, LLVMValueRef x,
+                          LLVMValueRef y) {
+    LLVMValueRef args[2] = {x, y};
+    return cj_math_call(L, cname, t, 2, args);
+}
+
+/* round(x, ndigits) for a float x: numba's algorithm (half to even on x * 10**ndigits, the
+ * power split at 1e22 so it does not overflow early), and CPython's answers at the ends: x when
+ * x * 10**ndigits is not finite (ndigits large, x inf or nan), a zero of x's sign when
+ * 10**-ndigits is (ndigits very negative). */
+LLVMValueRef cj_round_float(cj_lower *L, const cj_type *xt, LLVMValueRef x, LLVMValueRef nd) {
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef zero = cj_float_const(L, xt, 0.0), inf = cj_float_const(L, xt, INFINITY);
+    LLVMValueRef neg = LLVMBuildFCmp(B, LLVMRealOLT, nd, zero, "");
+    LLVMValueRef big = LLVMBuildFCmp(B, LLVMRealOGT, nd, cj_float_const(L, xt, 22.0), "");
+    LLVMValueRef e1 = LLVMBuildSelect(B, neg, LLVMBuildFNeg(B, nd, ""),
+                                      LLVMBuildSelect(B, big, LLVMBuildFSub(B, nd,
+                                                      cj_float_const(L, xt, 22.0), ""), nd, ""),
+                                      "");
+    LLVMValueRef pow1 = math2(L, "pow", xt, cj_float_const(L, xt, 10.0), e1);
+    LLVMValueRef pow2 = LLVMBuildSelect(B, big, cj_float_const(L, xt, 1e22),
+                                        cj_float_const(L, xt, 1.0), "");
+    /* ndigits >= 0 */
+    LLVMValueRef y = LLVMBuildFMul(B, LLVMBuildFMul(B, x, pow1, ""), pow2, "");
+    LLVMValueRef up = LLVMBuildFDiv(B, LLVMBuildFDiv(B, math1(L, "rint", xt, y), pow2, ""),
+                                    pow1, "");
+    LLVMValueRef finite = LLVMBuildFCmp(B, LLVMRealOLT, math1(L, "fabs", xt, y), inf, "");
+    up = LLVMBuildSelect(B, finite, up, x, "");
+    /* ndigits < 0 */
+    LLVMValueRef down = LLVMBuildFMul(B, math1(L, "rint", xt, LLVMBuildFDiv(B, x, pow1, "")),
+                                      pow1, "");
+    LLVMValueRef huge = LLVMBuildFCmp(B, LLVMRealOEQ, pow1, inf, "");
+    LLVMValueRef signed_zero = math2(L, "copysign", xt, zero, x);
+    down = LLVMBuildSelect(B, huge, signed_zero, down, "");
+    LLVMValueRef r = LLVMBuildSelect(B, neg, down, up, "");
+    LLVMValueRef special = LLVMBuildFCmp(B, LLVMRealUGE, math1(L, "fabs", xt, x), inf, ""); /* nan, inf */
+    return LLVMBuildSelect(B, special, x, r, "round");
+}
+
+/* round(i, ndigits) for an int64 i, as CPython's: i itself for ndigits >= 0, else the
+ * nearest multiple of 10**-ndigits, half to even (0 once 10**-ndigits passes int64). */
+LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd) {
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef zero = cj_i64(L, 0), one = cj_i64(L, 1);
+    LLVMValueRef keep = LLVMBuildICmp(B, LLVMIntSGE, nd, zero, "");
+    LLVMValueRef far = LLVMBuildICmp(B, LLVMIntSLT, nd, cj_i64(L, -18), "");
+    LLVMValueRef k = LLVMBuildSelect(B, LLVMBuildOr(B, keep, far, ""), zero,
+                                     LLVMBuildNeg(B, nd, ""), "");
+    LLVMValueRef pf = math2(L, "pow", cj_t_float64, cj_float_const(L, cj_t_float64, 10.0),
+                            LLVMBuildSIToFP(B, k, LLVMDoubleTypeInContext(L->ctx), ""));
+    LLVMValueRef p = LLVMBuildFPToSI(B, pf, LLVMInt64TypeInContext(L->ctx), "p"); /* exact */
+    LLVMValueRef q = LLVMBuildSDiv(B, x, p, ""), r = LLVMBuildSRem(B, x, p, "");
+    LLVMValueRef under = LLVMBuildICmp(B, LLVMIntSLT, r, zero, ""); /* floor division */
+    q = LLVMBuildSelect(B, under, LLVMBuildSub(B, q, one, ""), q, "");
+    r = LLVMBuildSelect(B, under, LLVMBuildAdd(B, r, p, ""), r, "");
+    LLVMValueRef r2 = LLVMBuildShl(B, r, one, "");
+    LLVMValueRef odd = LLVMBuildTrunc(B, q, LLVMInt1TypeInContext(L->ctx), "");
+    LLVMValueRef up = LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntSGT, r2, p, ""),
+                                  LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntEQ, r2, p, ""), odd,
+                                               ""), "");
+    q = LLVMBuildAdd(B, q, LLVMBuildZExt(B, up, LLVMInt64TypeInContext(L->ctx), ""), "");
+    LLVMValueRef r_nd = LLVMBuildSelect(B, far, zero, LLVMBuildMul(B, q, p, ""), "");
+    return LLVMBuildSelect(B, keep, x, r_nd, "round");
 }

@@ -6,6 +6,8 @@
  * to their state. */
 #include "lower/lower_internal.h"
 
+#include <math.h>
+
 LLVMValueRef cj_i64(cj_lower *L, long long v) {
     return LLVMConstInt(LLVMInt64TypeInContext(L->ctx), (unsigned long long)v, 1);
 }
@@ -116,6 +118,53 @@ LLVMValueRef cj_truth(cj_lower *L, LLVMValueRef v, const cj_type *t) {
     }
 }
 
+/* The float bounds [lo, hi) of an integer type, exact in any float type (or inf). */
+static void int_bounds(cj_lower *L, LLVMTypeRef ft, const cj_type *to, LLVMValueRef *lo,
+                       LLVMValueRef *hi) {
+    *lo = LLVMConstReal(ft, to->is_signed ? -ldexp(1.0, to->bits - 1) : 0.0);
+    *hi = LLVMConstReal(ft, ldexp(1.0, to->is_signed ? to->bits - 1 : to->bits));
+    (void)L;
+}
+
+/* A float to an integer type, defined for every input (fptosi/fptoui alone give LLVM poison
+ * for NaN, inf and values out of range): it saturates, and NaN is 0, as LLVM's
+ * fptosi.sat and PTX's cvt.rzi (written with selects: NVVM's reader has no fptosi.sat). */
+static LLVMValueRef float_to_int(cj_lower *L, LLVMValueRef v, const cj_type *to) {
+    LLVMBuilderRef b = L->b;
+    LLVMTypeRef tt = cj_llvm_type(L->ctx, to), ft = LLVMTypeOf(v);
+    LLVMValueRef lo, hi;
+    int_bounds(L, ft, to, &lo, &hi);
+    LLVMValueRef above = LLVMBuildFCmp(b, LLVMRealOGE, v, hi, "");
+    LLVMValueRef below = LLVMBuildFCmp(b, LLVMRealOLT, v, lo, "");
+    LLVMValueRef in = LLVMBuildFCmp(b, LLVMRealOGE, v, lo, ""); /* false for NaN */
+    in = LLVMBuildAnd(b, in, LLVMBuildNot(b, above, ""), "");
+    LLVMValueRef safe = LLVMBuildSelect(b, in, v, LLVMConstReal(ft, 0.0), "");
+    LLVMValueRef r = to->is_signed ? LLVMBuildFPToSI(b, safe, tt, "") : LLVMBuildFPToUI(b, safe, tt, "");
+    unsigned long long max = to->is_signed ? (1ULL << (to->bits - 1)) - 1
+                                           : (to->bits == 64 ? ~0ULL : (1ULL << to->bits) - 1);
+    unsigned long long min = to->is_signed ? 1ULL << (to->bits - 1) : 0; /* as bits */
+    r = LLVMBuildSelect(b, above, LLVMConstInt(tt, max, 0), r, "");
+    return LLVMBuildSelect(b, below, LLVMConstInt(tt, min, 0), r, "fp2int");
+}
+
+LLVMValueRef cj_float_to_int_checked(cj_lower *L, LLVMValueRef v, const cj_type *to) {
+    if (L->env->error_model == CJ_ERRORS_PYTHON) {
+        LLVMBuilderRef b = L->b;
+        LLVMTypeRef ft = LLVMTypeOf(v);
+        LLVMValueRef lo, hi, inf = LLVMConstReal(ft, INFINITY);
+        int_bounds(L, ft, to, &lo, &hi);
+        cj_emit_raise_if(L, LLVMBuildFCmp(b, LLVMRealUNO, v, v, ""), CJ_EXC_FLOAT_NAN);
+        LLVMValueRef neg_inf = LLVMBuildFNeg(b, inf, "");
+        cj_emit_raise_if(L, LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOEQ, v, inf, ""),
+                                        LLVMBuildFCmp(b, LLVMRealOEQ, v, neg_inf, ""), ""),
+                         CJ_EXC_FLOAT_INF);
+        cj_emit_raise_if(L, LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOGE, v, hi, ""),
+                                        LLVMBuildFCmp(b, LLVMRealOLT, v, lo, ""), ""),
+                         CJ_EXC_FLOAT_RANGE);
+    }
+    return float_to_int(L, v, to);
+}
+
 /* A scalar (bool/int/float) to a real scalar type. */
 static LLVMValueRef cast_real(cj_lower *L, LLVMValueRef v, const cj_type *from,
                               const cj_type *to) {
@@ -137,7 +186,7 @@ static LLVMValueRef cast_real(cj_lower *L, LLVMValueRef v, const cj_type *from,
             }
             return from_signed ? LLVMBuildSExt(b, v, tt, "") : LLVMBuildZExt(b, v, tt, "");
         }
-        return to->is_signed ? LLVMBuildFPToSI(b, v, tt, "") : LLVMBuildFPToUI(b, v, tt, "");
+        return float_to_int(L, v, to);
     }
     /* to float */
     if (from_int) {

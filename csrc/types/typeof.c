@@ -66,7 +66,13 @@ static const cj_type *typeof_ndarray(PyArrayObject *arr) {
     return t;
 }
 
-static const cj_type *typeof_tuple(PyObject *value) {
+static const cj_type *typeof_nested(PyObject *value, int depth);
+
+static const cj_type *typeof_tuple(PyObject *value, int depth) {
+    if (depth >= CJ_MAX_NESTING) {
+        PyErr_SetString(PyExc_RecursionError, CJ_NESTING_ERROR);
+        return NULL;
+    }
     Py_ssize_t n = PyTuple_GET_SIZE(value);
     if (n > 256) {
         PyErr_SetString(PyExc_TypeError, "tuples of more than 256 items are not supported");
@@ -74,7 +80,7 @@ static const cj_type *typeof_tuple(PyObject *value) {
     }
     const cj_type *items[256];
     for (Py_ssize_t i = 0; i < n; i++) {
-        items[i] = cj_typeof(PyTuple_GET_ITEM(value, i));
+        items[i] = typeof_nested(PyTuple_GET_ITEM(value, i), depth + 1);
         if (items[i] == NULL) {
             return NULL;
         }
@@ -82,7 +88,10 @@ static const cj_type *typeof_tuple(PyObject *value) {
     return cj_type_tuple((int)n, items);
 }
 
-const cj_type *cj_typeof(PyObject *value) {
+const cj_type *cj_typeof(PyObject *value) { return typeof_nested(value, 0); }
+
+/* depth: how many tuples hold `value` */
+static const cj_type *typeof_nested(PyObject *value, int depth) {
     if (value == Py_None) {
         return cj_t_none;
     }
@@ -112,7 +121,7 @@ const cj_type *cj_typeof(PyObject *value) {
             return t;
         }
     } else if (PyTuple_Check(value)) {
-        return typeof_tuple(value);
+        return typeof_tuple(value, depth);
     } else if (PyLong_Check(value)) {
         return typeof_pyint(value);
     } else if (PyFloat_Check(value)) {

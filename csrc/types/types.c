@@ -25,8 +25,33 @@ static char *raw_strdup(const char *s) {
     return p;
 }
 
+/* 1 + the deepest of the types `t` holds; above CJ_MAX_NESTING a RecursionError, -1. */
+static int nesting_depth(const cj_type *t) {
+    int depth = 0;
+    const cj_type *held[3] = {t->dtype, t->yield, t->source};
+    for (int i = 0; i < 3; i++) {
+        if (held[i] != NULL && held[i]->depth > depth) {
+            depth = held[i]->depth;
+        }
+    }
+    for (int i = 0; t->items != NULL && i < t->n; i++) {
+        if (t->items[i]->depth > depth) {
+            depth = t->items[i]->depth;
+        }
+    }
+    if (depth + 1 > CJ_MAX_NESTING) {
+        PyErr_SetString(PyExc_RecursionError, CJ_NESTING_ERROR);
+        return -1;
+    }
+    return depth + 1;
+}
+
 /* Returns the interned twin of `proto` (whose name is set), creating it on first use. */
 static const cj_type *intern(const cj_type *proto, const char *key) {
+    int depth = nesting_depth(proto);
+    if (depth < 0) {
+        return NULL;
+    }
     PyObject *found = PyDict_GetItemString(interned, key); /* borrowed */
     if (found != NULL) {
         return PyCapsule_GetPointer(found, NULL);
@@ -38,6 +63,7 @@ static const cj_type *intern(const cj_type *proto, const char *key) {
     }
     *t = *proto;
     t->pyobj = NULL;
+    t->depth = depth;
     t->name = raw_strdup(proto->name);
     if (t->name == NULL) {
         PyMem_RawFree(t);
@@ -89,8 +115,7 @@ const cj_type *cj_type_complex(int bits) {
 }
 
 const cj_type *cj_type_array(const cj_type *dtype, int ndim, char layout, int readonly) {
-    if (ndim < 0 || ndim > 32) {
-        PyErr_Format(PyExc_ValueError, "array dimension count %d is out of range", ndim);
+    if (cj_layout_check_ndim(ndim) < 0) {
         return NULL;
     }
     if (ndim <= 1 && layout == 'F') {
@@ -239,8 +264,12 @@ const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name) {
     if (n == NULL) {
         return NULL;
     }
-    char buf[512];
-    PyOS_snprintf(buf, sizeof(buf), "BoundFunction(%s.%s)", receiver->name, n);
+    char buf[2600]; /* a receiver's name is at most 2048: never cut, as it is the key */
+    if ((size_t)PyOS_snprintf(buf, sizeof(buf), "BoundFunction(%s.%s)", receiver->name, n) >=
+        sizeof(buf)) {
+        PyErr_SetString(cj_UnsupportedError, "method name is too long");
+        return NULL;
+    }
     cj_type t = {.kind = CJ_BOUND, .source = receiver, .obj = name};
     return intern_named(&t, buf);
 }

@@ -52,6 +52,7 @@ struct cj_type {
     PyObject *obj;           /* CJ_CONST_OBJ / CJ_OMITTED: strong reference, process lifetime */
     const char *name;        /* numba's spelling: int64, array(float64, 2d, C), UniTuple(...) */
     PyObject *pyobj;         /* the cujit Type object for this type, made on demand */
+    int depth;               /* 1 + the deepest type it holds, <= CJ_MAX_NESTING */
 };
 
 /* ---- types.c ---- */

@@ -212,12 +212,13 @@ static int type_minmax(cj_infer_ctx *c, cj_instr *in, const cj_type **out, const
     return 1;
 }
 
-static int type_cast(cj_infer_ctx *c, cj_instr *in, const cj_type *to, const cj_type **out,
-                     const char *name) {
+/* id: the builtin (int(), float() ...) or -1 (a NumPy scalar type) */
+static int type_cast(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *to,
+                     const cj_type **out, const char *name) {
     if (in->nargs != 2 || !all_numbers(c, in, to->kind == CJ_COMPLEX || to->kind == CJ_BOOL)) {
         return no_match(c, in, name);
     }
-    cj_call *call = plain_call(c, in, CJ_CALL_CAST, -1);
+    cj_call *call = plain_call(c, in, CJ_CALL_CAST, id);
     if (call == NULL) {
         return -1;
     }
@@ -354,13 +355,13 @@ static int type_cast_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *
     const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
     switch (id) {
     case CJ_B_INT:
-        return type_cast(c, in, a && a->kind == CJ_INT && !a->is_signed && a->bits == 64
+        return type_cast(c, in, id, a && a->kind == CJ_INT && !a->is_signed && a->bits == 64
                                     ? cj_t_uint64 : cj_t_int64, out, "<class 'int'>");
     case CJ_B_FLOAT:
-        return type_cast(c, in, cj_t_float64, out, "<class 'float'>");
+        return type_cast(c, in, id, cj_t_float64, out, "<class 'float'>");
     case CJ_B_BOOL:
         if (n == 1 && cj_rule_has_truth(a)) {
-            return type_cast(c, in, cj_t_bool, out, "<class 'bool'>");
+            return type_cast(c, in, id, cj_t_bool, out, "<class 'bool'>");
         }
         return no_match(c, in, "<class 'bool'>");
     default: /* complex */
@@ -368,7 +369,7 @@ static int type_cast_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *
             *out = cj_t_complex128;
             return plain_call(c, in, CJ_CALL_BUILTIN, id) ? 1 : -1;
         }
-        return type_cast(c, in, cj_t_complex128, out, "<class 'complex'>");
+        return type_cast(c, in, id, cj_t_complex128, out, "<class 'complex'>");
     }
 }
 
@@ -777,7 +778,7 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         cast = numpy_scalar_class(obj);
     }
     if (cast != NULL) {
-        return type_cast(c, in, cast, out, cast->name);
+        return type_cast(c, in, -1, cast, out, cast->name);
     }
     int cuda = cj_cuda_type_call(c, in, obj, out); /* CUDA intrinsics (cuda_typing.c) */
     if (cuda != 2) {

@@ -4,13 +4,16 @@
  * time (`if x is None` with None passed), and the return type.
  * A fixpoint: each round types every instruction of the reachable blocks from the current
  * operand types; a variable's type is the unification of everything assigned to it; types
- * only widen, so rounds stop changing. */
+ * only widen, so rounds stop changing, and they run until they do (a bound far above what
+ * the lattice allows is a TypingError, never a half-typed function). */
 #include "typing/infer_internal.h"
 
 #include <stdarg.h>
 #include <string.h>
 
-#define MAX_ROUNDS 200
+/* rounds allowed per variable and block: the widenings one can see (KNOWN_UNSET -> a value ->
+ * KNOWN_VARIES; a type up the numeric ladder or, in a tuple, each item's) */
+#define ROUNDS_PER_ITEM 64
 #define KNOWN_UNSET (-1)
 #define KNOWN_VARIES 2
 
@@ -463,6 +466,30 @@ static int type_instr(cj_infer_ctx *c, cj_instr *in) {
     return assign_known(c, in->dst, known_value(c, in)) < 0 ? -1 : 1;
 }
 
+/* The blocks `blk` may go to: a branch whose condition is known at compile time goes to
+ * one side only, one not typed yet to none; -1 for no target. */
+static void block_targets(cj_infer_ctx *c, cj_block *blk, int targets[2]) {
+    targets[0] = targets[1] = -1;
+    cj_instr *t = cj_block_terminator(blk);
+    if (t == NULL) {
+        return;
+    }
+    if (t->op == CJ_I_JUMP) {
+        targets[0] = t->target;
+    } else if (t->op == CJ_I_BRANCH) {
+        int known = CJ_VAR(c->ir, t->args[0])->known;
+        if (known == KNOWN_UNSET) {
+            return; /* condition not typed yet */
+        }
+        if (known != 0) {
+            targets[0] = t->target;
+        }
+        if (known != 1) {
+            targets[1] = t->target2;
+        }
+    }
+}
+
 /* Marks the blocks reachable from the entry, following only the side of a branch whose
  * condition is known at compile time. */
 static void mark_reachable(cj_infer_ctx *c, int *stack) {
@@ -474,26 +501,8 @@ static void mark_reachable(cj_infer_ctx *c, int *stack) {
     stack[sp++] = 0;
     CJ_BLOCK(ir, 0)->reachable = 1;
     while (sp > 0) {
-        cj_block *blk = CJ_BLOCK(ir, stack[--sp]);
-        cj_instr *t = cj_block_terminator(blk);
-        if (t == NULL) {
-            continue;
-        }
-        int targets[2] = {-1, -1};
-        if (t->op == CJ_I_JUMP) {
-            targets[0] = t->target;
-        } else if (t->op == CJ_I_BRANCH) {
-            int known = CJ_VAR(ir, t->args[0])->known;
-            if (known == KNOWN_UNSET) {
-                continue; /* condition not typed yet */
-            }
-            if (known != 0) {
-                targets[0] = t->target;
-            }
-            if (known != 1) {
-                targets[1] = t->target2;
-            }
-        }
+        int targets[2];
+        block_targets(c, CJ_BLOCK(ir, stack[--sp]), targets);
         for (int k = 0; k < 2; k++) {
             if (targets[k] >= 0 && !CJ_BLOCK(ir, targets[k])->reachable) {
                 CJ_BLOCK(ir, targets[k])->reachable = 1;
@@ -523,6 +532,16 @@ static int infer_round(cj_infer_ctx *c, int *pending, cj_instr **first_pending) 
                     *first_pending = in;
                 }
                 (*pending)++;
+            }
+        }
+        /* a branch decided in this round opens its targets now: the later ones are typed in
+         * this round (a run of ifs takes one round, not one each) */
+        int targets[2];
+        block_targets(c, blk, targets);
+        for (int k = 0; k < 2; k++) {
+            if (targets[k] >= 0 && !CJ_BLOCK(c->ir, targets[k])->reachable) {
+                CJ_BLOCK(c->ir, targets[k])->reachable = 1;
+                c->changed = 1;
             }
         }
     }
@@ -582,7 +601,15 @@ int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typin
     }
     int pending = 0;
     cj_instr *first_pending = NULL;
-    for (int round = 0; round < MAX_ROUNDS; round++) {
+    /* every round but the last widens a type, a known condition or the return type; each
+     * can widen only so often, so this bound is never met by a correct lattice: meeting it
+     * is an error, never a result typed half way */
+    long max_rounds = (long)ROUNDS_PER_ITEM * (ir->vars.len + ir->blocks.len + 2);
+    for (long round = 0; ; round++) {
+        if (round == max_rounds) {
+            return cj_typing_error(&c, NULL, "type inference did not reach a fixpoint in %ld "
+                                             "rounds (cujit's limit)", max_rounds);
+        }
         c.changed = 0;
         mark_reachable(&c, stack);
         if (infer_round(&c, &pending, &first_pending) < 0) {

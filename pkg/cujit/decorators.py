@@ -12,27 +12,78 @@ _OPTIONS = {"cache", "fastmath", "error_model", "boundscheck", "nopython", "nogi
 Dispatcher = _core.Dispatcher
 
 
-def _check_options(options):
+# options whose value is a flag; None is numba's "not given" (boundscheck=None)
+_FLAG_OPTIONS = {"cache", "nopython", "nogil", "parallel", "forceobj", "looplift", "debug",
+                 "_nrt", "boundscheck", "lineinfo", "device", "forceinline", "lto"}
+_FASTMATH_FLAGS = {"fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"}
+
+
+def check_option_values(options, what):
+    """The one check of option values for jit, njit, vectorize, guvectorize and cuda.jit: a
+    TypeError for a value of the wrong type, a ValueError for one out of range."""
+    for name, v in options.items():
+        if name in _FLAG_OPTIONS:
+            if not (v is None or isinstance(v, bool) or (type(v) is int and v in (0, 1))):
+                raise TypeError(f"{what} option {name} must be a bool, not {v!r}")
+        elif name == "opt":
+            if not isinstance(v, int):
+                raise TypeError(f"{what} option opt must be a bool or an int, not {v!r}")
+            if not isinstance(v, bool) and not 0 <= v <= 3:
+                raise ValueError(f"{what} option opt must be in 0..3, not {v!r}")
+        elif name == "fastmath":
+            if isinstance(v, bool):
+                continue
+            if not isinstance(v, (set, frozenset, dict)):
+                raise TypeError(f"{what} option fastmath must be a bool or a set of flags, "
+                                f"not {v!r}")
+            bad = set(v) - _FASTMATH_FLAGS
+            if bad:
+                raise ValueError(f"{what} option fastmath: unknown flag(s) {sorted(map(str, bad))}"
+                                 f"; the flags are {sorted(_FASTMATH_FLAGS)}")
+        elif name == "error_model":
+            if not isinstance(v, str):
+                raise TypeError(f"{what} option error_model must be a str, not {v!r}")
+            if v not in ("python", "numpy"):
+                raise ValueError(f"error_model must be 'python' or 'numpy', not {v!r}")
+        elif name == "inline":
+            if not (isinstance(v, bool) or v in ("always", "never") or callable(v)):
+                raise ValueError(f"{what} option inline must be 'always', 'never' or a "
+                                 f"callable, not {v!r}")
+
+
+def core_opt_level(opt):
+    """opt as an LLVM level: True is 3, False 0 (numba-cuda's bool), an int is itself."""
+    return 3 if opt is True else 0 if opt is False else int(opt)
+
+
+def _check_options(options, what="jit"):
     unknown = set(options) - _OPTIONS
     if unknown:
-        raise TypeError(f"unknown jit option(s): {', '.join(sorted(unknown))}")
+        raise TypeError(f"unknown {what} option(s): {', '.join(sorted(unknown))}")
+    check_option_values(options, what)
     if options.get("forceobj") or options.get("nopython") is False:
         raise NotImplementedError("cujit has no object mode: it compiles in nopython mode only")
     if options.get("parallel"):
         raise NotImplementedError("parallel=True is not supported by cujit yet")
-    em = options.get("error_model", "python")
-    if em not in ("python", "numpy"):
-        raise ValueError(f"error_model must be 'python' or 'numpy', not {em!r}")
+
+
+def core_options(options, **fixed):
+    """The options the C Dispatcher reads (csrc/jit/dispatcher.c), from checked ones."""
+    core = {k: options[k] for k in ("error_model", "fastmath", "boundscheck", "opt")
+            if k in options}
+    if "opt" in core:
+        core["opt"] = core_opt_level(core["opt"])
+    core.update(fixed)
+    return core
 
 
 def _make(func, sigs, options):
-    core_options = {k: options[k] for k in ("error_model", "fastmath", "boundscheck", "opt")
-                    if k in options}
-    disp = Dispatcher(func, core_options)
+    core_options_ = core_options(options)
+    disp = Dispatcher(func, core_options_)
     functools.update_wrapper(disp, func)
     if options.get("cache"):
         from .caching import Cache
-        disp._cache = Cache(func, core_options)  # hits/misses for inspection
+        disp._cache = Cache(func, core_options_)  # hits/misses for inspection
         disp._set_cache(disp._cache)
     if sigs:
         for sig in sigs:

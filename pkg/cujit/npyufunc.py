@@ -8,6 +8,7 @@ import re
 import numpy as np
 
 from . import _core
+from .decorators import _check_options, core_options
 from .typing import parse_signature, parse_signatures
 
 
@@ -37,10 +38,15 @@ def _check_cuda_options(options, cache, what):
                                   "cujit yet")
 
 
-def _dispatcher(func, cache):
+def _check_cpu_options(options, cache, what):
+    """The CPU target takes jit's options (checked as jit checks them)."""
+    _check_options(dict(options, cache=cache), what)
+
+
+def _dispatcher(func, cache, options=None):
     """The scalar (or core) function's dispatcher: NumPy's error model, as NumPy's ufuncs;
     with cache=True its compiled code is kept on disk like jit(cache=True)'s."""
-    options = {"error_model": "numpy"}
+    options = core_options(options or {}, error_model="numpy")
     disp = _core.Dispatcher(func, options)
     if cache:
         from .caching import Cache
@@ -63,16 +69,39 @@ def _ufunc_signatures(sigs):
     for sig in parsed:
         if sig.return_type is None:
             raise TypeError(f"vectorize signatures need a return type: {sig!r}")
+        check_scalar_signature(sig)
     return parsed
+
+
+def check_scalar_signature(sig):
+    """A ufunc's arguments and result are scalars (numba: a NumPy dtype)."""
+    for t in (*sig.args, sig.return_type):
+        if getattr(t, "ndim", None) is not None:
+            raise TypeError(f"vectorize signature {sig!r}: a ufunc's arguments and result are "
+                            f"scalars, not {t}; use guvectorize for arrays")
+
+
+def check_gufunc_signature(sig, layout, core):
+    """numba's rule: an argument with k core dimensions in the layout is an array of k
+    dimensions, or, when k is 0, a scalar or a 1-d array."""
+    for i, (t, dims) in enumerate(zip(sig.args, core)):
+        ndim = getattr(t, "ndim", None)
+        if ndim is None and dims:
+            raise TypeError(f"signature {sig!r} does not fit the layout {layout!r}: scalar type "
+                            f"{t} given for non scalar argument #{i + 1}")
+        if ndim is not None and ndim != len(dims) and not (ndim == 1 and not dims):
+            raise TypeError(f"signature {sig!r} does not fit the layout {layout!r}: type and "
+                            f"shape signature mismatch for arg #{i + 1} ({t} for "
+                            f"{len(dims)} core dimension(s))")
 
 
 class DUFunc:
     """A ufunc that compiles a loop for each new combination of input types (numba's DUFunc)."""
 
-    def __init__(self, func, identity=None, cache=False):
+    def __init__(self, func, identity=None, cache=False, options=None):
         self.py_func = func
         self.identity = identity
-        self._disp = _dispatcher(func, cache)
+        self._disp = _dispatcher(func, cache, options)
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self._sigs = []
@@ -150,16 +179,17 @@ def vectorize(ftylist_or_function=(), identity=None, cache=False, target="cpu", 
                                                             (str, _core.Type)):
             return cuda_ufunc.vectorize((), ftylist_or_function)
         return lambda func: cuda_ufunc.vectorize(ftylist_or_function, func)
+    _check_cpu_options(options, cache, "vectorize")
     if callable(ftylist_or_function) and not isinstance(ftylist_or_function, (str, _core.Type)):
-        return DUFunc(ftylist_or_function, identity, cache)
+        return DUFunc(ftylist_or_function, identity, cache, options)
     sigs = ftylist_or_function
 
     def decorate(func):
         if not sigs:
-            return DUFunc(func, identity, cache)
+            return DUFunc(func, identity, cache, options)
         parsed = _ufunc_signatures(sigs)
         nin = len(parsed[0].args)
-        return _make(_dispatcher(func, cache), parsed, nin, 1, identity)
+        return _make(_dispatcher(func, cache, options), parsed, nin, 1, identity)
     return decorate
 
 
@@ -196,6 +226,7 @@ def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **
         _check_cuda_options(options, cache, "guvectorize")
         from .cuda import ufunc as cuda_ufunc
         return lambda func: cuda_ufunc.guvectorize(ftylist, signature, nin, nout, core, func)
+    _check_cpu_options(options, cache, "guvectorize")
 
     parsed = parse_signatures(ftylist)
 
@@ -207,7 +238,8 @@ def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **
                                 f"{signature!r} has {nin + nout}")
             if sig.return_type is not None and str(sig.return_type) not in ("none", "void"):
                 raise TypeError(f"guvectorize functions return nothing: {sig!r}")
+            check_gufunc_signature(sig, signature, core)
             sigs.append(_core.make_signature(None, tuple(sig.args)))
-        return _make(_dispatcher(func, cache), sigs, nin, nout, identity,
+        return _make(_dispatcher(func, cache, options), sigs, nin, nout, identity,
                      signature.replace(" ", ""), core)
     return decorate

@@ -11,6 +11,7 @@ import sys
 import tempfile
 
 from .. import _core
+from ..decorators import check_option_values, core_opt_level
 from ..typing import parse_signatures
 from . import cache as _cache
 
@@ -35,14 +36,11 @@ def _check_options(options):
     mr = options.get("max_registers")
     if mr is not None and (not isinstance(mr, int) or isinstance(mr, bool) or not 0 < mr < 256):
         raise ValueError(f"max_registers must be an int in 1..255, not {mr!r}")
-    opt = options.get("opt", True)
-    if not isinstance(opt, (bool, int)) or not 0 <= int(opt) <= 3:
-        raise ValueError(f"opt must be a bool or an int in 0..3, not {opt!r}")
+    check_option_values(options, "cuda.jit")
 
 
 def _core_options(options, cc):
-    opt = options.get("opt", True)
-    level = 3 if opt is True else 0 if opt is False else int(opt)
+    level = core_opt_level(options.get("opt", True))
     return {
         "debug": bool(options.get("debug", False)),
         "lineinfo": bool(options.get("lineinfo", False)),

@@ -19,6 +19,7 @@ import linecache
 import numpy as np
 
 from .. import _core
+from ..npyufunc import check_gufunc_signature, check_scalar_signature
 from ..typing import parse_signatures
 
 _serial = itertools.count()
@@ -167,6 +168,8 @@ def _signatures(sigs, gufunc):
         ret = sig.return_type
         if not gufunc and ret is None:
             raise TypeError(f"vectorize signatures need a return type: {sig!r}")
+        if not gufunc:
+            check_scalar_signature(sig)
         if gufunc and ret is not None and ret.name not in ("none", "void"):
             raise TypeError(f"guvectorize functions return nothing: {sig!r}")
     return parsed
@@ -186,5 +189,6 @@ def guvectorize(sigs, layout, nin, nout, core, func):
         if len(sig.args) != nin + nout:
             raise TypeError(f"signature {sig!r} has {len(sig.args)} arguments; the layout "
                             f"{layout!r} has {nin + nout}")
+        check_gufunc_signature(sig, layout, core)
     sigs = [_core.make_signature(None, tuple(s.args)) for s in parsed]
     return CUDAUFunc(func, sigs, nin, nout, core, True, layout).ufunc
