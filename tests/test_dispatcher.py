@@ -258,3 +258,19 @@ def test_fastmath_allows_reassociation():
     assert " fast " not in list(plain.inspect_llvm().values())[0]
 
 
+
+
+def test_call_errors_name_the_function_not_its_repr():
+    def one(x):
+        return x
+
+    f = jit("float64(float64)")(one)
+    with pytest.raises(TypeError, match=r"^test_call_errors_name_the_function_not_its_repr"
+                                        r"\.<locals>\.one\(\) takes 1 positional argument but "
+                                        r"2 were given$"):
+        f(1.0, 2.0)
+    with pytest.raises(TypeError) as exc:
+        f(np.zeros(2))
+    assert "<function" not in str(exc.value) and "<locals>.one" in str(exc.value)
+    with pytest.raises(TypeError, match=r"has 2 arguments; .*<locals>\.one takes 1$"):
+        njit(one).compile(float64(float64, float64))

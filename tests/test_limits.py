@@ -1,5 +1,6 @@
 """Limits that used to crash or silently miscompile (issue 15): options, signatures, nesting
 depth, inference rounds, number edge cases."""
+import os
 import math
 
 import pytest
@@ -231,8 +232,10 @@ print(r["shape"][:2], r["strides"][:2])
 def test_cai_items_mutating_the_dict_or_list(which, out):
     import subprocess
     import sys
+    pkg = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pkg")
+    env = dict(os.environ, PYTHONPATH=pkg)  # this checkout's build, whatever is installed
     r = subprocess.run([sys.executable, "-c", CAI_SCRIPT, which], capture_output=True,
-                       text=True, timeout=120)
+                       text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.startswith(out)
 

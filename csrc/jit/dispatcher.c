@@ -182,8 +182,8 @@ cj_overload *cj_dispatcher_get_overload(cj_dispatcher *d, const cj_type *const *
         return ov;
     }
     if (d->locked) {
-        PyErr_Format(PyExc_TypeError, "No matching definition for the argument types of %R",
-                     d->py_func);
+        PyErr_Format(PyExc_TypeError, "No matching definition for the argument types of %U",
+                     ((PyFunctionObject *)d->py_func)->func_qualname);
         return NULL;
     }
     return compile_for(d, argtypes, nargs, NULL);
@@ -198,8 +198,9 @@ static int fold_call_args(cj_dispatcher *d, PyObject *const *args, Py_ssize_t na
     PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(d->py_func);
     int np = d->nparams;
     if (nargs > code->co_argcount) {
-        PyErr_Format(PyExc_TypeError, "%U() takes %d positional arguments but %zd were given",
-                     code->co_name, code->co_argcount, nargs);
+        PyErr_Format(PyExc_TypeError, "%U() takes %d positional argument%s but %zd %s given",
+                     code->co_qualname, code->co_argcount, code->co_argcount == 1 ? "" : "s",
+                     nargs, nargs == 1 ? "was" : "were");
         return -1;
     }
     for (int i = 0; i < np; i++) {
@@ -257,8 +258,8 @@ static int fold_call_args(cj_dispatcher *d, PyObject *const *args, Py_ssize_t na
 static PyObject *no_match(cj_dispatcher *d, const cj_type *const *types, int nargs) {
     PyObject *sig = cj_signature_new(NULL, nargs, types);
     if (sig != NULL) {
-        PyErr_Format(PyExc_TypeError, "No matching definition for argument type(s) %R of %R",
-                     sig, d->py_func);
+        PyErr_Format(PyExc_TypeError, "No matching definition for argument type(s) %R of %U",
+                     sig, ((PyFunctionObject *)d->py_func)->func_qualname);
         Py_DECREF(sig);
     }
     return NULL;
@@ -391,7 +392,7 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
     PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
     if (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) {
         PyErr_Format(cj_UnsupportedError, "cujit does not support *args or **kwargs "
-                                          "parameters (in %R)", func);
+                                          "parameters (in %U)", code->co_qualname);
         return NULL;
     }
     int np = code->co_argcount + code->co_kwonlyargcount;
@@ -464,8 +465,9 @@ static PyObject *dispatcher_compile(PyObject *self, PyObject *sig) {
     }
     cj_signature_obj *s = (cj_signature_obj *)sig;
     if (s->nargs != d->nparams) {
-        PyErr_Format(PyExc_TypeError, "signature %R has %d arguments; %R takes %d", sig,
-                     s->nargs, d->py_func, d->nparams);
+        PyErr_Format(PyExc_TypeError, "signature %R has %d argument%s; %U takes %d", sig,
+                     s->nargs, s->nargs == 1 ? "" : "s",
+                     ((PyFunctionObject *)d->py_func)->func_qualname, d->nparams);
         return NULL;
     }
     cj_overload *ov = find_exact(d, s->args, s->nargs);
