@@ -274,3 +274,20 @@ def test_call_errors_name_the_function_not_its_repr():
     assert "<function" not in str(exc.value) and "<locals>.one" in str(exc.value)
     with pytest.raises(TypeError, match=r"has 2 arguments; .*<locals>\.one takes 1$"):
         njit(one).compile(float64(float64, float64))
+
+
+@njit
+def _is_even(n):
+    return True if n == 0 else _is_odd(n - 1)
+
+
+@njit
+def _is_odd(n):
+    return False if n == 0 else _is_even(n - 1)
+
+
+def test_mutual_recursion_names_the_function():
+    from cujit.errors import TypingError
+    with pytest.raises(TypingError, match=r"mutually recursive jitted functions \(_is_even "
+                                          r"calls itself back\)"):
+        _is_even(4)

@@ -136,7 +136,9 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     if (PyErr_Occurred() || cc->depth > 32) {
         if (!PyErr_Occurred()) {
             PyErr_Format(cj_TypingError, "cujit cannot type mutually recursive device "
-                                         "functions (%R)", pyfunc);
+                                         "functions (%S)",
+                         PyFunction_Check(pyfunc) ? ((PyFunctionObject *)pyfunc)->func_qualname
+                                                  : pyfunc);
         }
         Py_DECREF(key);
         return NULL;

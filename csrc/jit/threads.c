@@ -101,7 +101,9 @@ int cj_pending_begin(cj_pending_list *list, const cj_type *const *types, int nar
         if (same_key(p, types, nargs)) {
             if (p->owner == me || closes_circle(p, me)) {
                 PyErr_Format(cj_TypingError, "cujit cannot type mutually recursive jitted "
-                                             "functions (%R calls itself back)", func);
+                                             "functions (%S calls itself back)",
+                             PyFunction_Check(func) ? ((PyFunctionObject *)func)->func_qualname
+                                                    : func);
                 return -1;
             }
             wait_for(p);
