@@ -20,18 +20,8 @@ static const cj_type *part_of(const cj_type *complex_t) {
 
 /* ---- real math ---- */
 
-static LLVMValueRef math1(cj_lower *L, const char *cname, const cj_type *t, LLVMValueRef x) {
-    return cj_math_call(L, cname, t, 1, &x);
-}
-
-static LLVMValueRef math2(cj_lower *L, const char *cname, const cj_type *t, LLVMValueRef x,
-                          LLVMValueRef y) {
-    LLVMValueRef args[2] = {x, y};
-    return cj_math_call(L, cname, t, 2, args);
-}
-
 static LLVMValueRef fabs_of(cj_lower *L, const cj_type *t, LLVMValueRef x) {
-    return math1(L, "fabs", t, x);
+    return cj_math1(L, "fabs", t, x);
 }
 
 static LLVMValueRef isnan_of(cj_lower *L, LLVMValueRef x) {
@@ -139,15 +129,15 @@ static LLVMValueRef complex_sqrt(cj_lower *L, LLVMValueRef x, LLVMValueRef y, LL
                                  const cj_type *pt, const cj_type *t) {
     LLVMBuilderRef B = L->b;
     /* s = sqrt((|z| + |x|) / 2); x >= 0: (s, y / 2s) else (|y| / 2s, copysign(s, y)) */
-    LLVMValueRef r = math2(L, "hypot", pt, x, y);
-    LLVMValueRef s = math1(L, "sqrt", pt, LLVMBuildFMul(B, LLVMBuildFAdd(B, r,
+    LLVMValueRef r = cj_math2(L, "hypot", pt, x, y);
+    LLVMValueRef s = cj_math1(L, "sqrt", pt, LLVMBuildFMul(B, LLVMBuildFAdd(B, r,
                                                 fabs_of(L, pt, x), ""), cj_float_const(L, pt, 0.5), ""));
     LLVMValueRef two_s = LLVMBuildFMul(B, s, cj_float_const(L, pt, 2.0), "");
     LLVMValueRef s_zero = LLVMBuildFCmp(B, LLVMRealOEQ, s, zero, "");
     LLVMValueRef pos = LLVMBuildFCmp(B, LLVMRealOGE, x, zero, "");
     LLVMValueRef re = LLVMBuildSelect(B, pos, s, LLVMBuildFDiv(B, fabs_of(L, pt, y), two_s, ""), "");
     LLVMValueRef im = LLVMBuildSelect(B, pos, LLVMBuildFDiv(B, y, two_s, ""),
-                                      math2(L, "copysign", pt, s, y), "");
+                                      cj_math2(L, "copysign", pt, s, y), "");
     re = LLVMBuildSelect(B, s_zero, zero, re, "");
     im = LLVMBuildSelect(B, s_zero, y, im, "");
     return cj_make_complex(L, t, re, im);
@@ -157,10 +147,10 @@ static LLVMValueRef complex_sqrt(cj_lower *L, LLVMValueRef x, LLVMValueRef y, LL
 static LLVMValueRef complex_trig(cj_lower *L, int id, LLVMValueRef x, LLVMValueRef y,
                                  const cj_type *pt, const cj_type *t) {
     LLVMBuilderRef B = L->b;
-    LLVMValueRef sx = math1(L, "sin", pt, x), cx = math1(L, "cos", pt, x);
-    LLVMValueRef shy = math1(L, "sinh", pt, y), chy = math1(L, "cosh", pt, y);
-    LLVMValueRef sy = math1(L, "sin", pt, y), cy = math1(L, "cos", pt, y);
-    LLVMValueRef shx = math1(L, "sinh", pt, x), chx = math1(L, "cosh", pt, x);
+    LLVMValueRef sx = cj_math1(L, "sin", pt, x), cx = cj_math1(L, "cos", pt, x);
+    LLVMValueRef shy = cj_math1(L, "sinh", pt, y), chy = cj_math1(L, "cosh", pt, y);
+    LLVMValueRef sy = cj_math1(L, "sin", pt, y), cy = cj_math1(L, "cos", pt, y);
+    LLVMValueRef shx = cj_math1(L, "sinh", pt, x), chx = cj_math1(L, "cosh", pt, x);
     if (id == CJ_B_C_SIN) {
         return cj_make_complex(L, t, LLVMBuildFMul(B, sx, chy, ""), LLVMBuildFMul(B, cx, shy, ""));
     }
@@ -186,12 +176,12 @@ static LLVMValueRef complex_tanh(cj_lower *L, int id, LLVMValueRef x, LLVMValueR
     }
     LLVMValueRef two = cj_float_const(L, pt, 2.0);
     LLVMValueRef a2 = LLVMBuildFMul(B, a, two, ""), b2 = LLVMBuildFMul(B, bb, two, "");
-    LLVMValueRef d = LLVMBuildFAdd(B, math1(L, "cosh", pt, a2), math1(L, "cos", pt, b2), "");
-    LLVMValueRef re = LLVMBuildFDiv(B, math1(L, "sinh", pt, a2), d, "");
-    LLVMValueRef im = LLVMBuildFDiv(B, math1(L, "sin", pt, b2), d, "");
+    LLVMValueRef d = LLVMBuildFAdd(B, cj_math1(L, "cosh", pt, a2), cj_math1(L, "cos", pt, b2), "");
+    LLVMValueRef re = LLVMBuildFDiv(B, cj_math1(L, "sinh", pt, a2), d, "");
+    LLVMValueRef im = LLVMBuildFDiv(B, cj_math1(L, "sin", pt, b2), d, "");
     /* tanh(a) saturates to +-1 where cosh overflows */
     LLVMValueRef big = LLVMBuildFCmp(B, LLVMRealOGT, fabs_of(L, pt, a), cj_float_const(L, pt, 20.0), "");
-    re = LLVMBuildSelect(B, big, math2(L, "copysign", pt, cj_float_const(L, pt, 1.0), a), re, "");
+    re = LLVMBuildSelect(B, big, cj_math2(L, "copysign", pt, cj_float_const(L, pt, 1.0), a), re, "");
     im = LLVMBuildSelect(B, big, zero, im, "");
     if (id == CJ_B_C_TAN) { /* -i * (re + i im) = im - i re */
         return cj_make_complex(L, t, im, LLVMBuildFNeg(B, re, ""));
@@ -207,14 +197,14 @@ static LLVMValueRef cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t
     LLVMValueRef zero = cj_float_const(L, pt, 0.0);
     switch (id) {
     case CJ_B_C_EXP: {
-        LLVMValueRef e = math1(L, "exp", pt, x);
-        return cj_make_complex(L, t, LLVMBuildFMul(B, e, math1(L, "cos", pt, y), ""),
-                               LLVMBuildFMul(B, e, math1(L, "sin", pt, y), ""));
+        LLVMValueRef e = cj_math1(L, "exp", pt, x);
+        return cj_make_complex(L, t, LLVMBuildFMul(B, e, cj_math1(L, "cos", pt, y), ""),
+                               LLVMBuildFMul(B, e, cj_math1(L, "sin", pt, y), ""));
     }
     case CJ_B_C_LOG:
     case CJ_B_C_LOG10: {
-        LLVMValueRef re = math1(L, "log", pt, math2(L, "hypot", pt, x, y));
-        LLVMValueRef im = math2(L, "atan2", pt, y, x);
+        LLVMValueRef re = cj_math1(L, "log", pt, cj_math2(L, "hypot", pt, x, y));
+        LLVMValueRef im = cj_math2(L, "atan2", pt, y, x);
         if (id == CJ_B_C_LOG10) {
             LLVMValueRef ln10 = cj_float_const(L, pt, 2.302585092994045684017991454684364208);
             re = LLVMBuildFDiv(B, re, ln10, "");
@@ -251,7 +241,7 @@ static LLVMValueRef abs_of(cj_lower *L, LLVMValueRef v, const cj_type *t, const 
     if (t->kind == CJ_COMPLEX) {
         LLVMValueRef im;
         LLVMValueRef re = cj_complex_parts(L, v, &im);
-        return math2(L, "hypot", part_of(t), re, im);
+        return cj_math2(L, "hypot", part_of(t), re, im);
     }
     v = cj_cast(L, v, t, rt);
     if (rt->kind == CJ_FLOAT) {
@@ -329,7 +319,7 @@ static LLVMValueRef round_of(cj_lower *L, cj_instr *in, const cj_call *call) {
     }
     LLVMValueRef x = cj_load_var(L, call->args[0]);
     if (call->nargs == 1) {
-        return cj_float_to_int_checked(L, math1(L, "rint", xt, x), cj_t_int64);
+        return cj_float_to_int_checked(L, cj_math1(L, "rint", xt, x), cj_t_int64);
     }
     return cj_round_float(L, xt, x, arg_as(L, call, 1, xt));
 }
@@ -481,17 +471,17 @@ static LLVMValueRef lower_rule_math(cj_lower *L, cj_instr *in, const cj_call *ca
         if (id == CJ_B_M_RADIANS || id == CJ_B_NP_DEG2RAD) {
             return LLVMBuildFMul(L->b, x, cj_float_const(L, rt, M_PI / 180.0), "");
         }
-        return math1(L, bi->cname, rt, x);
+        return cj_math1(L, bi->cname, rt, x);
     }
     case CJ_R_F2:
-        return math2(L, bi->cname, rt, arg_as(L, call, 0, rt), arg_as(L, call, 1, rt));
+        return cj_math2(L, bi->cname, rt, arg_as(L, call, 0, rt), arg_as(L, call, 1, rt));
     case CJ_R_TO_INT: {
         const cj_type *at = vt(L, call->args[0]);
         if (cj_type_is_integer(at)) {
             return arg_as(L, call, 0, cj_t_int64);
         }
         LLVMValueRef x = cj_load_var(L, call->args[0]);
-        return cj_float_to_int_checked(L, math1(L, bi->cname, at, x), cj_t_int64);
+        return cj_float_to_int_checked(L, cj_math1(L, bi->cname, at, x), cj_t_int64);
     }
     case CJ_R_PRED:
         return predicate(L, id, cj_load_var(L, call->args[0]), vt(L, call->args[0]));
@@ -528,16 +518,16 @@ static LLVMValueRef modf_frexp(cj_lower *L, cj_instr *in, const cj_call *call, i
     LLVMValueRef x = arg_as(L, call, 0, ft);
     LLVMValueRef first, second;
     if (id == CJ_B_M_MODF) { /* (fractional part, integral part), signs of x */
-        LLVMValueRef ip = math1(L, "trunc", ft, x);
+        LLVMValueRef ip = cj_math1(L, "trunc", ft, x);
         LLVMValueRef inf = LLVMBuildFCmp(L->b, LLVMRealOEQ, fabs_of(L, ft, x),
                                          cj_float_const(L, ft, INFINITY), "");
-        first = math2(L, "copysign", ft,
+        first = cj_math2(L, "copysign", ft,
                       LLVMBuildSelect(L->b, inf, cj_float_const(L, ft, 0.0),
                                       LLVMBuildFSub(L->b, x, ip, ""), ""), x);
         second = ip;
     } else { /* x = m * 2**e with 0.5 <= |m| < 1: e from log2, fixed up */
         LLVMValueRef ax = fabs_of(L, ft, x);
-        LLVMValueRef e = LLVMBuildFAdd(L->b, math1(L, "floor", ft, math1(L, "log2", ft, ax)),
+        LLVMValueRef e = LLVMBuildFAdd(L->b, cj_math1(L, "floor", ft, cj_math1(L, "log2", ft, ax)),
                                        cj_float_const(L, ft, 1.0), "");
         LLVMValueRef ei = LLVMBuildFPToSI(L->b, e, LLVMInt32TypeInContext(L->ctx), "");
         LLVMValueRef args[2] = {x, LLVMBuildNeg(L->b, ei, "")};
@@ -564,12 +554,12 @@ static LLVMValueRef phase_polar(cj_lower *L, cj_instr *in, const cj_call *call, 
     const cj_type *rt = in->rtype;
     LLVMValueRef z = arg_as(L, call, 0, cj_t_complex128), im;
     LLVMValueRef re = cj_complex_parts(L, z, &im);
-    LLVMValueRef phase = math2(L, "atan2", cj_t_float64, im, re);
+    LLVMValueRef phase = cj_math2(L, "atan2", cj_t_float64, im, re);
     if (id == CJ_B_C_PHASE) {
         return phase;
     }
     LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
-    r = LLVMBuildInsertValue(L->b, r, math2(L, "hypot", cj_t_float64, re, im), 0, "");
+    r = LLVMBuildInsertValue(L->b, r, cj_math2(L, "hypot", cj_t_float64, re, im), 0, "");
     return LLVMBuildInsertValue(L->b, r, phase, 1, "");
 }
 
@@ -610,11 +600,11 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
                                arg_as(L, call, 1, cj_t_float64));
     case CJ_B_M_LOG: {
         LLVMValueRef x = arg_as(L, call, 0, rt);
-        LLVMValueRef lx = math1(L, "log", rt, x);
+        LLVMValueRef lx = cj_math1(L, "log", rt, x);
         if (call->nargs == 1) {
             return lx;
         }
-        return LLVMBuildFDiv(L->b, lx, math1(L, "log", rt, arg_as(L, call, 1, rt)), "");
+        return LLVMBuildFDiv(L->b, lx, cj_math1(L, "log", rt, arg_as(L, call, 1, rt)), "");
     }
     case CJ_B_M_GCD:
         return gcd_of(L, arg_as(L, call, 0, cj_t_int64), arg_as(L, call, 1, cj_t_int64));
@@ -632,8 +622,8 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
         return phase_polar(L, in, call, id);
     case CJ_B_C_RECT: {
         LLVMValueRef r = arg_as(L, call, 0, cj_t_float64), phi = arg_as(L, call, 1, cj_t_float64);
-        return cj_make_complex(L, rt, LLVMBuildFMul(L->b, r, math1(L, "cos", cj_t_float64, phi), ""),
-                               LLVMBuildFMul(L->b, r, math1(L, "sin", cj_t_float64, phi), ""));
+        return cj_make_complex(L, rt, LLVMBuildFMul(L->b, r, cj_math1(L, "cos", cj_t_float64, phi), ""),
+                               LLVMBuildFMul(L->b, r, cj_math1(L, "sin", cj_t_float64, phi), ""));
     }
     case CJ_B_OP_TRUTH:
         return cj_truth(L, cj_load_var(L, call->args[0]), a);

@@ -61,6 +61,16 @@ LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type
 /* A call to the target's math function `cname` (sin, atan2...) in float type `t`. */
 LLVMValueRef cj_math_call(cj_lower *L, const char *cname, const cj_type *t, int nargs,
                           LLVMValueRef *args);
+/* One- and two-argument forms of cj_math_call. */
+static inline LLVMValueRef cj_math1(cj_lower *L, const char *cname, const cj_type *t,
+                                    LLVMValueRef x) {
+    return cj_math_call(L, cname, t, 1, &x);
+}
+static inline LLVMValueRef cj_math2(cj_lower *L, const char *cname, const cj_type *t,
+                                    LLVMValueRef x, LLVMValueRef y) {
+    LLVMValueRef args[2] = {x, y};
+    return cj_math_call(L, cname, t, 2, args);
+}
 LLVMValueRef cj_complex_parts(cj_lower *L, LLVMValueRef c, LLVMValueRef *im); /* re */
 LLVMValueRef cj_make_complex(cj_lower *L, const cj_type *t, LLVMValueRef re, LLVMValueRef im);
 LLVMValueRef cj_float_const(cj_lower *L, const cj_type *t, double v);

@@ -546,16 +546,6 @@ LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type
 
 /* ---- round(x, ndigits) ---- */
 
-static LLVMValueRef math1(cj_lower *L, const char *cname, const cj_type *t, LLVMValueRef x) {
-    return cj_math_call(L, cname, t, 1, &x);
-}
-
-static LLVMValueRef math2(cj_lower *L, const char *cname, const cj_type *t, LLVMValueRef x,
-                          LLVMValueRef y) {
-    LLVMValueRef args[2] = {x, y};
-    return cj_math_call(L, cname, t, 2, args);
-}
-
 /* round(x, ndigits) for a float x: numba's algorithm (half to even on x * 10**ndigits, the
  * power split at 1e22 so it does not overflow early), and CPython's answers at the ends: x when
  * x * 10**ndigits is not finite (ndigits large, x inf or nan), a zero of x's sign when
@@ -569,23 +559,23 @@ LLVMValueRef cj_round_float(cj_lower *L, const cj_type *xt, LLVMValueRef x, LLVM
                                       LLVMBuildSelect(B, big, LLVMBuildFSub(B, nd,
                                                       cj_float_const(L, xt, 22.0), ""), nd, ""),
                                       "");
-    LLVMValueRef pow1 = math2(L, "pow", xt, cj_float_const(L, xt, 10.0), e1);
+    LLVMValueRef pow1 = cj_math2(L, "pow", xt, cj_float_const(L, xt, 10.0), e1);
     LLVMValueRef pow2 = LLVMBuildSelect(B, big, cj_float_const(L, xt, 1e22),
                                         cj_float_const(L, xt, 1.0), "");
     /* ndigits >= 0 */
     LLVMValueRef y = LLVMBuildFMul(B, LLVMBuildFMul(B, x, pow1, ""), pow2, "");
-    LLVMValueRef up = LLVMBuildFDiv(B, LLVMBuildFDiv(B, math1(L, "rint", xt, y), pow2, ""),
+    LLVMValueRef up = LLVMBuildFDiv(B, LLVMBuildFDiv(B, cj_math1(L, "rint", xt, y), pow2, ""),
                                     pow1, "");
-    LLVMValueRef finite = LLVMBuildFCmp(B, LLVMRealOLT, math1(L, "fabs", xt, y), inf, "");
+    LLVMValueRef finite = LLVMBuildFCmp(B, LLVMRealOLT, cj_math1(L, "fabs", xt, y), inf, "");
     up = LLVMBuildSelect(B, finite, up, x, "");
     /* ndigits < 0 */
-    LLVMValueRef down = LLVMBuildFMul(B, math1(L, "rint", xt, LLVMBuildFDiv(B, x, pow1, "")),
+    LLVMValueRef down = LLVMBuildFMul(B, cj_math1(L, "rint", xt, LLVMBuildFDiv(B, x, pow1, "")),
                                       pow1, "");
     LLVMValueRef huge = LLVMBuildFCmp(B, LLVMRealOEQ, pow1, inf, "");
-    LLVMValueRef signed_zero = math2(L, "copysign", xt, zero, x);
+    LLVMValueRef signed_zero = cj_math2(L, "copysign", xt, zero, x);
     down = LLVMBuildSelect(B, huge, signed_zero, down, "");
     LLVMValueRef r = LLVMBuildSelect(B, neg, down, up, "");
-    LLVMValueRef special = LLVMBuildFCmp(B, LLVMRealUGE, math1(L, "fabs", xt, x), inf, ""); /* nan, inf */
+    LLVMValueRef special = LLVMBuildFCmp(B, LLVMRealUGE, cj_math1(L, "fabs", xt, x), inf, ""); /* nan, inf */
     return LLVMBuildSelect(B, special, x, r, "round");
 }
 
@@ -598,7 +588,7 @@ LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd) {
     LLVMValueRef far = LLVMBuildICmp(B, LLVMIntSLT, nd, cj_i64(L, -18), "");
     LLVMValueRef k = LLVMBuildSelect(B, LLVMBuildOr(B, keep, far, ""), zero,
                                      LLVMBuildNeg(B, nd, ""), "");
-    LLVMValueRef pf = math2(L, "pow", cj_t_float64, cj_float_const(L, cj_t_float64, 10.0),
+    LLVMValueRef pf = cj_math2(L, "pow", cj_t_float64, cj_float_const(L, cj_t_float64, 10.0),
                             LLVMBuildSIToFP(B, k, LLVMDoubleTypeInContext(L->ctx), ""));
     LLVMValueRef p = LLVMBuildFPToSI(B, pf, LLVMInt64TypeInContext(L->ctx), "p"); /* exact */
     LLVMValueRef q = LLVMBuildSDiv(B, x, p, ""), r = LLVMBuildSRem(B, x, p, "");
