@@ -269,6 +269,30 @@ def test_range_near_the_int64_ends(a, b, s):
     assert cujit.njit(lambda a, b, s: len(range(a, b, s)))(a, b, s) == len(range(a, b, s))
 
 
+@pytest.mark.parametrize("a, b, s", [
+    (-2 ** 63, 2 ** 63 - 1, 1), (2 ** 63 - 1, -2 ** 63, -1), (-2 ** 63, 2 ** 63 - 1, 2),
+    (-2 ** 63, 0, 1), (-1, 2 ** 63 - 1, 1), (2 ** 63 - 1, -1, -1),
+])
+def test_len_of_a_range_past_int64(a, b, s):
+    # CPython cannot count it in a Py_ssize_t either
+    with pytest.raises(OverflowError, match="too large to convert to C ssize_t"):
+        len(range(a, b, s))
+    f = cujit.njit(lambda a, b, s: len(range(a, b, s)))
+    with pytest.raises(OverflowError, match="too large to convert to C ssize_t"):
+        f(a, b, s)
+    # NumPy's error model never raises (numba's len wraps too): the count modulo 2**64
+    g = cujit.njit(error_model="numpy")(lambda a, b, s: len(range(a, b, s)))
+    assert g(a, b, s) == (abs(b - a) - 1) // abs(s) + 1 - 2 ** 64
+
+
+def test_len_of_a_range_at_int64_max():
+    f = cujit.njit(lambda a, b, s: len(range(a, b, s)))
+    for a, b, s in ((-2 ** 63, 2 ** 63 - 2, 2), (-2 ** 63 + 1, 0, 1), (0, 2 ** 63 - 1, 1),
+                    (-2 ** 63, 2 ** 63 - 1, 3), (2 ** 63 - 1, 0, -1)):
+        assert f(a, b, s) == len(range(a, b, s))
+    assert f(-2 ** 63, 2 ** 63 - 2, 2) == 2 ** 63 - 1
+
+
 @pytest.mark.parametrize("x, n", [
     (2.675, 308), (1.5, 400), (1.5, 2 ** 40), (0.0, 400), (1.5, -400), (-1.5, -400),
     (123.456, -1), (1e308, -308), (123.456, 1), (float("inf"), 3), (float("-inf"), -3),
