@@ -313,6 +313,27 @@ def test_round_int_ndigits(x):
         assert f(x, n) == round(x, n), (x, n)
 
 
+@pytest.mark.parametrize("x, n", [
+    (9 * 10 ** 18, -19), (-6 * 10 ** 18, -19), (2 ** 63 - 1, -1), (-2 ** 63, -1),
+    (2 ** 63 - 1, -3), (9_223_372_036_854_775_500, -3),
+])
+def test_round_int_past_int64_raises(x, n):
+    assert not -2 ** 63 <= round(x, n) < 2 ** 63
+    f = cujit.njit(lambda x, n: round(x, n))
+    with pytest.raises(OverflowError, match="too large"):
+        f(x, n)
+    # NumPy's error model does not check (numba gives a float here)
+    cujit.njit(error_model="numpy")(lambda x, n: round(x, n))(x, n)
+
+
+def test_round_int_just_inside_int64():
+    f = cujit.njit(lambda x, n: round(x, n))
+    for x, n in ((5 * 10 ** 18, -19), (-5 * 10 ** 18, -19), (2 ** 63 - 1, -2),
+                 (-2 ** 63, -2), (2 ** 63 - 1, -18), (-2 ** 63, -18),
+                 (9_223_372_036_854_775_000, -2)):
+        assert f(x, n) == round(x, n), (x, n)
+
+
 def test_zero_to_a_negative_int_power():
     f = cujit.njit(lambda x, y: x ** y)
     for x in (0.0, -0.0):
