@@ -334,6 +334,24 @@ def test_round_int_just_inside_int64():
         assert f(x, n) == round(x, n), (x, n)
 
 
+def test_zero_to_a_negative_float_power():
+    f = cujit.njit(lambda x, y: x ** y)
+    for x, y in ((0.0, -0.5), (-0.0, -1.5), (0, -0.5), (0.0, -1.0), (0.0, -1e300)):
+        with pytest.raises(ZeroDivisionError):
+            x ** y
+        with pytest.raises(ZeroDivisionError):
+            f(x, y)
+    assert f(0.0, -math.inf) == 0.0 ** -math.inf == math.inf
+    assert f(0.0, 0.5) == 0.0 and f(4.0, -0.5) == 0.5
+    assert math.isnan(f(0.0, math.nan))
+    np = pytest.importorskip("numpy")
+    with pytest.raises(ZeroDivisionError):
+        f(np.float32(0.0), np.float32(-0.5))
+    # NumPy's error model (and numba): inf
+    g = cujit.njit(error_model="numpy")(lambda x, y: x ** y)
+    assert g(0.0, -0.5) == math.inf and g(0, -0.5) == math.inf
+
+
 def test_zero_to_a_negative_int_power():
     f = cujit.njit(lambda x, y: x ** y)
     for x in (0.0, -0.0):

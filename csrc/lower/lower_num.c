@@ -433,12 +433,15 @@ LLVMValueRef cj_lower_binop(cj_lower *L, int op, LLVMValueRef a, const cj_type *
     if (a == NULL || b == NULL) {
         return NULL;
     }
-    if (op == CJ_POW && ot->kind == CJ_FLOAT && cj_type_is_integer(bt) && error_python(L)) {
-        /* 0.0 ** -n: ZeroDivisionError, as CPython and numba (a float exponent stays
-         * numba's inf); under error_model='numpy' NumPy's inf */
+    if (op == CJ_POW && ot->kind == CJ_FLOAT && error_python(L)) {
+        /* 0.0 ** y for y < 0: ZeroDivisionError, as CPython (numba: for an integer y only),
+         * except y = -inf (inf, as CPython); under error_model='numpy' NumPy's inf */
         LLVMValueRef zero = cj_float_const(L, ot, 0.0);
+        LLVMValueRef neg = LLVMBuildAnd(
+            L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, b, zero, ""),
+            LLVMBuildFCmp(L->b, LLVMRealONE, b, cj_float_const(L, ot, -INFINITY), ""), "");
         LLVMValueRef bad = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, a, zero, ""),
-                                        LLVMBuildFCmp(L->b, LLVMRealOLT, b, zero, ""), "");
+                                        neg, "");
         cj_emit_raise_if(L, bad, CJ_EXC_DIV_ZERO);
     }
     LLVMValueRef r;
