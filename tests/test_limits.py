@@ -269,6 +269,30 @@ def test_range_near_the_int64_ends(a, b, s):
     assert cujit.njit(lambda a, b, s: len(range(a, b, s)))(a, b, s) == len(range(a, b, s))
 
 
+@pytest.mark.parametrize("a, b, s", [
+    (-2 ** 63, 2 ** 63 - 1, 1), (2 ** 63 - 1, -2 ** 63, -1), (-2 ** 63, 2 ** 63 - 1, 2),
+    (-2 ** 63, 0, 1), (-1, 2 ** 63 - 1, 1), (2 ** 63 - 1, -1, -1),
+])
+def test_len_of_a_range_past_int64(a, b, s):
+    # CPython cannot count it in a Py_ssize_t either
+    with pytest.raises(OverflowError, match="too large to convert to C ssize_t"):
+        len(range(a, b, s))
+    f = cujit.njit(lambda a, b, s: len(range(a, b, s)))
+    with pytest.raises(OverflowError, match="too large to convert to C ssize_t"):
+        f(a, b, s)
+    # NumPy's error model never raises (numba's len wraps too): the count modulo 2**64
+    g = cujit.njit(error_model="numpy")(lambda a, b, s: len(range(a, b, s)))
+    assert g(a, b, s) == (abs(b - a) - 1) // abs(s) + 1 - 2 ** 64
+
+
+def test_len_of_a_range_at_int64_max():
+    f = cujit.njit(lambda a, b, s: len(range(a, b, s)))
+    for a, b, s in ((-2 ** 63, 2 ** 63 - 2, 2), (-2 ** 63 + 1, 0, 1), (0, 2 ** 63 - 1, 1),
+                    (-2 ** 63, 2 ** 63 - 1, 3), (2 ** 63 - 1, 0, -1)):
+        assert f(a, b, s) == len(range(a, b, s))
+    assert f(-2 ** 63, 2 ** 63 - 2, 2) == 2 ** 63 - 1
+
+
 @pytest.mark.parametrize("x, n", [
     (2.675, 308), (1.5, 400), (1.5, 2 ** 40), (0.0, 400), (1.5, -400), (-1.5, -400),
     (123.456, -1), (1e308, -308), (123.456, 1), (float("inf"), 3), (float("-inf"), -3),
@@ -287,6 +311,45 @@ def test_round_int_ndigits(x):
     f = cujit.njit(lambda x, n: round(x, n))
     for n in (-1, -2, -3, 0, 2, -18, -19, -40):
         assert f(x, n) == round(x, n), (x, n)
+
+
+@pytest.mark.parametrize("x, n", [
+    (9 * 10 ** 18, -19), (-6 * 10 ** 18, -19), (2 ** 63 - 1, -1), (-2 ** 63, -1),
+    (2 ** 63 - 1, -3), (9_223_372_036_854_775_500, -3),
+])
+def test_round_int_past_int64_raises(x, n):
+    assert not -2 ** 63 <= round(x, n) < 2 ** 63
+    f = cujit.njit(lambda x, n: round(x, n))
+    with pytest.raises(OverflowError, match="too large"):
+        f(x, n)
+    # NumPy's error model does not check (numba gives a float here)
+    cujit.njit(error_model="numpy")(lambda x, n: round(x, n))(x, n)
+
+
+def test_round_int_just_inside_int64():
+    f = cujit.njit(lambda x, n: round(x, n))
+    for x, n in ((5 * 10 ** 18, -19), (-5 * 10 ** 18, -19), (2 ** 63 - 1, -2),
+                 (-2 ** 63, -2), (2 ** 63 - 1, -18), (-2 ** 63, -18),
+                 (9_223_372_036_854_775_000, -2)):
+        assert f(x, n) == round(x, n), (x, n)
+
+
+def test_zero_to_a_negative_float_power():
+    f = cujit.njit(lambda x, y: x ** y)
+    for x, y in ((0.0, -0.5), (-0.0, -1.5), (0, -0.5), (0.0, -1.0), (0.0, -1e300)):
+        with pytest.raises(ZeroDivisionError):
+            x ** y
+        with pytest.raises(ZeroDivisionError):
+            f(x, y)
+    assert f(0.0, -math.inf) == 0.0 ** -math.inf == math.inf
+    assert f(0.0, 0.5) == 0.0 and f(4.0, -0.5) == 0.5
+    assert math.isnan(f(0.0, math.nan))
+    np = pytest.importorskip("numpy")
+    with pytest.raises(ZeroDivisionError):
+        f(np.float32(0.0), np.float32(-0.5))
+    # NumPy's error model (and numba): inf
+    g = cujit.njit(error_model="numpy")(lambda x, y: x ** y)
+    assert g(0.0, -0.5) == math.inf and g(0, -0.5) == math.inf
 
 
 def test_zero_to_a_negative_int_power():

@@ -52,6 +52,8 @@ enum {
     CJ_EXC_FLOAT_NAN,         /* ValueError('cannot convert float NaN to integer') */
     CJ_EXC_FLOAT_INF,         /* OverflowError('cannot convert float infinity to integer') */
     CJ_EXC_FLOAT_RANGE,       /* OverflowError('float out of range of the integer type') */
+    CJ_EXC_SSIZE_RANGE,       /* OverflowError('Python int too large to convert to C ssize_t') */
+    CJ_EXC_INT64_RANGE,       /* OverflowError('Python int too large to convert to C int64') */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);

@@ -174,7 +174,11 @@ int cj_excinfo_init(PyObject *module) {
         register_builtin(CJ_EXC_FLOAT_INF, PyExc_OverflowError, "cannot convert float infinity "
                                                                 "to integer") ||
         register_builtin(CJ_EXC_FLOAT_RANGE, PyExc_OverflowError, "float out of range of the "
-                                                                  "integer type")) {
+                                                                  "integer type") ||
+        register_builtin(CJ_EXC_SSIZE_RANGE, PyExc_OverflowError, "Python int too large to "
+                                                                  "convert to C ssize_t") ||
+        register_builtin(CJ_EXC_INT64_RANGE, PyExc_OverflowError, "Python int too large to "
+                                                                  "convert to C int64")) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

@@ -333,21 +333,7 @@ static LLVMValueRef len_of(cj_lower *L, const cj_call *call) {
     if (t->kind == CJ_ARRAY) {
         return t->ndim == 0 ? cj_i64(L, 0) : cj_array_dim(L, v, CJ_ARR_SHAPE, 0);
     }
-    /* range: CPython's count, in unsigned arithmetic so no int64 end overflows:
-     * (|stop - start| - 1) / |step| + 1 when the range is not empty (step != 0: checked) */
-    LLVMBuilderRef B = L->b;
-    LLVMValueRef start = LLVMBuildExtractValue(B, v, 0, ""), stop = LLVMBuildExtractValue(B, v, 1, "");
-    LLVMValueRef step = LLVMBuildExtractValue(B, v, 2, "");
-    LLVMValueRef pos = LLVMBuildICmp(B, LLVMIntSGT, step, cj_i64(L, 0), "");
-    LLVMValueRef more = LLVMBuildSelect(B, pos, LLVMBuildICmp(B, LLVMIntSLT, start, stop, ""),
-                                        LLVMBuildICmp(B, LLVMIntSGT, start, stop, ""), "");
-    LLVMValueRef dist = LLVMBuildSelect(B, pos, LLVMBuildSub(B, stop, start, ""),
-                                        LLVMBuildSub(B, start, stop, ""), "");
-    LLVMValueRef mag = LLVMBuildSelect(B, pos, step, LLVMBuildSub(B, cj_i64(L, 0), step, ""), "");
-    mag = LLVMBuildSelect(B, more, mag, cj_i64(L, 1), ""); /* never a division by 0 */
-    LLVMValueRef n = LLVMBuildAdd(B, LLVMBuildUDiv(B, LLVMBuildSub(B, dist, cj_i64(L, 1), ""),
-                                                   mag, ""), cj_i64(L, 1), "");
-    return LLVMBuildSelect(B, more, n, cj_i64(L, 0), "len");
+    return cj_range_len(L, v);
 }
 
 static LLVMValueRef make_range(cj_lower *L, const cj_call *call) {

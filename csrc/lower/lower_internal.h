@@ -103,6 +103,8 @@ LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
 int cj_cuda_lower_getattr(cj_lower *L, cj_instr *in);
 
 /* ---- lower_iter.c ---- */
+/* len() of a range value {start, stop, step}: an int64. */
+LLVMValueRef cj_range_len(cj_lower *L, LLVMValueRef v);
 /* A new iterator over `v` (a pointer to its state, allocated in the entry block). */
 LLVMValueRef cj_lower_getiter(cj_lower *L, LLVMValueRef v, const cj_type *vt,
                               const cj_type *it);

@@ -3,8 +3,33 @@
  *   array:     {array, index}   yields elements (1-d) or row views
  *   tuple:     {tuple, index}   homogeneous tuples only
  *   enumerate: {counter (a range state), inner}
- *   zip:       {inner...}       stops at the first exhausted inner iterator */
+ *   zip:       {inner...}       stops at the first exhausted inner iterator
+ * len(range) is counted here too (cj_range_len). */
 #include "lower/lower_internal.h"
+
+/* len(range): CPython's count, in unsigned arithmetic so no int64 end overflows:
+ * (|stop - start| - 1) / |step| + 1 when the range is not empty (step != 0: checked).
+ * A count past int64 is CPython's OverflowError under error_model='python'; under 'numpy'
+ * it wraps, as numba's never raises. */
+LLVMValueRef cj_range_len(cj_lower *L, LLVMValueRef v) {
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef start = LLVMBuildExtractValue(B, v, 0, ""), stop = LLVMBuildExtractValue(B, v, 1, "");
+    LLVMValueRef step = LLVMBuildExtractValue(B, v, 2, "");
+    LLVMValueRef pos = LLVMBuildICmp(B, LLVMIntSGT, step, cj_i64(L, 0), "");
+    LLVMValueRef more = LLVMBuildSelect(B, pos, LLVMBuildICmp(B, LLVMIntSLT, start, stop, ""),
+                                        LLVMBuildICmp(B, LLVMIntSGT, start, stop, ""), "");
+    LLVMValueRef dist = LLVMBuildSelect(B, pos, LLVMBuildSub(B, stop, start, ""),
+                                        LLVMBuildSub(B, start, stop, ""), "");
+    LLVMValueRef mag = LLVMBuildSelect(B, pos, step, LLVMBuildSub(B, cj_i64(L, 0), step, ""), "");
+    mag = LLVMBuildSelect(B, more, mag, cj_i64(L, 1), ""); /* never a division by 0 */
+    LLVMValueRef n = LLVMBuildAdd(B, LLVMBuildUDiv(B, LLVMBuildSub(B, dist, cj_i64(L, 1), ""),
+                                                   mag, ""), cj_i64(L, 1), "");
+    n = LLVMBuildSelect(B, more, n, cj_i64(L, 0), "len");
+    if (L->env->error_model == CJ_ERRORS_PYTHON) {
+        cj_emit_raise_if(L, LLVMBuildICmp(B, LLVMIntSLT, n, cj_i64(L, 0), ""), CJ_EXC_SSIZE_RANGE);
+    }
+    return n;
+}
 
 static LLVMValueRef field(cj_lower *L, LLVMTypeRef st, LLVMValueRef state, int i) {
     return LLVMBuildStructGEP2(L->b, st, state, (unsigned)i, "");

@@ -433,12 +433,15 @@ LLVMValueRef cj_lower_binop(cj_lower *L, int op, LLVMValueRef a, const cj_type *
     if (a == NULL || b == NULL) {
         return NULL;
     }
-    if (op == CJ_POW && ot->kind == CJ_FLOAT && cj_type_is_integer(bt) && error_python(L)) {
-        /* 0.0 ** -n: ZeroDivisionError, as CPython and numba (a float exponent stays
-         * numba's inf); under error_model='numpy' NumPy's inf */
+    if (op == CJ_POW && ot->kind == CJ_FLOAT && error_python(L)) {
+        /* 0.0 ** y for y < 0: ZeroDivisionError, as CPython (numba: for an integer y only),
+         * except y = -inf (inf, as CPython); under error_model='numpy' NumPy's inf */
         LLVMValueRef zero = cj_float_const(L, ot, 0.0);
+        LLVMValueRef neg = LLVMBuildAnd(
+            L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, b, zero, ""),
+            LLVMBuildFCmp(L->b, LLVMRealONE, b, cj_float_const(L, ot, -INFINITY), ""), "");
         LLVMValueRef bad = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, a, zero, ""),
-                                        LLVMBuildFCmp(L->b, LLVMRealOLT, b, zero, ""), "");
+                                        neg, "");
         cj_emit_raise_if(L, bad, CJ_EXC_DIV_ZERO);
     }
     LLVMValueRef r;
@@ -580,7 +583,8 @@ LLVMValueRef cj_round_float(cj_lower *L, const cj_type *xt, LLVMValueRef x, LLVM
 }
 
 /* round(i, ndigits) for an int64 i, as CPython's: i itself for ndigits >= 0, else the
- * nearest multiple of 10**-ndigits, half to even (0 once 10**-ndigits passes int64). */
+ * nearest multiple of 10**-ndigits, half to even (0 once 10**-ndigits passes int64). A
+ * result past int64 is an OverflowError under error_model='python'; 'numpy' wraps. */
 LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd) {
     LLVMBuilderRef B = L->b;
     LLVMValueRef zero = cj_i64(L, 0), one = cj_i64(L, 1);
@@ -601,6 +605,17 @@ LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd) {
                                   LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntEQ, r2, p, ""), odd,
                                                ""), "");
     q = LLVMBuildAdd(B, q, LLVMBuildZExt(B, up, LLVMInt64TypeInContext(L->ctx), ""), "");
+    if (error_python(L)) { /* a result past int64: q * p overflows, or 10**19 itself */
+        LLVMValueRef big = cj_i64(L, 5000000000000000000LL);
+        LLVMValueRef ovf = LLVMBuildOr(
+            B, LLVMBuildICmp(B, LLVMIntSGT, q, LLVMBuildSDiv(B, cj_i64(L, INT64_MAX), p, ""), ""),
+            LLVMBuildICmp(B, LLVMIntSLT, q, LLVMBuildSDiv(B, cj_i64(L, INT64_MIN), p, ""), ""), "");
+        LLVMValueRef tenth = LLVMBuildAnd(
+            B, LLVMBuildICmp(B, LLVMIntEQ, nd, cj_i64(L, -19), ""),
+            LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntSGT, x, big, ""),
+                        LLVMBuildICmp(B, LLVMIntSLT, x, LLVMBuildNeg(B, big, ""), ""), ""), "");
+        cj_emit_raise_if(L, LLVMBuildOr(B, ovf, tenth, ""), CJ_EXC_INT64_RANGE);
+    }
     LLVMValueRef r_nd = LLVMBuildSelect(B, far, zero, LLVMBuildMul(B, q, p, ""), "");
     return LLVMBuildSelect(B, keep, x, r_nd, "round");
 }
