@@ -440,3 +440,18 @@ def test_worklist_chain_through_a_loop_types_as_rounds_did():
     py = _compile_source("\n".join(lines), "chain")
     f = cujit.njit(py)
     assert f(n + 3) == py(n + 3) and isinstance(f(1), float)
+
+
+# ---- an argument cujit cannot type: the message names it ----
+
+def test_untypable_argument_is_named():
+    def f(a, x):
+        return a
+    g = cujit.njit(f)
+    with pytest.raises(TypeError, match=r"^argument 1 'x' of test_untypable_argument_is_named"
+                                        r"\.<locals>\.f: cujit cannot compile for an argument "
+                                        r"of type list \(pass a NumPy array"):
+        g(1, x=[1])
+    with pytest.raises(TypeError, match=r"^argument 0 'a' of .*f: .*of type dict"):
+        g({}, 2)
+    assert g(3, 4) == 3
