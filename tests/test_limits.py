@@ -403,3 +403,55 @@ def test_numpy_scalar_casts_saturate():
         [0, 2 ** 31 - 1, -2 ** 31, 3]
     assert [cujit.njit(lambda x: np.uint8(x))(x) for x in (math.nan, 300.0, -1.0, 3.9)] == \
         [0, 255, 0, 3]
+
+
+# ---- the inference worklist: what widens late re-types its readers ----
+
+def test_worklist_retypes_a_self_call_when_the_return_type_widens():
+    g = {}
+    src = ("def fact(n):\n    if n <= 1:\n        return 1\n"
+           "    return n * fact(n - 1) * 1.0\n")
+    exec(compile(src, "<fact>", "exec"), g)
+    f = cujit.njit(g["fact"])
+    g["fact"] = f
+    assert f(5) == 120.0 and isinstance(f(5), float)
+
+
+def test_worklist_reads_a_branch_decided_late_in_a_loop():
+    def h(n, k):
+        s = 0
+        for i in range(n):
+            if k is None:
+                s += 1
+            else:
+                s += k
+            s = s * 1.5
+        return s
+    f = cujit.njit(h)
+    assert f(4, None) == h(4, None) and f(4, 2) == h(4, 2)
+
+
+def test_worklist_chain_through_a_loop_types_as_rounds_did():
+    n = 40
+    lines = ["def chain(m):"] + [f"    a{k} = 0" for k in range(n)]
+    lines += ["    for i in range(m):"]
+    lines += [f"        a{k} = a{k - 1} + a{k}" for k in range(1, n)]
+    lines += ["        a0 = 0.5", f"    return a{n - 1}"]
+    py = _compile_source("\n".join(lines), "chain")
+    f = cujit.njit(py)
+    assert f(n + 3) == py(n + 3) and isinstance(f(1), float)
+
+
+# ---- an argument cujit cannot type: the message names it ----
+
+def test_untypable_argument_is_named():
+    def f(a, x):
+        return a
+    g = cujit.njit(f)
+    with pytest.raises(TypeError, match=r"^argument 1 'x' of test_untypable_argument_is_named"
+                                        r"\.<locals>\.f: cujit cannot compile for an argument "
+                                        r"of type list \(pass a NumPy array"):
+        g(1, x=[1])
+    with pytest.raises(TypeError, match=r"^argument 0 'a' of .*f: .*of type dict"):
+        g({}, 2)
+    assert g(3, 4) == 3

@@ -300,6 +300,28 @@ done:
     return result;
 }
 
+/* A failed typeof of argument `i`: the same exception, its message led by the argument's
+ * position and name and the function (built only here, off the hit path). */
+static void name_the_argument(cj_dispatcher *d, int i) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *names = PyObject_GetAttrString(PyFunction_GetCode(d->py_func), "co_varnames");
+    PyObject *name = names ? PyTuple_GetItem(names, i) : NULL; /* borrowed */
+    if (name == NULL || value == NULL) {
+        Py_XDECREF(names);
+        PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+        return;
+    }
+    PyErr_Format(type, "argument %d '%U' of %U: %S", i, name,
+                 ((PyFunctionObject *)d->py_func)->func_qualname, value);
+    Py_DECREF(names);
+    Py_DECREF(type);
+    Py_DECREF(value);
+    Py_XDECREF(tb);
+}
+
 static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                        PyObject *kwnames) {
     cj_dispatcher *d = (cj_dispatcher *)self;
@@ -316,6 +338,9 @@ static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, si
     for (int i = 0; i < d->nparams; i++) {
         types[i] = full[i] != NULL ? cj_typeof(full[i]) : cj_type_omitted(defaults[i]);
         if (types[i] == NULL) {
+            if (full[i] != NULL) {
+                name_the_argument(d, i);
+            }
             return NULL;
         }
     }

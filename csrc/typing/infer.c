@@ -2,10 +2,13 @@
  * requires: IR from the frontend; produces: a type for every variable of the reachable blocks,
  * instr->optype / resolved for lowering, blocks pruned where a branch is decided at compile
  * time (`if x is None` with None passed), and the return type.
- * A fixpoint: each round types every instruction of the reachable blocks from the current
- * operand types; a variable's type is the unification of everything assigned to it; types
- * only widen, so rounds stop changing, and they run until they do (a bound far above what
- * the lattice allows is a TypingError, never a half-typed function). */
+ * A fixpoint: a variable's type is the unification of everything assigned to it; types only
+ * widen, so typing stops changing (a bound far above what the lattice allows is a TypingError,
+ * never a half-typed function). A worklist: each round (a sweep in block order) re-types only
+ * the instructions that read a variable that widened (a uses index built once), the calls
+ * that read the return type when it widened, and the blocks a decided branch opened. That
+ * is exactly what whole rounds over every instruction did (typing an instruction again from
+ * the same operands changes nothing), in the same order, so types, errors and pruning match. */
 #include "typing/infer_internal.h"
 
 #include <stdarg.h>
@@ -16,6 +19,7 @@
 #define ROUNDS_PER_ITEM 64
 #define KNOWN_UNSET (-1)
 #define KNOWN_VARIES 2
+
 
 int cj_typing_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, ...) {
     va_list ap;
@@ -232,6 +236,7 @@ static int assign(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t) {
     if (u != v->type) {
         v->type = u;
         c->changed = 1;
+        cj_work_widened(c, var, 0);
     }
     return 0;
 }
@@ -242,6 +247,7 @@ static int assign_known(cj_infer_ctx *c, int var, int known) {
     if (merged != v->known) {
         v->known = merged;
         c->changed = 1;
+        cj_work_widened(c, var, 1);
     }
     return 0;
 }
@@ -263,6 +269,7 @@ static int type_return(cj_infer_ctx *c, cj_instr *in) {
     if (u != c->ret) {
         c->ret = u;
         c->changed = 1;
+        cj_work_widened(c, -1, 0);
     }
     return 1;
 }
@@ -490,61 +497,71 @@ static void block_targets(cj_infer_ctx *c, cj_block *blk, int targets[2]) {
     }
 }
 
-/* Marks the blocks reachable from the entry, following only the side of a branch whose
- * condition is known at compile time. */
-static void mark_reachable(cj_infer_ctx *c, int *stack) {
+/* The walk each round began with: the blocks reachable from the entry, following only the
+ * side of a branch whose condition is known at compile time. Reachability only grows, so
+ * this opens blocks and closes none. */
+static void walk_reachable(cj_infer_ctx *c) {
+    cj_worklist *w = c->work;
     cj_func_ir *ir = c->ir;
-    for (int b = 0; b < ir->blocks.len; b++) {
-        CJ_BLOCK(ir, b)->reachable = 0;
-    }
+    memset(w->seen, 0, (size_t)ir->blocks.len);
     int sp = 0;
-    stack[sp++] = 0;
-    CJ_BLOCK(ir, 0)->reachable = 1;
+    w->stack[sp++] = 0;
+    w->seen[0] = 1;
+    if (!CJ_BLOCK(ir, 0)->reachable) {
+        cj_work_open_block(c, 0);
+    }
     while (sp > 0) {
         int targets[2];
-        block_targets(c, CJ_BLOCK(ir, stack[--sp]), targets);
+        block_targets(c, CJ_BLOCK(ir, w->stack[--sp]), targets);
         for (int k = 0; k < 2; k++) {
-            if (targets[k] >= 0 && !CJ_BLOCK(ir, targets[k])->reachable) {
-                CJ_BLOCK(ir, targets[k])->reachable = 1;
-                stack[sp++] = targets[k];
+            if (targets[k] >= 0 && !w->seen[targets[k]]) {
+                w->seen[targets[k]] = 1;
+                w->stack[sp++] = targets[k];
+                if (!CJ_BLOCK(ir, targets[k])->reachable) {
+                    cj_work_open_block(c, targets[k]);
+                }
             }
         }
     }
+    w->reach_dirty = 0;
 }
 
-/* One pass over the reachable blocks; *pending counts instructions not typed yet. */
-static int infer_round(cj_infer_ctx *c, int *pending, cj_instr **first_pending) {
-    *pending = 0;
-    *first_pending = NULL;
-    for (int b = 0; b < c->ir->blocks.len; b++) {
-        cj_block *blk = CJ_BLOCK(c->ir, b);
-        if (!blk->reachable) {
-            continue;
+/* One round: the queued instructions in position order; after a block's last instruction, a
+ * branch decided now opens its targets (the later ones are typed in this round: a run of ifs
+ * takes one round, not one each). */
+static int infer_round(cj_infer_ctx *c) {
+    cj_worklist *w = c->work;
+    w->cur = -1;
+    if (w->reach_dirty) {
+        walk_reachable(c);
+    }
+    while (w->nnow > 0) {
+        int pos = cj_work_pop(w), b = w->block_of[pos];
+        w->cur = pos;
+        if (!CJ_BLOCK(c->ir, b)->reachable) {
+            continue; /* a reader in a pruned block: typed if its block opens */
         }
-        for (int i = 0; i < blk->instrs.len; i++) {
-            cj_instr *in = CJ_INSTR(blk, i);
-            int rc = type_instr(c, in);
-            if (rc < 0) {
-                return -1;
-            }
-            if (rc == 0) {
-                if (*pending == 0) {
-                    *first_pending = in;
+        int rc = type_instr(c, w->instr[pos]);
+        if (rc < 0) {
+            return -1;
+        }
+        w->typed[pos] = rc > 0;
+        if (pos + 1 == w->first[b + 1]) {
+            int targets[2];
+            block_targets(c, CJ_BLOCK(c->ir, b), targets);
+            for (int k = 0; k < 2; k++) {
+                if (targets[k] >= 0 && !CJ_BLOCK(c->ir, targets[k])->reachable) {
+                    cj_work_open_block(c, targets[k]);
+                    c->changed = 1;
                 }
-                (*pending)++;
-            }
-        }
-        /* a branch decided in this round opens its targets now: the later ones are typed in
-         * this round (a run of ifs takes one round, not one each) */
-        int targets[2];
-        block_targets(c, blk, targets);
-        for (int k = 0; k < 2; k++) {
-            if (targets[k] >= 0 && !CJ_BLOCK(c->ir, targets[k])->reachable) {
-                CJ_BLOCK(c->ir, targets[k])->reachable = 1;
-                c->changed = 1;
             }
         }
     }
+    int *t = w->now;
+    w->now = w->next;
+    w->nnow = w->nnext;
+    w->next = t;
+    w->nnext = 0;
     return 0;
 }
 
@@ -591,16 +608,17 @@ int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typin
                      ir->name, ir->nargs, nargs);
         return -1;
     }
-    cj_infer_ctx c = {.ir = ir, .env = env, .argtypes = argtypes, .nargs = nargs};
-    int *stack = cj_arena_alloc(&ir->arena, sizeof(int) * (size_t)(ir->blocks.len + 1));
-    if (stack == NULL || find_definitions(&c) < 0) {
+    cj_worklist work = {0};
+    cj_infer_ctx c = {.ir = ir, .env = env, .argtypes = argtypes, .nargs = nargs, .work = &work};
+    if (find_definitions(&c) < 0 || cj_work_build(&c, &work) < 0) {
         return -1;
     }
     for (int v = 0; v < ir->vars.len; v++) {
         CJ_VAR(ir, v)->known = KNOWN_UNSET;
     }
-    int pending = 0;
-    cj_instr *first_pending = NULL;
+    for (int b = 0; b < ir->blocks.len; b++) {
+        CJ_BLOCK(ir, b)->reachable = 0;
+    }
     /* every round but the last widens a type, a known condition or the return type; each
      * can widen only so often, so this bound is never met by a correct lattice: meeting it
      * is an error, never a result typed half way */
@@ -611,16 +629,16 @@ int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typin
                                              "rounds (cujit's limit)", max_rounds);
         }
         c.changed = 0;
-        mark_reachable(&c, stack);
-        if (infer_round(&c, &pending, &first_pending) < 0) {
+        if (infer_round(&c) < 0) {
             return -1;
         }
         if (!c.changed) {
             break;
         }
     }
-    if (pending > 0) {
-        return report_untyped(&c, first_pending);
+    cj_instr *untyped = cj_work_first_untyped(&c);
+    if (untyped != NULL) {
+        return report_untyped(&c, untyped);
     }
     *ret = c.ret ? c.ret : cj_t_none;
     return 0;

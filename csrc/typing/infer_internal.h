@@ -13,6 +13,7 @@ typedef struct cj_infer_ctx {
     const cj_type *ret;     /* unified return type so far (NULL: none seen) */
     cj_instr **def;         /* per variable: its only defining instruction, or NULL */
     int changed;
+    struct cj_worklist *work; /* infer.c's: what to re-type when a variable widens */
 } cj_infer_ctx;
 
 /* Each typing function: 1 typed (*out set; NULL for no result), 0 operands not known yet,
@@ -38,5 +39,40 @@ int cj_unsupported_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, .
 PyObject *cj_argtypes_text(cj_infer_ctx *c, const cj_instr *in, int first);
 /* The type of a Python constant, NULL with an exception if it has none. */
 const cj_type *cj_const_type(PyObject *value);
+
+/* ---- worklist.c: what to type again (infer.c's rounds) ---- */
+/* Instructions are numbered by position (blocks in order, then their instructions); a round
+ * takes them in that order from `now`; one queued at or before the current position waits
+ * in `next` for the following round, as a whole round would have reached it only then. */
+typedef struct cj_worklist {
+    int ninstrs;
+    cj_instr **instr;   /* by position */
+    int *block_of;      /* by position */
+    int *first;         /* per block: its first position (first[nblocks] = ninstrs) */
+    int *use_start;     /* per variable: its readers are uses[use_start[v]..use_start[v+1]) */
+    int *uses;
+    char *is_cond;      /* per variable: read by a branch (its knowledge moves reachability) */
+    int *calls, ncalls; /* CALLs: a call of this very compilation reads the return type */
+    char *queued;       /* per position: in `now` or `next` */
+    char *typed;        /* per position: its last typing was complete */
+    int *now, nnow, *next, nnext;
+    int cur;            /* the position being typed; -1 between rounds */
+    int reach_dirty;    /* a branch's knowledge or reachability changed since the last walk */
+    char *seen;         /* per block, for the walk from the entry */
+    int *stack;
+} cj_worklist;
+
+/* Positions, readers and heaps for c->ir; -1 with an exception. */
+int cj_work_build(cj_infer_ctx *c, cj_worklist *w);
+/* `var` widened (its type, or its compile-time truth when `known`): queues its readers;
+ * -1: the return type widened (queues the calls). */
+void cj_work_widened(cj_infer_ctx *c, int var, int known);
+/* Marks block `b` reachable and queues its instructions. */
+void cj_work_open_block(cj_infer_ctx *c, int b);
+/* The smallest position of this round (w->nnow > 0). */
+int cj_work_pop(cj_worklist *w);
+/* The first instruction, in block order, of a reachable block whose last typing was not
+ * complete; NULL if none. */
+cj_instr *cj_work_first_untyped(cj_infer_ctx *c);
 
 #endif
