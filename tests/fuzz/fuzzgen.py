@@ -295,7 +295,8 @@ def program(src, n_stmts=None):
     """The marked source of one program drawn from `src` (a RandomSource / HypothesisSource)."""
     ret = src.choice(RETURNS)
     g = Gen(src, ret)
-    body = g.block(1, 2, n=n_stmts if n_stmts is not None else src.int_(1, 5))
+    n = n_stmts if n_stmts is not None else src.int_(1, 5)
+    body = g.block(1, src.choice([2, 2, 2, 3]), n=n)
     return f"def fuzzed({PARAMS}):\n" + "\n".join(body + [f"    return {ret}"]) + "\n"
 
 
