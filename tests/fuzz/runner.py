@@ -87,7 +87,7 @@ def run(seed, n, jobs=2, hang_s=20.0, chunk=250, worker_path=HERE):
         if w.current is not None:
             counts[kind] += 1
             problems.append(f"case {w.current}: {why}\n{err}")
-            if w.current + 1 < w.stop:
+            if isinstance(w.current, int) and w.current + 1 < w.stop:
                 todo.insert(0, (w.current + 1, w.stop))
 
     while todo or live:
@@ -96,8 +96,13 @@ def run(seed, n, jobs=2, hang_s=20.0, chunk=250, worker_path=HERE):
         for key, _ in sel.select(timeout=1.0):
             w = key.data
             data = w.proc.stdout.read()
+            if data is None:  # nothing to read after all
+                continue
             if not data:  # EOF: finished or died
                 rc = w.proc.wait()
+                if rc != 0 and w.current is None:  # outside a case: import failed, say
+                    w.current = f"{w.next}..{w.stop - 1} (worker exit status {rc})"
+                    w.stop = -1
                 retire(w, "crash", f"worker died (exit status {rc})")
                 continue
             w.last = time.monotonic()
@@ -109,6 +114,7 @@ def run(seed, n, jobs=2, hang_s=20.0, chunk=250, worker_path=HERE):
                     w.current = int(idx)
                     continue
                 w.current = None
+                w.next = int(idx) + 1
                 counts[kind] += 1
                 if kind == "fail":
                     problems.append(f"case {idx}: {json.loads(rest[0])}")

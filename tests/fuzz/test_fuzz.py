@@ -82,3 +82,11 @@ def test_reference_skips_only_documented_differences():
     jit, ref = fuzzgen.split("def f(a):\n    return @W(a + @int(@math.floor(1.5)))\n")
     assert jit == "def f(a):\n    return (a + int(math.floor(1.5)))\n"
     assert ref == "def f(a):\n    return _r_W(a + _r_int(_r_math.floor(1.5)))\n"
+
+
+def test_runner_reports_a_worker_that_cannot_start(tmp_path):
+    (tmp_path / "fuzzgen.py").write_text("raise ImportError('broken build')\n")
+    counts, problems = runner.run(0, 4, jobs=1, chunk=4, worker_path=str(tmp_path))
+    assert counts["crash"] == 1 and counts["ok"] == 0, counts
+    assert problems[0].startswith("case 0..3 (worker exit status 1)") and "broken build" in \
+        problems[0]
