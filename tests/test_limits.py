@@ -364,6 +364,57 @@ def test_zero_to_a_negative_int_power():
     assert g(0.0, -1) == float("inf")
 
 
+BIG_GLOBAL = 2 ** 70
+
+
+def _big_literal(a):
+    if a > 100:
+        return 3 ** 50  # folded by CPython into one constant
+    return a
+
+
+def _big_shift(a):
+    return -6 << 66 if a > 5 else a
+
+
+def _big_global(a):
+    return BIG_GLOBAL if a > 5 else a
+
+
+def _big_in_tuple(a):
+    t = (1, 2 ** 64)
+    return t[0] + a
+
+
+def _big_default(a, b=2 ** 64):
+    return a
+
+
+def _uint64_literal(a):
+    return 2 ** 63
+
+
+@pytest.mark.parametrize("fn, value, line", [
+    (_big_literal, 3 ** 50, "return 3 ** 50"),
+    (_big_shift, -6 << 66, "return -6 << 66"),
+    (_big_global, BIG_GLOBAL, "return BIG_GLOBAL"),
+    (_big_in_tuple, 2 ** 64, "t = (1, 2 ** 64)"),
+    (_big_default, 2 ** 64, "def _big_default"),
+])
+def test_int_constant_past_uint64_is_numbas_typing_error(fn, value, line):
+    # even on a branch never taken: typing sees every reachable constant (numba's text)
+    with pytest.raises(cujit.errors.TypingError) as info:
+        cujit.njit(fn)(1)
+    text = str(info.value)
+    assert f"Int value is too large: {value}" in text
+    assert line in text and fn.__name__ in text
+
+
+def test_int_constant_in_uint64_is_uint64():
+    f = cujit.njit(_uint64_literal)
+    assert f(1) == 2 ** 63 and type(f(1)) is int and str(f.nopython_signatures[0]) == "uint64(int64)"
+
+
 # ---- float to int: defined for NaN, inf and values out of range ----
 
 _F2I = {"int": lambda x: int(x), "round": lambda x: round(x),

@@ -92,7 +92,7 @@ typedef size_t (*CUoccupancyB2DSize)(int block_size);
     X(cuMemsetD8Async, (CUdeviceptr dst, unsigned char value, size_t n, CUstream s))          \
     X(cuMemsetD16Async, (CUdeviceptr dst, unsigned short value, size_t n, CUstream s))        \
     X(cuMemsetD32Async, (CUdeviceptr dst, unsigned int value, size_t n, CUstream s))          \
-    X(cuPointerGetAttribute, (void *data, int attribute, CUdeviceptr ptr))                    \
+    X(cuPointerGetAttributes, (unsigned int n, int *attributes, void **data, CUdeviceptr ptr)) \
     X(cuIpcGetMemHandle, (CUipcMemHandle * handle, CUdeviceptr ptr))                          \
     X(cuIpcOpenMemHandle, (CUdeviceptr * ptr, CUipcMemHandle handle, unsigned int flags))     \
     X(cuIpcCloseMemHandle, (CUdeviceptr ptr))                                                 \

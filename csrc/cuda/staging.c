@@ -186,12 +186,16 @@ static int make_buffers(staging *s, int device) {
     return 0;
 }
 
-/* Pinned or registered host memory is known to the driver; pageable memory is not. */
+/* Pinned or registered host memory is known to the driver; pageable memory is not. The plural
+ * query answers 0 for memory the driver does not know instead of failing (no API error for
+ * compute-sanitizer to report on every pageable copy). */
 static int pageable(const void *host) {
-    int type = 0;
-    CUresult res = CJ_CU_RAW(cuPointerGetAttribute, &type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+    unsigned int type = 0;
+    int attribute = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+    void *data[1] = {&type};
+    CUresult res = CJ_CU_RAW(cuPointerGetAttributes, 1, &attribute, data,
                              (CUdeviceptr)(uintptr_t)host);
-    return res == CUDA_ERROR_INVALID_VALUE;
+    return res == CUDA_SUCCESS && type == 0;
 }
 
 /* The staging of the current device when the copy should be staged (the buffers then held:

@@ -30,7 +30,10 @@ static int resolve_module_attr(cj_infer_ctx *c, cj_instr *in, PyObject *owner,
     in->obj = value;
     in->nargs = 0;
     in->op = constant ? CJ_I_CONST : CJ_I_GLOBAL;
-    *out = constant ? cj_const_type(value) : cj_type_const_obj(value);
+    if (constant) {
+        return cj_const_type_at(c, in, value, out);
+    }
+    *out = cj_type_const_obj(value);
     return *out ? 1 : -1;
 }
 

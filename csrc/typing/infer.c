@@ -105,6 +105,33 @@ const cj_type *cj_const_type(PyObject *value) {
     return t;
 }
 
+/* The int of `value` (itself or an item of a constant tuple) that cj_const_type refused. */
+static PyObject *refused_int(PyObject *value, int depth) {
+    if (PyTuple_Check(value) && depth < CJ_MAX_NESTING) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(value); i++) {
+            PyObject *item = refused_int(PyTuple_GET_ITEM(value, i), depth + 1);
+            if (item != NULL) {
+                return item;
+            }
+        }
+        return NULL;
+    }
+    return PyLong_Check(value) && cj_typeof(value) == NULL ? value : NULL;
+}
+
+/* The type of the constant `value` that `in` reads; an int past uint64 (a literal, a folded
+ * expression, a global, a default, a tuple's item) is numba's TypingError at `in`. */
+int cj_const_type_at(cj_infer_ctx *c, const cj_instr *in, PyObject *value, const cj_type **out) {
+    *out = cj_const_type(value);
+    if (*out == NULL && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        PyObject *big = refused_int(value, 0);
+        PyErr_Clear();
+        return cj_typing_error(c, in, "Int value is too large: %R", big ? big : value);
+    }
+    return *out == NULL ? -1 : 1;
+}
+
 /* ---- per-instruction typing ---- */
 
 static int type_binop(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
@@ -356,18 +383,14 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
 }
 
 /* CONST: its Python value's type. */
-static int type_const(cj_instr *in, const cj_type **out) {
-    *out = cj_const_type(in->obj);
-    return *out == NULL ? -1 : 1;
+static int type_const(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    return cj_const_type_at(c, in, in->obj, out);
 }
 
 /* ARG: the argument's type; an omitted argument is its default, a constant. */
 static int type_arg(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     *out = c->argtypes[in->index];
-    if ((*out)->kind == CJ_OMITTED && (*out = cj_const_type((*out)->obj)) == NULL) {
-        return -1;
-    }
-    return 1;
+    return (*out)->kind == CJ_OMITTED ? cj_const_type_at(c, in, (*out)->obj, out) : 1;
 }
 
 /* GLOBAL: modules, classes and callables are typed where they are used. */
@@ -399,7 +422,7 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     int rc;
     switch (in->op) {
     case CJ_I_CONST:
-        return type_const(in, out);
+        return type_const(c, in, out);
     case CJ_I_ARG:
         return type_arg(c, in, out);
     case CJ_I_GLOBAL:

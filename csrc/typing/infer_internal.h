@@ -39,6 +39,7 @@ int cj_unsupported_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, .
 PyObject *cj_argtypes_text(cj_infer_ctx *c, const cj_instr *in, int first);
 /* The type of a Python constant, NULL with an exception if it has none. */
 const cj_type *cj_const_type(PyObject *value);
+int cj_const_type_at(cj_infer_ctx *c, const cj_instr *in, PyObject *value, const cj_type **out);
 
 /* ---- worklist.c: what to type again (infer.c's rounds) ---- */
 /* Instructions are numbered by position (blocks in order, then their instructions); a round

@@ -102,7 +102,12 @@ CUresult cuMemHostAlloc(void **p, size_t size, unsigned int flags) {
 CUresult cuMemFreeHost(void *p) { free(p); return 0; }
 /* memory type of a pointer: the fake tracks no host allocations, so host memory reads as
  * unknown to the driver (pageable), as real pageable memory does */
-CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr) { return 1; }
+CUresult cuPointerGetAttributes(unsigned int n, int *attributes, void **data, CUdeviceptr ptr) {
+    for (unsigned int i = 0; i < n; i++) { /* every pointer is unknown host memory */
+        *(unsigned int *)data[i] = 0;
+    }
+    return 0;
+}
 CUresult cuMemHostRegister_v2(void *p, size_t size, unsigned int flags) { return 0; }
 CUresult cuMemHostUnregister(void *p) { return 0; }
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *d, void *p, unsigned int f) {
