@@ -134,7 +134,8 @@ typedef struct cj_pending_list {
 /* Claims the compilation of `types` on `list` for this thread: 1 (*claim set: end it with
  * cj_pending_end), 0 after waiting for another thread's compilation of them (look the table
  * up again), -1 + TypingError when that would be `func` calling itself back (in this thread,
- * or through threads waiting on each other), or MemoryError. */
+ * or through threads waiting on each other), MemoryError, or a signal's exception raised while
+ * it waited (KeyboardInterrupt). */
 int cj_pending_begin(cj_pending_list *list, const cj_type *const *types, int nargs,
                      PyObject *func, cj_pending **claim);
 void cj_pending_end(cj_pending_list *list, cj_pending *claim);

@@ -196,7 +196,7 @@ int cj_pipeline_front(const cj_request *rq, cj_front *out) {
     }
     out->inner = cj_lower_function(ir, rq->argtypes, rq->nargs, out->ret, out->mod, out->symbol,
                                    rq->lenv);
-    if (out->inner == NULL) {
+    if (out->inner == NULL || (cj_ub_audit_enabled() && cj_ub_audit(out->mod) < 0)) {
         goto fail;
     }
     cj_ir_free(ir);

@@ -9,7 +9,10 @@
  * (mutual recursion, which cujit does not type): TypingError, as for one thread. A wait that
  * would close a circle (thread 1 compiling A needs B, which thread 2 compiles and needs A)
  * gets the same TypingError instead of a deadlock. Records, and the list of waiting threads,
- * are only read and written with the GIL held.
+ * are only read and written with the GIL held. A wait can be interrupted (Ctrl-C: the signal's
+ * exception, the wait abandoned). After fork() only the forking thread lives on: a record
+ * another thread owned is orphaned (no one will end it), so the child drops it from its list
+ * when it meets it and compiles the key itself, and forgets the waiting threads.
  *
  * Tables grow with cj_table_reserve: a grown table's old array stays allocated until the
  * table goes (cj_table_free), so a reader that took the array pointer before Python ran (and
@@ -18,8 +21,16 @@
  * a call or launch does on every hit needs no lock. */
 #include "jit/jit.h"
 
+#include <pthread.h>
 #include <pythread.h>
 #include <string.h>
+
+/* How long a waiting thread sleeps between looks at pending signals (Ctrl-C). */
+#define WAIT_SLICE_US 50000
+
+/* Bumped in each child of fork(): records claimed in an older generation by another thread
+ * belong to a thread that does not exist here. */
+static unsigned long fork_generation;
 
 struct cj_pending {
     struct cj_pending *next;
@@ -27,6 +38,7 @@ struct cj_pending {
     int nargs;
     int finished;                /* unlisted: its waiters are about to wake */
     unsigned long owner;
+    unsigned long generation;    /* fork_generation when claimed */
     PyThread_type_lock done;     /* held by the owner while it compiles */
     int refs;                    /* the owner, and each thread waiting on it */
 };
@@ -65,21 +77,51 @@ static int closes_circle(const cj_pending *p, unsigned long me) {
     return 1; /* a chain this long is a circle among threads already waiting */
 }
 
-/* Waits, with the GIL released, for `p`'s owner to end its compilation. */
-static void wait_for(cj_pending *p) {
+/* Waits, with the GIL released, for `p`'s owner to end its compilation: 0, or -1 with the
+ * exception of a signal that interrupted the wait (KeyboardInterrupt). */
+static int wait_for(cj_pending *p) {
     waiter me = {PyThread_get_thread_ident(), p, waiting};
     waiting = &me;
     p->refs++;
-    Py_BEGIN_ALLOW_THREADS
-    PyThread_acquire_lock(p->done, WAIT_LOCK);
-    PyThread_release_lock(p->done);
-    Py_END_ALLOW_THREADS
+    int rc = 0;
+    PyLockStatus got = PY_LOCK_INTR;
+    while (got != PY_LOCK_ACQUIRED && rc == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        /* in slices: a signal wakes only the thread the OS gave it to, maybe not this one */
+        got = PyThread_acquire_lock_timed(p->done, WAIT_SLICE_US, 1);
+        Py_END_ALLOW_THREADS
+        rc = got == PY_LOCK_ACQUIRED ? 0 : PyErr_CheckSignals();
+    }
+    if (got == PY_LOCK_ACQUIRED) {
+        PyThread_release_lock(p->done);
+    }
     waiter **link = &waiting;
     while (*link != &me) {
         link = &(*link)->next;
     }
     *link = me.next;
     pending_unref(p);
+    return rc;
+}
+
+/* In the child of fork(), before any Python runs there: async-signal-safe. */
+static void forget_other_threads(void) {
+    fork_generation++;
+    waiting = NULL; /* they waited in threads the child does not have */
+}
+
+int cj_threads_init(PyObject *module) {
+    (void)module;
+    if (pthread_atfork(NULL, NULL, forget_other_threads) != 0) {
+        PyErr_SetString(PyExc_OSError, "pthread_atfork failed");
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether `p` was claimed by a thread that did not survive fork() into this process. */
+static int orphaned(const cj_pending *p, unsigned long me) {
+    return p->generation != fork_generation && p->owner != me;
 }
 
 static int same_key(const cj_pending *p, const cj_type *const *types, int nargs) {
@@ -97,7 +139,14 @@ static int same_key(const cj_pending *p, const cj_type *const *types, int nargs)
 int cj_pending_begin(cj_pending_list *list, const cj_type *const *types, int nargs,
                      PyObject *func, cj_pending **claim) {
     unsigned long me = PyThread_get_thread_ident();
-    for (cj_pending *p = list->head; p != NULL; p = p->next) {
+    for (cj_pending **link = &list->head; *link != NULL;) {
+        cj_pending *p = *link;
+        if (orphaned(p, me)) { /* unlisted and left allocated: its lock is held forever */
+            p->finished = 1;
+            *link = p->next;
+            continue;
+        }
+        link = &p->next;
         if (same_key(p, types, nargs)) {
             if (p->owner == me || closes_circle(p, me)) {
                 PyErr_Format(cj_TypingError, "cujit cannot type mutually recursive jitted "
@@ -106,8 +155,7 @@ int cj_pending_begin(cj_pending_list *list, const cj_type *const *types, int nar
                                                     : func);
                 return -1;
             }
-            wait_for(p);
-            return 0;
+            return wait_for(p) < 0 ? -1 : 0;
         }
     }
     cj_pending *p = PyMem_Calloc(1, sizeof(cj_pending));
@@ -121,6 +169,7 @@ int cj_pending_begin(cj_pending_list *list, const cj_type *const *types, int nar
     p->types = types;
     p->nargs = nargs;
     p->owner = me;
+    p->generation = fork_generation;
     p->refs = 1;
     list->head = p;
     *claim = p;

@@ -221,6 +221,7 @@ static LLVMValueRef tuple_getitem(cj_lower *L, cj_instr *in, const cj_type *t) {
     LLVMValueRef gep_idx[2] = {zero, idx};
     LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, LLVMArrayType(item_t, (unsigned)t->n), mem,
                                            gep_idx, 2, "");
+    cj_ub_proof(p, "index: below the length, IndexError raised above");
     return LLVMBuildLoad2(L->b, item_t, p, "item");
 }
 

@@ -4,7 +4,8 @@
  * (cj_type -> LLVM type, casts), lower_num.c (operators), lower_call.c (calls, builtins,
  * math), lower_array.c (arrays), lower_iter.c (iterators); around compiled functions:
  * lower_wrapper.c (the CPU dispatcher's entry), lower_ufunc.c (NumPy ufunc loops), and
- * debuginfo.c (line tables); lower_kernel.c (CUDA kernel entries, lower_kernel.h). */
+ * debuginfo.c (line tables); lower_kernel.c (CUDA kernel entries, lower_kernel.h);
+ * ub_audit.c (the undefined-behaviour audit, CUJIT_UB_CHECK). */
 #ifndef CJ_LOWER_H
 #define CJ_LOWER_H
 
@@ -76,5 +77,14 @@ void cj_debuginfo_finish(LLVMDIBuilderRef di, LLVMMetadataRef file, LLVMModuleRe
  * success), returns the new module, NULL with an exception on failure. */
 LLVMModuleRef cj_apply_fastmath(LLVMModuleRef mod);
 
+/* ---- ub_audit.c ---- */
+/* Whether CUJIT_UB_CHECK asks for the audit (read at each compile). */
+int cj_ub_audit_enabled(void);
+/* Tags `inst` (when it is an instruction and the audit is on) with why it cannot make poison
+ * or undefined behaviour: `why` is the proof the audit asks for. */
+void cj_ub_proof(LLVMValueRef inst, const char *why);
+/* 0, or -1 with LoweringError naming the first poison-capable instruction of `mod` that has
+ * neither a proof nor safe constant operands (see ub_audit.c for the list). */
+int cj_ub_audit(LLVMModuleRef mod);
 
 #endif

@@ -101,6 +101,7 @@ static void slice_indices(cj_lower *L, LLVMValueRef sl, LLVMValueRef dim, LLVMVa
     LLVMValueRef astep = LLVMBuildSelect(B, neg_step, LLVMBuildNeg(B, *step, ""), *step, "");
     LLVMValueRef n = LLVMBuildSDiv(B, LLVMBuildAdd(B, span, LLVMBuildSub(B, astep, cj_i64(L, 1), ""), ""),
                                    astep, "");
+    cj_ub_proof(n, "divisor: |step|, step == 0 raised above; INT64_MIN stays negative, not -1");
     *len = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, n, zero, ""), zero, n, "len");
 }
 
@@ -148,7 +149,10 @@ static int apply_indices(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMV
         LLVMValueRef i = wrap_index(L, cj_cast(L, vals[d], types[d], cj_t_int64), dim);
         /* nsw: an element's byte offset lies within the array (under 2^63 bytes); an index
          * out of bounds is undefined anyway (no bounds check without boundscheck) */
-        *offset = LLVMBuildNSWAdd(L->b, *offset, LLVMBuildNSWMul(L->b, i, stride, ""), "");
+        LLVMValueRef step = LLVMBuildNSWMul(L->b, i, stride, "");
+        *offset = LLVMBuildNSWAdd(L->b, *offset, step, "");
+        cj_ub_proof(step, "an element's offset: within the array (numba: no check unless boundscheck)");
+        cj_ub_proof(*offset, "an element's offset: within the array (numba: no check unless boundscheck)");
     }
     return out;
 }

@@ -436,6 +436,7 @@ static LLVMValueRef gcd_of(cj_lower *L, LLVMValueRef a, LLVMValueRef b) {
     LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, y, zero, ""), done, body);
     LLVMPositionBuilderAtEnd(B, body);
     LLVMValueRef r = LLVMBuildURem(B, x, y, "");
+    cj_ub_proof(r, "divisor: the loop ends when y == 0");
     LLVMBuildBr(B, loop);
     LLVMValueRef xin[2] = {a, y}, yin[2] = {b, r};
     LLVMBasicBlockRef from[2] = {pre, body};
@@ -513,9 +514,15 @@ static LLVMValueRef modf_frexp(cj_lower *L, cj_instr *in, const cj_call *call, i
         second = ip;
     } else { /* x = m * 2**e with 0.5 <= |m| < 1: e from log2, fixed up */
         LLVMValueRef ax = fabs_of(L, ft, x);
+        LLVMValueRef zero_or_odd = LLVMBuildOr(L->b,
+            LLVMBuildFCmp(L->b, LLVMRealOEQ, x, cj_float_const(L, ft, 0.0), ""),
+            LLVMBuildFCmp(L->b, LLVMRealUGE, ax, cj_float_const(L, ft, INFINITY), ""), "");
         LLVMValueRef e = LLVMBuildFAdd(L->b, cj_math1(L, "floor", ft, cj_math1(L, "log2", ft, ax)),
                                        cj_float_const(L, ft, 1.0), "");
+        /* log2 of 0, inf, nan is not finite: convert 0 instead (those x return early) */
+        e = LLVMBuildSelect(L->b, zero_or_odd, cj_float_const(L, ft, 0.0), e, "");
         LLVMValueRef ei = LLVMBuildFPToSI(L->b, e, LLVMInt32TypeInContext(L->ctx), "");
+        cj_ub_proof(ei, "operand: the exponent of a finite non-zero float, |e| < 1100");
         LLVMValueRef args[2] = {x, LLVMBuildNeg(L->b, ei, "")};
         LLVMValueRef m = cj_math_call(L, "ldexp", ft, 2, args);
         /* log2 rounding can leave |m| at 1.0: one more halving */
@@ -523,9 +530,6 @@ static LLVMValueRef modf_frexp(cj_lower *L, cj_instr *in, const cj_call *call, i
                                          cj_float_const(L, ft, 1.0), "");
         m = LLVMBuildSelect(L->b, big, LLVMBuildFMul(L->b, m, cj_float_const(L, ft, 0.5), ""), m, "");
         ei = LLVMBuildSelect(L->b, big, LLVMBuildAdd(L->b, ei, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 1, 0), ""), ei, "");
-        LLVMValueRef zero_or_odd = LLVMBuildOr(L->b,
-            LLVMBuildFCmp(L->b, LLVMRealOEQ, x, cj_float_const(L, ft, 0.0), ""),
-            LLVMBuildFCmp(L->b, LLVMRealUGE, ax, cj_float_const(L, ft, INFINITY), ""), "");
         first = LLVMBuildSelect(L->b, zero_or_odd, x, m, "");
         second = LLVMBuildSelect(L->b, zero_or_odd, LLVMConstNull(LLVMInt32TypeInContext(L->ctx)),
                                  ei, "");

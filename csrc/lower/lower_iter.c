@@ -22,8 +22,9 @@ LLVMValueRef cj_range_len(cj_lower *L, LLVMValueRef v) {
                                         LLVMBuildSub(B, start, stop, ""), "");
     LLVMValueRef mag = LLVMBuildSelect(B, pos, step, LLVMBuildSub(B, cj_i64(L, 0), step, ""), "");
     mag = LLVMBuildSelect(B, more, mag, cj_i64(L, 1), ""); /* never a division by 0 */
-    LLVMValueRef n = LLVMBuildAdd(B, LLVMBuildUDiv(B, LLVMBuildSub(B, dist, cj_i64(L, 1), ""),
-                                                   mag, ""), cj_i64(L, 1), "");
+    LLVMValueRef q = LLVMBuildUDiv(B, LLVMBuildSub(B, dist, cj_i64(L, 1), ""), mag, "");
+    cj_ub_proof(q, "divisor: |step| of a non-empty range, else 1");
+    LLVMValueRef n = LLVMBuildAdd(B, q, cj_i64(L, 1), "");
     n = LLVMBuildSelect(B, more, n, cj_i64(L, 0), "len");
     if (L->env->error_model == CJ_ERRORS_PYTHON) {
         cj_emit_raise_if(L, LLVMBuildICmp(B, LLVMIntSLT, n, cj_i64(L, 0), ""), CJ_EXC_SSIZE_RANGE);
@@ -81,7 +82,9 @@ static LLVMValueRef range_next_step_one(cj_lower *L, LLVMValueRef state, const c
     LLVMValueRef cur = LLVMBuildLoad2(B, i64, field(L, st, state, 0), "cur");
     LLVMValueRef stop = LLVMBuildLoad2(B, i64, field(L, st, state, 1), "stop");
     *ok = LLVMBuildICmp(B, LLVMIntSLT, cur, stop, "more");
-    LLVMBuildStore(B, LLVMBuildNSWAdd(B, cur, cj_i64(L, 1), ""), field(L, st, state, 0));
+    LLVMValueRef next = LLVMBuildNSWAdd(B, cur, cj_i64(L, 1), "");
+    cj_ub_proof(next, "position: at most a length (< 2**62), plus 1");
+    LLVMBuildStore(B, next, field(L, st, state, 0));
     return cur;
 }
 
@@ -121,7 +124,9 @@ static LLVMValueRef item_at(cj_lower *L, LLVMValueRef container, const cj_type *
     LLVMBuildStore(L->b, container,
                    LLVMBuildBitCast(L->b, mem, LLVMPointerType(LLVMTypeOf(container), 0), ""));
     LLVMValueRef idx[2] = {cj_i64(L, 0), index};
-    return LLVMBuildLoad2(L->b, item_t, LLVMBuildInBoundsGEP2(L->b, arr_t, mem, idx, 2, ""), "");
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, arr_t, mem, idx, 2, "");
+    cj_ub_proof(p, "index: the iterator's position, below the tuple's length");
+    return LLVMBuildLoad2(L->b, item_t, p, "");
 }
 
 /* array/tuple: the load happens only while index < length (no read past the end). */

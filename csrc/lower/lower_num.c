@@ -84,13 +84,17 @@ static LLVMValueRef int_floordiv_mod(cj_lower *L, LLVMValueRef a, LLVMValueRef b
     LLVMBuilderRef B = L->b;
     LLVMTypeRef t = LLVMTypeOf(a);
     if (!is_signed) {
-        return want_mod ? LLVMBuildURem(B, a, b, "") : LLVMBuildUDiv(B, a, b, "");
+        LLVMValueRef r = want_mod ? LLVMBuildURem(B, a, b, "") : LLVMBuildUDiv(B, a, b, "");
+        cj_ub_proof(r, "divisor: b != 0 checked by the caller");
+        return r;
     }
     /* b == -1 would trap on INT_MIN: compute with 1 and fix up */
     LLVMValueRef minus1 = LLVMBuildICmp(B, LLVMIntEQ, b, LLVMConstAllOnes(t), "");
     LLVMValueRef safe_b = LLVMBuildSelect(B, minus1, LLVMConstInt(t, 1, 0), b, "");
     LLVMValueRef q = LLVMBuildSDiv(B, a, safe_b, "");
     LLVMValueRef r = LLVMBuildSRem(B, a, safe_b, "");
+    cj_ub_proof(q, "divisor: b != 0 checked by the caller, -1 replaced by 1");
+    cj_ub_proof(r, "divisor: b != 0 checked by the caller, -1 replaced by 1");
     /* when the remainder's sign differs from the divisor's, step down */
     LLVMValueRef zero = LLVMConstNull(t);
     LLVMValueRef r_nz = LLVMBuildICmp(B, LLVMIntNE, r, zero, "");
@@ -158,14 +162,19 @@ static LLVMValueRef int_shift(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef 
     unsigned bits = LLVMGetIntTypeWidth(t);
     LLVMValueRef too_far = LLVMBuildICmp(B, LLVMIntUGE, b, LLVMConstInt(t, bits, 0), "");
     LLVMValueRef count = LLVMBuildSelect(B, too_far, LLVMConstInt(t, bits - 1, 0), b, "");
+    const char *why = "count: clamped below the width";
     if (op == CJ_LSHIFT) {
         LLVMValueRef r = LLVMBuildShl(B, a, count, "");
+        cj_ub_proof(r, why);
         return LLVMBuildSelect(B, too_far, LLVMConstNull(t), r, "shl");
     }
     if (is_signed) {
-        return LLVMBuildAShr(B, a, count, "shr");
+        LLVMValueRef r = LLVMBuildAShr(B, a, count, "shr");
+        cj_ub_proof(r, why);
+        return r;
     }
     LLVMValueRef r = LLVMBuildLShr(B, a, count, "");
+    cj_ub_proof(r, why);
     return LLVMBuildSelect(B, too_far, LLVMConstNull(t), r, "shr");
 }
 
@@ -396,6 +405,7 @@ static LLVMValueRef complex_binop(cj_lower *L, int op, LLVMValueRef a, LLVMValue
                             LLVMBuildFCmp(B, LLVMRealOEQ, fl, br, ""), ""), small, "");
         LLVMValueRef n = LLVMBuildFPToSI(B, LLVMBuildSelect(B, small, br, cj_float_const(L, pt, 0.0), ""),
                                          LLVMInt64TypeInContext(L->ctx), "");
+        cj_ub_proof(n, "operand: |x| <= 100 selected, else 0");
         LLVMValueRef general = complex_pow(L, a, b, t);
         LLVMValueRef exact = complex_powi(L, a, n, t);
         return LLVMBuildSelect(B, integral, exact, general, "cpow");
@@ -477,6 +487,13 @@ LLVMValueRef cj_lower_unary(cj_lower *L, int op, LLVMValueRef a, const cj_type *
         return cj_make_complex(L, rtype, LLVMBuildFNeg(B, re, ""), LLVMBuildFNeg(B, im, ""));
     }
     return LLVMBuildNeg(B, v, "neg");
+}
+
+/* INT64_MAX or INT64_MIN // p for p = 10**k >= 1. */
+static LLVMValueRef proven_div(LLVMBuilderRef B, LLVMValueRef end, LLVMValueRef p) {
+    LLVMValueRef q = LLVMBuildSDiv(B, end, p, "");
+    cj_ub_proof(q, "divisor: 10**k >= 1");
+    return q;
 }
 
 static LLVMValueRef tuple_equal(cj_lower *L, LLVMValueRef a, const cj_type *at, LLVMValueRef b,
@@ -595,7 +612,10 @@ LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd) {
     LLVMValueRef pf = cj_math2(L, "pow", cj_t_float64, cj_float_const(L, cj_t_float64, 10.0),
                             LLVMBuildSIToFP(B, k, LLVMDoubleTypeInContext(L->ctx), ""));
     LLVMValueRef p = LLVMBuildFPToSI(B, pf, LLVMInt64TypeInContext(L->ctx), "p"); /* exact */
+    cj_ub_proof(p, "operand: 10**k for k in 0..18, exact in int64");
     LLVMValueRef q = LLVMBuildSDiv(B, x, p, ""), r = LLVMBuildSRem(B, x, p, "");
+    cj_ub_proof(q, "divisor: 10**k >= 1");
+    cj_ub_proof(r, "divisor: 10**k >= 1");
     LLVMValueRef under = LLVMBuildICmp(B, LLVMIntSLT, r, zero, ""); /* floor division */
     q = LLVMBuildSelect(B, under, LLVMBuildSub(B, q, one, ""), q, "");
     r = LLVMBuildSelect(B, under, LLVMBuildAdd(B, r, p, ""), r, "");
@@ -608,8 +628,8 @@ LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd) {
     if (error_python(L)) { /* a result past int64: q * p overflows, or 10**19 itself */
         LLVMValueRef big = cj_i64(L, 5000000000000000000LL);
         LLVMValueRef ovf = LLVMBuildOr(
-            B, LLVMBuildICmp(B, LLVMIntSGT, q, LLVMBuildSDiv(B, cj_i64(L, INT64_MAX), p, ""), ""),
-            LLVMBuildICmp(B, LLVMIntSLT, q, LLVMBuildSDiv(B, cj_i64(L, INT64_MIN), p, ""), ""), "");
+            B, LLVMBuildICmp(B, LLVMIntSGT, q, proven_div(B, cj_i64(L, INT64_MAX), p), ""),
+            LLVMBuildICmp(B, LLVMIntSLT, q, proven_div(B, cj_i64(L, INT64_MIN), p), ""), "");
         LLVMValueRef tenth = LLVMBuildAnd(
             B, LLVMBuildICmp(B, LLVMIntEQ, nd, cj_i64(L, -19), ""),
             LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntSGT, x, big, ""),

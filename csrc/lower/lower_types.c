@@ -140,6 +140,7 @@ static LLVMValueRef float_to_int(cj_lower *L, LLVMValueRef v, const cj_type *to)
     in = LLVMBuildAnd(b, in, LLVMBuildNot(b, above, ""), "");
     LLVMValueRef safe = LLVMBuildSelect(b, in, v, LLVMConstReal(ft, 0.0), "");
     LLVMValueRef r = to->is_signed ? LLVMBuildFPToSI(b, safe, tt, "") : LLVMBuildFPToUI(b, safe, tt, "");
+    cj_ub_proof(r, "operand: the value when in range, else 0");
     unsigned long long max = to->is_signed ? (1ULL << (to->bits - 1)) - 1
                                            : (to->bits == 64 ? ~0ULL : (1ULL << to->bits) - 1);
     unsigned long long min = to->is_signed ? 1ULL << (to->bits - 1) : 0; /* as bits */

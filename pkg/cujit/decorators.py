@@ -1,5 +1,6 @@
 """jit / njit: numba's decorators for the CPU target (nopython mode only)."""
 import functools
+import os
 
 from . import _core
 from .typing import parse_signatures
@@ -67,12 +68,22 @@ def _check_options(options, what="jit"):
         raise NotImplementedError("parallel=True is not supported by cujit yet")
 
 
+def default_opt_level():
+    """The CPU targets' LLVM level when `opt` is not given: $CUJIT_OPT (numba's NUMBA_OPT),
+    else 3. Read at each decoration, so a test can change it."""
+    env = os.environ.get("CUJIT_OPT", "").strip()
+    if not env:
+        return 3
+    if env not in ("0", "1", "2", "3"):
+        raise ValueError(f"CUJIT_OPT must be 0, 1, 2 or 3, not {env!r}")
+    return int(env)
+
+
 def core_options(options, **fixed):
     """The options the C Dispatcher reads (csrc/jit/dispatcher.c), from checked ones."""
     core = {k: options[k] for k in ("error_model", "fastmath", "boundscheck", "opt")
             if k in options}
-    if "opt" in core:
-        core["opt"] = core_opt_level(core["opt"])
+    core["opt"] = core_opt_level(core["opt"]) if "opt" in core else default_opt_level()
     core.update(fixed)
     return core
 

@@ -57,10 +57,10 @@ class _Worker:
         os.set_blocking(self.proc.stdout.fileno(), False)
 
 
-def run(seed, n, jobs=2, hang_s=20.0, chunk=250, worker_path=HERE):
-    """Runs cases 0..n-1 of `seed`; returns a dict of counts and a list of problems
-    (each 'case I: ...')."""
-    env = dict(os.environ)
+def run(seed, n, jobs=2, hang_s=20.0, chunk=250, worker_path=HERE, env_extra=None):
+    """Runs cases 0..n-1 of `seed` (the workers' environment plus `env_extra`); returns a dict
+    of counts and a list of problems (each 'case I: ...')."""
+    env = dict(os.environ, **(env_extra or {}))
     pkg = os.path.join(os.path.dirname(os.path.dirname(HERE)), "pkg")
     env["PYTHONPATH"] = pkg + os.pathsep + env.get("PYTHONPATH", "")
     todo = [(s, min(s + chunk, n)) for s in range(0, n, chunk)]

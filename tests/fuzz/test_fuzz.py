@@ -26,8 +26,15 @@ except ImportError:
 pytestmark = pytest.mark.skipif(not HAVE, reason="cujit.njit is not built")
 
 
-def _check(n, seed):
-    counts, problems = runner.run(seed, n)
+# the UB check (issue 15): every compiled function's LLVM IR is audited for poison sources
+# (csrc/lower/ub_audit.c), and the code runs at the optimisation level that exploits poison
+# most (3) or not at all (0); either way its results must be CPython's
+UB_OPT3 = {"CUJIT_UB_CHECK": "1", "CUJIT_OPT": "3"}
+UB_OPT0 = {"CUJIT_UB_CHECK": "1", "CUJIT_OPT": "0"}
+
+
+def _check(n, seed, env=None):
+    counts, problems = runner.run(seed, n, env_extra=env)
     shown = "\n\n".join(p[:3000] for p in problems[:10])
     assert not problems, (f"fuzz seed {seed} (CUJIT_FUZZ_SEED={seed} reruns it): {counts}\n\n"
                           f"{shown}")
@@ -37,12 +44,21 @@ def _check(n, seed):
 
 
 def test_fuzz_quick():
-    _check(300, SEED)
+    _check(300, SEED, UB_OPT3)
+
+
+def test_fuzz_quick_unoptimised():
+    _check(300, SEED + 2, UB_OPT0)
 
 
 @pytest.mark.slow
 def test_fuzz_many():
-    _check(10_000, SEED + 1)
+    _check(10_000, SEED + 1, UB_OPT3)
+
+
+@pytest.mark.slow
+def test_fuzz_many_unoptimised():
+    _check(3_000, SEED + 3, UB_OPT0)
 
 
 def test_runner_names_a_crash_and_a_hang(tmp_path, monkeypatch):
