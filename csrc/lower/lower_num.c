@@ -517,6 +517,39 @@ static LLVMValueRef tuple_equal(cj_lower *L, LLVMValueRef a, const cj_type *at, 
     return all;
 }
 
+static LLVMValueRef item_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                                 LLVMValueRef b, const cj_type *bt, int i) {
+    const cj_type *ot;
+    if (cj_rule_compare(op, at->items[i], bt->items[i], &ot) == NULL) {
+        CJ_UNREACHABLE("tuple items typing let through");
+        return NULL;
+    }
+    return cj_lower_compare(L, op, LLVMBuildExtractValue(L->b, a, (unsigned)i, ""), at->items[i],
+                            LLVMBuildExtractValue(L->b, b, (unsigned)i, ""), bt->items[i], ot);
+}
+
+/* CPython's tuple ordering: the first pair of items that are not equal decides (compared with
+ * `op` itself); when one tuple is a prefix of the other, the lengths do. Built from the last
+ * item back: result = items equal ? (what the rest gives) : a[i] op b[i]. */
+static LLVMValueRef tuple_order(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                                LLVMValueRef b, const cj_type *bt) {
+    static const int holds[][3] = {/* op: does it hold for len(a) <, ==, > len(b) */
+        [CJ_LT] = {1, 0, 0}, [CJ_LE] = {1, 1, 0}, [CJ_GT] = {0, 0, 1}, [CJ_GE] = {0, 1, 1}};
+    int by_len = at->n < bt->n ? 0 : at->n == bt->n ? 1 : 2;
+    LLVMValueRef r = LLVMConstInt(LLVMInt1TypeInContext(L->ctx),
+                                  (unsigned long long)holds[op][by_len], 0);
+    int common = at->n < bt->n ? at->n : bt->n;
+    for (int i = common - 1; i >= 0; i--) {
+        LLVMValueRef eq = item_compare(L, CJ_EQ, a, at, b, bt, i);
+        LLVMValueRef decided = eq ? item_compare(L, op, a, at, b, bt, i) : NULL;
+        if (decided == NULL) {
+            return NULL;
+        }
+        r = LLVMBuildSelect(L->b, eq, r, decided, "");
+    }
+    return r;
+}
+
 LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
                               LLVMValueRef b, const cj_type *bt, const cj_type *optype) {
     LLVMBuilderRef B = L->b;
@@ -534,6 +567,9 @@ LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type
         }
         int want = op == CJ_IS || op == CJ_EQ ? same : !same;
         return LLVMConstInt(i1, (unsigned long long)want, 0);
+    }
+    if (at->kind == CJ_TUPLE && op != CJ_EQ && op != CJ_NE) {
+        return tuple_order(L, op, a, at, b, bt);
     }
     if (at->kind == CJ_TUPLE) {
         LLVMValueRef eq = tuple_equal(L, a, at, b, bt);

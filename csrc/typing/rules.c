@@ -141,7 +141,15 @@ const cj_type *cj_rule_compare(int op, const cj_type *a, const cj_type *b,
     if (a->kind == CJ_NONE || b->kind == CJ_NONE) {
         return (op == CJ_EQ || op == CJ_NE) ? cj_t_bool : NULL;
     }
-    if (a->kind == CJ_TUPLE && b->kind == CJ_TUPLE && (op == CJ_EQ || op == CJ_NE)) {
+    if (a->kind == CJ_TUPLE && b->kind == CJ_TUPLE) {
+        /* ordering is lexicographic: each pair of items up to the shorter length must order */
+        for (int i = 0; op != CJ_EQ && op != CJ_NE && i < a->n && i < b->n; i++) {
+            const cj_type *item_op;
+            if (cj_rule_compare(op, a->items[i], b->items[i], &item_op) == NULL ||
+                cj_rule_compare(CJ_EQ, a->items[i], b->items[i], &item_op) == NULL) {
+                return NULL;
+            }
+        }
         return cj_t_bool;
     }
     return NULL;

@@ -5,7 +5,7 @@ random.Random, tests/cpu/test_fuzz_frontend.py from hypothesis), the CPython ref
 comparison.
 
 A program is `def fuzzed(a, b, x, y, p)` (a, b int; x, y float; p bool) over arithmetic,
-comparisons, bitwise ops, if/elif/else, bounded while and for-over-range loops, tuples, swaps,
+comparisons (numbers and int tuples), bitwise ops, if/elif/else, bounded while and for-over-range loops, tuples, swaps,
 abs/min/max/round/int/float, math.*, nested expressions and early returns.  Loops are bounded,
 so a hang is a bug.
 
@@ -203,7 +203,7 @@ class Gen:
 
     def bexpr(self, depth):
         k = self.choice(["icmp", "fcmp", "chain", "and", "or", "not", "mixcmp", "p", "mathb",
-                         "bitb"])
+                         "bitb", "tcmp"])
         op = lambda: self.choice(["<", "<=", "==", "!=", ">", ">="])  # noqa: E731
         if depth <= 0 and k in ("and", "or", "not", "bitb"):
             k = "icmp"
@@ -213,6 +213,9 @@ class Gen:
             return f"({self.fexpr(depth - 1)} {op()} {self.fexpr(depth - 1)})"
         if k == "mixcmp":
             return f"(@F({self.iexpr(depth - 1)}) {op()} {self.fexpr(depth - 1)})"
+        if k == "tcmp":  # int items: CPython's identity shortcut (NaN) never matters
+            items = lambda: ", ".join(self.iexpr(0) for _ in range(self.int_(1, 3))) + ","  # noqa: E731
+            return f"(({items()}) {op()} ({items()}))"
         if k == "chain":
             return f"({self.iexpr(0)} {op()} {self.iexpr(0)} {op()} {self.iexpr(0)})"
         if k == "not":

@@ -123,3 +123,16 @@ def unpack_star_free(a, b):
 @case(gen=lambda rng: ((I(rng), (F(rng), I(rng))),))
 def nested_arg(t):
     return t[1][0] * t[0] + t[1][1]
+
+
+@case(gen=lambda rng: (I(rng) % 3, I(rng) % 3, I(rng) % 3, I(rng) % 3))
+def tuple_ordering(a, b, c, d):
+    # lexicographic: the first unequal pair decides (small values, so ties are common)
+    return ((a, b) < (c, d), (a, b) <= (c, d), (a, b) > (c, d), (a, b) >= (c, d),
+            (a, b, c) < (a, b), (a,) <= (a, d), (a, (b, c)) > (a, (c, b)))
+
+
+@case(gen=lambda rng: (F(rng), I(rng) % 2, F(rng)))
+def tuple_ordering_mixed(x, k, y):
+    # mixed item types promote pairwise, as each item comparison does
+    return (x, k) < (y, k), (k, x) >= (k, y), (k, x) < (True, y)
