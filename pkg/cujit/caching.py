@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import stat
 import struct
@@ -332,13 +333,25 @@ def entry_name(key, suffix):
     return hashlib.sha256(key.encode()).hexdigest()[:40] + suffix
 
 
+def _notebook_cell(source):
+    """Whether `source` names a Jupyter/IPython cell: ipykernel's `<tmp>/ipykernel_<pid>/<hash>.py`
+    (a new folder per kernel process) or IPython's `<ipython-input-N-...>`."""
+    folder, name = os.path.split(source)
+    return (re.fullmatch(r"ipykernel_\d+", os.path.basename(folder)) is not None
+            and re.fullmatch(r"\d+\.py", name) is not None) or source.startswith("<ipython-input-")
+
+
 def cache_dir(func):
     """$CUJIT_CACHE_DIR, else __pycache__ beside the source when this user owns it privately,
-    else a folder of cache_home() per source file."""
+    else a folder of cache_home() per source file. Notebook cells share one folder, so an
+    entry outlives the kernel that wrote it (the key holds no file name: the cell's code is
+    the key)."""
     explicit = os.environ.get("CUJIT_CACHE_DIR")
     if explicit:
         return os.path.abspath(explicit)
     source = func.__code__.co_filename
+    if _notebook_cell(source):
+        return os.path.join(cache_home(), "ipython")
     if os.path.isfile(source):
         local = os.path.join(os.path.dirname(os.path.abspath(source)), "__pycache__")
         if trusted_dir(local, warn=False) and os.access(local, os.W_OK):
