@@ -127,3 +127,16 @@ def test_cujit_opt_sets_the_default_level(monkeypatch):
         cujit.njit(lambda: 1)
     monkeypatch.delenv("CUJIT_OPT")
     assert core_options({})["opt"] == 3
+
+
+def test_numba_opt_is_honoured_when_cujit_opt_is_not_set(monkeypatch):
+    from cujit.decorators import core_options
+    monkeypatch.delenv("CUJIT_OPT", raising=False)
+    monkeypatch.setenv("NUMBA_OPT", "1")
+    assert core_options({})["opt"] == 1
+    monkeypatch.setenv("CUJIT_OPT", "2")  # cujit's name wins
+    assert core_options({})["opt"] == 2
+    monkeypatch.setenv("CUJIT_OPT", "")
+    monkeypatch.setenv("NUMBA_OPT", "9")
+    with pytest.raises(ValueError, match="NUMBA_OPT must be"):
+        core_options({})

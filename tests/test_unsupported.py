@@ -165,3 +165,29 @@ def test_unbound_local_reads_zero_not_garbage():
         return y
 
     assert f(1) == 5 and f(-1) == 0
+
+
+# ---- numba names cujit does not have yet (pkg/cujit/_missing.py) ----
+
+@pytest.mark.parametrize("stmt, what", [
+    ("from cujit import prange", "cujit.prange: numba.prange"),
+    ("from cujit import objmode", "cujit.objmode"),
+    ("import cujit; cujit.typed", "cujit.typed: numba.typed"),
+    ("from cujit import extending", "cujit.extending"),
+    ("from cujit.cuda import random", "cujit.cuda.random"),
+    ("from cujit import cuda; cuda.reduce", "cujit.cuda.reduce"),
+    ("from cujit import cuda; cuda.cg", "cooperative groups"),
+])
+def test_numba_names_not_there_yet_say_so(stmt, what):
+    with pytest.raises(NotImplementedError, match="not yet|not supported|use ") as info:
+        exec(stmt, {})
+    assert what in str(info.value)
+
+
+def test_other_missing_names_stay_attribute_errors():
+    import cujit
+    from cujit import cuda
+    assert not hasattr(cujit, "no_such_name") and not hasattr(cuda, "no_such_name")
+    with pytest.raises(ImportError):
+        exec("from cujit import no_such_name", {})
+    assert callable(cuda.grid) and callable(cujit.njit)  # real names are untouched

@@ -9,3 +9,8 @@ from .typing import parse_signature
 from . import cuda
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):  # numba names not there yet: a clear NotImplementedError
+    from ._missing import TOP_LEVEL, lookup
+    return lookup(TOP_LEVEL, __name__, name)

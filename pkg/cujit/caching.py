@@ -25,7 +25,7 @@ import sys
 import types as pytypes
 import warnings
 
-from . import _core
+from . import _core, config
 from . import types as cjtypes
 from .errors import NumbaWarning
 
@@ -342,11 +342,11 @@ def _notebook_cell(source):
 
 
 def cache_dir(func):
-    """$CUJIT_CACHE_DIR, else __pycache__ beside the source when this user owns it privately,
+    """$CUJIT_CACHE_DIR (or numba's $NUMBA_CACHE_DIR), else __pycache__ beside the source when this user owns it privately,
     else a folder of cache_home() per source file. Notebook cells share one folder, so an
     entry outlives the kernel that wrote it (the key holds no file name: the cell's code is
     the key)."""
-    explicit = os.environ.get("CUJIT_CACHE_DIR")
+    explicit = config.env("CACHE_DIR")
     if explicit:
         return os.path.abspath(explicit)
     source = func.__code__.co_filename

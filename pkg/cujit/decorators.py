@@ -1,8 +1,7 @@
 """jit / njit: numba's decorators for the CPU target (nopython mode only)."""
 import functools
-import os
 
-from . import _core
+from . import _core, config
 from .typing import parse_signatures
 
 _OPTIONS = {"cache", "fastmath", "error_model", "boundscheck", "nopython", "nogil",
@@ -69,13 +68,13 @@ def _check_options(options, what="jit"):
 
 
 def default_opt_level():
-    """The CPU targets' LLVM level when `opt` is not given: $CUJIT_OPT (numba's NUMBA_OPT),
+    """The CPU targets' LLVM level when `opt` is not given: $CUJIT_OPT (or numba's NUMBA_OPT),
     else 3. Read at each decoration, so a test can change it."""
-    env = os.environ.get("CUJIT_OPT", "").strip()
+    env = config.env("OPT", "").strip()
     if not env:
         return 3
     if env not in ("0", "1", "2", "3"):
-        raise ValueError(f"CUJIT_OPT must be 0, 1, 2 or 3, not {env!r}")
+        raise ValueError(f"{config.env_name('OPT')} must be 0, 1, 2 or 3, not {env!r}")
     return int(env)
 
 

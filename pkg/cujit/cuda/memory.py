@@ -8,12 +8,11 @@ cujit calls for every device allocation.
 import contextlib
 import ctypes
 import importlib
-import os
 import weakref
 
 import numpy as np
 
-from .. import _core
+from .. import _core, config
 from . import devices
 
 
@@ -300,14 +299,14 @@ _limits = (10, 0.2)
 
 
 def _configure_from_environment():
-    """Reads the CUJIT_CUDA_* variables; a plugin module is imported at the first allocation
+    """Reads the CUDA_* settings (cujit.config: CUJIT_, else NUMBA_); a plugin module is imported at the first allocation
     (as numba does at context creation), so it may import cujit itself."""
-    count = os.environ.get("CUJIT_CUDA_MAX_PENDING_DEALLOCS_COUNT")
-    ratio = os.environ.get("CUJIT_CUDA_MAX_PENDING_DEALLOCS_RATIO")
+    count = config.env("CUDA_MAX_PENDING_DEALLOCS_COUNT")
+    ratio = config.env("CUDA_MAX_PENDING_DEALLOCS_RATIO")
     if count is not None or ratio is not None:
         set_deallocation_limits(None if count is None else int(count),
                                 None if ratio is None else float(ratio))
-    name = os.environ.get("CUJIT_CUDA_MEMORY_MANAGER", "").strip()
+    name = config.env("CUDA_MEMORY_MANAGER", "").strip()
     if not name or name == "default":
         return
     if name == "pool":
@@ -320,11 +319,12 @@ def _load_plugin(name):
     try:
         module = importlib.import_module(name)
     except ImportError as e:
-        raise RuntimeError(f"CUJIT_CUDA_MEMORY_MANAGER={name!r}: cannot import it ({e})") from e
+        raise RuntimeError(f"{config.env_name('CUDA_MEMORY_MANAGER')}={name!r}: cannot import it "
+                           f"({e})") from e
     plugin = getattr(module, "_cujit_memory_manager", None) or getattr(
         module, "_numba_memory_manager", None)
     if plugin is None:
-        raise RuntimeError(f"CUJIT_CUDA_MEMORY_MANAGER={name!r}: the module has no "
+        raise RuntimeError(f"{config.env_name('CUDA_MEMORY_MANAGER')}={name!r}: the module has no "
                            "_cujit_memory_manager (or _numba_memory_manager) attribute")
     set_memory_manager(plugin)
 
