@@ -587,14 +587,36 @@ static PyObject *dispatcher_inspect_asm(PyObject *self, PyObject *args) {
     return per_overload((cj_dispatcher *)self, sig, cj_overload_asm);
 }
 
-/* inspect_types(signature=None, file=None): prints each version's source annotated with the
- * typed IR of each line, as numba's. */
+/* cujit.annotation.annotate(self, signature=sig): the report inspect_types(pretty=True) returns. */
+static PyObject *pretty_report(PyObject *self, PyObject *sig) {
+    PyObject *module = PyImport_ImportModule("cujit.annotation");
+    PyObject *fn = module ? PyObject_GetAttrString(module, "annotate") : NULL;
+    Py_XDECREF(module);
+    if (fn == NULL) {
+        return NULL;
+    }
+    PyObject *args = PyTuple_Pack(1, self);
+    PyObject *kwargs = args ? Py_BuildValue("{sO}", "signature", sig ? sig : Py_None) : NULL;
+    PyObject *report = kwargs ? PyObject_Call(fn, args, kwargs) : NULL;
+    Py_XDECREF(kwargs);
+    Py_XDECREF(args);
+    Py_DECREF(fn);
+    return report;
+}
+
+/* inspect_types(signature=None, file=None, pretty=False): prints each version's source
+ * annotated with the typed IR of each line, as numba's; pretty=True returns the report
+ * (HTML in Jupyter) instead. */
 static PyObject *dispatcher_inspect_types(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"signature", "file", "pretty", NULL};
     PyObject *sig = NULL, *file = NULL, *pretty = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:inspect_types", kwlist, &sig, &file,
                                      &pretty)) {
         return NULL;
+    }
+    int want_report = pretty != NULL ? PyObject_IsTrue(pretty) : 0;
+    if (want_report != 0) { /* -1: the error; 1: the report object (cujit/annotation.py) */
+        return want_report < 0 ? NULL : pretty_report(self, sig);
     }
     if (file == NULL || file == Py_None) {
         file = PySys_GetObject("stdout"); /* borrowed */
@@ -651,7 +673,8 @@ static PyMethodDef dispatcher_methods[] = {
     {"_annotations", dispatcher_annotations, METH_VARARGS, "typed IR per line, per version"},
     {"inspect_types", (PyCFunction)(void (*)(void))dispatcher_inspect_types,
      METH_VARARGS | METH_KEYWORDS,
-     "inspect_types(signature=None, file=None): print the typed IR per source line"},
+     "inspect_types(signature=None, file=None, pretty=False): print the typed IR per source "
+     "line; pretty=True returns the annotated report (HTML in Jupyter)"},
     {"_lock", dispatcher_lock, METH_NOARGS, "no new versions: calls convert to existing ones"},
     {"_set_cache", dispatcher_set_cache, METH_O, "use an on-disk cache (caching.Cache) or None"},
     {NULL},

@@ -1,5 +1,6 @@
 """cujit: a JIT compiler for Python functions on NVIDIA GPUs and the CPU, with numba's API."""
 from . import _core, errors, types
+from .annotation import annotate
 from .decorators import jit, njit
 from .errors import TypingError, UnsupportedError
 from .npyufunc import DUFunc, guvectorize, vectorize

@@ -215,7 +215,11 @@ class CUDADispatcher:
     # ---- inspection ----
 
     def inspect_types(self, signature=None, file=None, pretty=False):
-        """Prints each version's source with the typed IR of each line (numba's layout)."""
+        """Prints each version's source with the typed IR of each line (numba's layout);
+        pretty=True returns the annotated report (cujit.annotation) instead."""
+        if pretty:
+            from ..annotation import annotate
+            return annotate(self, signature=signature)
         out = file if file is not None else sys.stdout
         texts = self._per_signature(signature, lambda ov: ov.annotation)
         for text in (texts.values() if isinstance(texts, dict) else [texts]):

@@ -1,0 +1,123 @@
+"""The annotated source report (numba's `--annotate-html` and `inspect_types(pretty=True)`).
+
+Each compiled version of a function shows its source line by line with the typed IR of each
+line. Lines that compiled in nopython mode are green; cujit has no object mode, so every line
+that has IR is nopython (the report says so rather than marking anything red). The typed text
+comes from the compiler's own annotation (csrc/ir: `# --- LINE n ---`, the IR lines, then the
+source line), the same text `inspect_types()` prints.
+
+    cujit.annotate(f, g)                    # in Jupyter: renders inline
+    cujit.annotate(f).save("report.html")
+    f.inspect_types(pretty=True)            # the same object
+    python -m cujit --annotate-html out.html script.py [args]
+"""
+import html
+import re
+
+_LINE = re.compile(r"# --- LINE (\d+) --- ?$")
+_IR = "    #   "
+_RULE = "=" * 80
+
+_CSS = """
+<style>
+.cujit-annotation { border-collapse: collapse; font-family: monospace; font-size: 12px; }
+.cujit-annotation td { padding: 0 6px; vertical-align: top; }
+.cujit-annotation .lineno { color: #777; text-align: right; }
+.cujit-annotation tr.nopython td.src { background: #d8f5d8; }
+.cujit-annotation summary { cursor: pointer; white-space: pre; }
+.cujit-annotation pre { margin: 2px 0 6px 12px; color: #333; }
+.cujit-annotation td.src > code { white-space: pre; }
+</style>
+"""
+
+
+def parse(text):
+    """One version's annotation text -> (title, file, [(lineno, source, [ir lines])])."""
+    lines = text.splitlines()
+    title = lines[0].strip() if lines else ""
+    file = ""
+    rows, current = [], None
+    for line in lines[1:]:
+        m = _LINE.match(line)
+        if m:
+            current = [int(m.group(1)), None, []]
+            rows.append(current)
+        elif line.startswith("# File: ") and current is None:
+            file = line[len("# File: "):]
+        elif current is not None and current[1] is None:
+            if line.startswith(_IR):
+                current[2].append(line[len(_IR):])
+            else:
+                current[1] = line  # the source line ends the block
+    return title, file, [(n, src or "", ir) for n, src, ir in rows]
+
+
+def _versions(dispatcher, signature=None):
+    """The annotation texts of a dispatcher's versions (CPU or CUDA)."""
+    import io
+    buf = io.StringIO()
+    dispatcher.inspect_types(signature, file=buf)
+    return [t.strip("\n") for t in buf.getvalue().split(_RULE) if t.strip()]
+
+
+def _table(text):
+    title, file, rows = parse(text)
+    out = [f"<h3>{html.escape(title)}</h3>",
+           f"<p>File: <code>{html.escape(file)}</code></p>",
+           '<table class="cujit-annotation">']
+    for lineno, src, ir in rows:
+        code = f"<code>{html.escape(src)}</code>"
+        if ir:
+            body = html.escape("\n".join(ir))
+            cell = f"<details><summary>{code}</summary><pre>{body}</pre></details>"
+            cls = ' class="nopython" title="compiled in nopython mode"'
+        else:
+            cell, cls = code, ""
+        out.append(f'<tr{cls}><td class="lineno">{lineno}</td><td class="src">{cell}</td></tr>')
+    out.append("</table>")
+    return "\n".join(out)
+
+
+class Annotation:
+    """The report of some dispatchers' compiled versions: HTML in Jupyter (`_repr_html_`), the
+    inspect_types text as str(), `save(path)` for a page."""
+
+    def __init__(self, texts):
+        self.texts = list(texts)
+
+    def __str__(self):
+        return ("\n" + _RULE + "\n").join(self.texts)
+
+    def _repr_html_(self):
+        legend = ("<p>cujit annotation: each line's types (click a line); green lines compiled "
+                  "in nopython mode. cujit has no object mode, so no line falls back.</p>")
+        if not self.texts:
+            return _CSS + legend + "<p>No compiled versions yet: call the function first.</p>"
+        return _CSS + legend + "\n".join(_table(t) for t in self.texts)
+
+    def html(self):
+        return ("<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>cujit annotation"
+                "</title></head><body>\n" + self._repr_html_() + "\n</body></html>\n")
+
+    def save(self, path):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html())
+        return path
+
+
+def annotate(*dispatchers, signature=None):
+    """The report of the compiled versions of `dispatchers` (jit/njit or cuda.jit)."""
+    texts = []
+    for d in dispatchers:
+        if not hasattr(d, "inspect_types"):
+            raise TypeError(f"annotate() takes jitted functions, not {type(d).__name__}")
+        texts.extend(_versions(d, signature))
+    return Annotation(texts)
+
+
+def all_dispatchers():
+    """Every live jit/njit and cuda.jit dispatcher (for the command line report)."""
+    import gc
+    from .decorators import Dispatcher
+    from .cuda.compiler import CUDADispatcher
+    return [o for o in gc.get_objects() if isinstance(o, (Dispatcher, CUDADispatcher))]
