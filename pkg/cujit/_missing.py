@@ -24,7 +24,6 @@ CUDA = {
     "Reduce": "numba.cuda.Reduce: not yet",
     "cg": "numba.cuda.cg (cooperative groups, grid sync): not yet",
     "libdevice": "numba.cuda.libdevice (the libdevice functions by name): not yet",
-    "simulator": "the CUDA simulator (NUMBA_ENABLE_CUDASIM): not yet",
     "vectorize": "numba.cuda.vectorize: use cujit.vectorize(..., target='cuda')",
     "guvectorize": "numba.cuda.guvectorize: use cujit.guvectorize(..., target='cuda')",
 }

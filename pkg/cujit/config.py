@@ -8,7 +8,7 @@ CUJIT_LIBDEVICE, CUJIT_CUDA_DRIVER, CUJIT_STAGING_THREADS): those have no NUMBA_
 import os
 
 # the settings whose numba name is honoured too
-NUMBA_NAMES = frozenset({"CACHE_DIR", "OPT", "CUDA_MEMORY_MANAGER",
+NUMBA_NAMES = frozenset({"CACHE_DIR", "OPT", "CUDA_MEMORY_MANAGER", "ENABLE_CUDASIM",
                          "CUDA_MAX_PENDING_DEALLOCS_COUNT", "CUDA_MAX_PENDING_DEALLOCS_RATIO"})
 
 

@@ -1,44 +1,53 @@
 """cujit.cuda: numba's cuda API over cujit's C runtime (driver loaded at first use).
 
 `import cujit` works without CUDA; is_available() then says False and every device call raises
-CudaSupportError saying why.
+CudaSupportError saying why. With CUJIT_ENABLE_CUDASIM=1 (or numba's NUMBA_ENABLE_CUDASIM=1)
+this module is the CUDA simulator instead (simulator.py): kernels run in the interpreter.
 """
-from ..errors import CudaAPIError, CudaSupportError
-from .arrays import (DeviceNDArray, as_cuda_array, device_array, device_array_like,
-                     from_dlpack, is_cuda_array, to_device)
-from .devices import (Context, Device, close, current_context, detect, get_current_device,
-                      gpus, is_available, list_devices, select_device, synchronize)
-from .ipc import IpcHandle
-from .memory import (BaseCUDAMemoryManager, DefaultMemoryManager, GetIpcHandleMixin,
-                     HostOnlyCUDAMemoryManager, MappedMemory, MappedNDArray, MemoryPointer,
-                     NumbaCUDAMemoryManager, PinnedMemory, PoolMemoryManager, defer_cleanup,
-                     mapped, mapped_array, mapped_array_like, pinned, pinned_array,
-                     pinned_array_like, set_deallocation_limits, set_memory_manager)
-from .streams import (Event, Stream, default_stream, event, event_elapsed_time,
-                      external_stream, legacy_default_stream, per_thread_default_stream, stream)
-from . import memory as _memory
-# kernels (cujit's compiler: cuda.jit, compile_ptx, intrinsics)
-from . import fp16
-from .compiler import (compile, compile_ptx, compile_ptx_for_current_device, declare_device,
-                       jit)
-from .intrinsics import *  # noqa: F401,F403
-from .intrinsics import __all__ as _intrinsics_all
+from .. import config as _config
 
-_memory._configure_from_environment()
+if _config.env("ENABLE_CUDASIM", "0") not in ("", "0"):
+    from .simulator import *  # noqa: F401,F403
+    from .simulator import API as __all__  # noqa: F401
+    SIMULATOR = True
+else:
+    SIMULATOR = False
+    from ..errors import CudaAPIError, CudaSupportError
+    from .arrays import (DeviceNDArray, as_cuda_array, device_array, device_array_like,
+                         from_dlpack, is_cuda_array, to_device)
+    from .devices import (Context, Device, close, current_context, detect, get_current_device,
+                          gpus, is_available, list_devices, select_device, synchronize)
+    from .ipc import IpcHandle
+    from .memory import (BaseCUDAMemoryManager, DefaultMemoryManager, GetIpcHandleMixin,
+                         HostOnlyCUDAMemoryManager, MappedMemory, MappedNDArray, MemoryPointer,
+                         NumbaCUDAMemoryManager, PinnedMemory, PoolMemoryManager, defer_cleanup,
+                         mapped, mapped_array, mapped_array_like, pinned, pinned_array,
+                         pinned_array_like, set_deallocation_limits, set_memory_manager)
+    from .streams import (Event, Stream, default_stream, event, event_elapsed_time,
+                          external_stream, legacy_default_stream, per_thread_default_stream, stream)
+    from . import memory as _memory
+    # kernels (cujit's compiler: cuda.jit, compile_ptx, intrinsics)
+    from . import fp16
+    from .compiler import (compile, compile_ptx, compile_ptx_for_current_device, declare_device,
+                           jit)
+    from .intrinsics import *  # noqa: F401,F403
+    from .intrinsics import __all__ as _intrinsics_all
 
-__all__ = [
-    "CudaAPIError", "CudaSupportError", "DeviceNDArray", "as_cuda_array", "device_array",
-    "device_array_like", "from_dlpack", "is_cuda_array", "to_device", "Context", "Device",
-    "close", "current_context", "detect", "get_current_device", "gpus", "is_available",
-    "list_devices", "select_device", "synchronize", "IpcHandle", "BaseCUDAMemoryManager",
-    "DefaultMemoryManager", "GetIpcHandleMixin", "HostOnlyCUDAMemoryManager", "MappedMemory",
-    "MappedNDArray", "MemoryPointer", "NumbaCUDAMemoryManager", "PinnedMemory",
-    "PoolMemoryManager", "defer_cleanup", "mapped", "mapped_array", "mapped_array_like",
-    "pinned", "pinned_array", "pinned_array_like", "set_deallocation_limits",
-    "set_memory_manager", "Event", "Stream", "default_stream", "event", "event_elapsed_time",
-    "external_stream", "legacy_default_stream", "per_thread_default_stream", "stream",
-    "jit", "compile", "compile_ptx", "compile_ptx_for_current_device", "declare_device", "fp16",
-] + list(_intrinsics_all)
+    _memory._configure_from_environment()
+
+    __all__ = [
+        "CudaAPIError", "CudaSupportError", "DeviceNDArray", "as_cuda_array", "device_array",
+        "device_array_like", "from_dlpack", "is_cuda_array", "to_device", "Context", "Device",
+        "close", "current_context", "detect", "get_current_device", "gpus", "is_available",
+        "list_devices", "select_device", "synchronize", "IpcHandle", "BaseCUDAMemoryManager",
+        "DefaultMemoryManager", "GetIpcHandleMixin", "HostOnlyCUDAMemoryManager", "MappedMemory",
+        "MappedNDArray", "MemoryPointer", "NumbaCUDAMemoryManager", "PinnedMemory",
+        "PoolMemoryManager", "defer_cleanup", "mapped", "mapped_array", "mapped_array_like",
+        "pinned", "pinned_array", "pinned_array_like", "set_deallocation_limits",
+        "set_memory_manager", "Event", "Stream", "default_stream", "event", "event_elapsed_time",
+        "external_stream", "legacy_default_stream", "per_thread_default_stream", "stream",
+        "jit", "compile", "compile_ptx", "compile_ptx_for_current_device", "declare_device", "fp16",
+    ] + list(_intrinsics_all)
 
 
 def __getattr__(name):  # numba-cuda names not there yet: a clear NotImplementedError
