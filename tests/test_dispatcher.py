@@ -183,8 +183,8 @@ def test_error_model_numpy():
 def test_unknown_option_and_object_mode():
     with pytest.raises(TypeError):
         njit(bogus=True)
-    with pytest.raises(NotImplementedError):
-        jit(forceobj=True)
+    with pytest.raises(NotImplementedError, match="signatures with object mode"):
+        jit("float64(float64)", forceobj=True)(lambda x: x)
 
 
 def test_bad_arguments_are_python_errors():

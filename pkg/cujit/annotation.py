@@ -1,8 +1,8 @@
 """The annotated source report (numba's `--annotate-html` and `inspect_types(pretty=True)`).
 
 Each compiled version of a function shows its source line by line with the typed IR of each
-line. Lines that compiled in nopython mode are green; cujit has no object mode, so every line
-that has IR is nopython (the report says so rather than marking anything red). The typed text
+line. Lines that compiled in nopython mode are green (every line that has IR: object-mode
+functions, jit(forceobj=True), show their lifted loops, the only parts that compile). The typed text
 comes from the compiler's own annotation (csrc/ir: `# --- LINE n ---`, the IR lines, then the
 source line), the same text `inspect_types()` prints.
 
@@ -90,7 +90,8 @@ class Annotation:
 
     def _repr_html_(self):
         legend = ("<p>cujit annotation: each line's types (click a line); green lines compiled "
-                  "in nopython mode. cujit has no object mode, so no line falls back.</p>")
+                  "in nopython mode. For a function in object mode (forceobj) the report shows "
+                  "its lifted loops.</p>")
         if not self.texts:
             return _CSS + legend + "<p>No compiled versions yet: call the function first.</p>"
         return _CSS + legend + "\n".join(_table(t) for t in self.texts)

@@ -61,8 +61,6 @@ def _check_options(options, what="jit"):
     if unknown:
         raise TypeError(f"unknown {what} option(s): {', '.join(sorted(unknown))}")
     check_option_values(options, what)
-    if options.get("forceobj") or options.get("nopython") is False:
-        raise NotImplementedError("cujit has no object mode: it compiles in nopython mode only")
     if options.get("parallel"):
         raise NotImplementedError("parallel=True is not supported by cujit yet")
 
@@ -110,15 +108,32 @@ def jit(signature_or_function=None, locals=None, **options):
         raise NotImplementedError("locals= type annotations are not supported by cujit yet")
     _check_options(options)
     if callable(signature_or_function) and not isinstance(signature_or_function, _core.Type):
-        return _make(signature_or_function, None, options)
+        return _make_for_mode(signature_or_function, None, options)
     sigs = parse_signatures(signature_or_function) if signature_or_function is not None else None
 
     def decorate(func):
-        return _make(func, sigs, options)
+        return _make_for_mode(func, sigs, options)
     return decorate
 
 
+def _make_for_mode(func, sigs, options):
+    """nopython (the default, as numba 0.59+), object mode with loop lifting (forceobj=True),
+    or nopython falling back to it (nopython=False)."""
+    forceobj, nopython = options.get("forceobj"), options.get("nopython")
+    if not forceobj and nopython is not False:
+        return _make(func, sigs, options)
+    if sigs:
+        raise NotImplementedError("signatures with object mode (forceobj=True or "
+                                  "nopython=False) are not supported by cujit")
+    from .object_mode import FallbackDispatcher, ObjModeDispatcher
+    looplift = options.get("looplift", True)
+    if forceobj:
+        return ObjModeDispatcher(func, looplift)
+    nopython_options = {k: v for k, v in options.items() if k not in ("nopython", "looplift")}
+    return FallbackDispatcher(_make(func, None, nopython_options), func, looplift)
+
+
 def njit(*args, **options):
-    """jit in nopython mode (the only mode cujit has)."""
+    """jit in nopython mode."""
     options.setdefault("nopython", True)
     return jit(*args, **options)
