@@ -315,5 +315,6 @@ def compile(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=Fal
 
 
 def declare_device(name, sig, link=None):
+    """numba-cuda's declaration of an external device function: not supported yet (raises)."""
     raise NotImplementedError("cuda.declare_device (external device functions) is not supported "
                               "by cujit yet")

@@ -196,6 +196,7 @@ def select_device(device_id):
 
 
 def list_devices():
+    """The CUDA devices of this machine, as Device objects."""
     return [Device(i) for i in range(_core.cuda_device_count())]
 
 

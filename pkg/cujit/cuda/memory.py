@@ -398,11 +398,13 @@ def _order_like(ary):
 
 
 def pinned_array_like(ary):
+    """A pinned (page-locked) host array with the shape, dtype and order of `ary`."""
     ary = np.asarray(ary)
     return pinned_array(ary.shape, ary.dtype, order=_order_like(ary))
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """A mapped host array (visible to the device) with the shape, dtype and order of `ary`."""
     ary = np.asarray(ary)
     return mapped_array(ary.shape, ary.dtype, order=_order_like(ary), stream=stream,
                         portable=portable, wc=wc)

@@ -38,4 +38,5 @@ def event(timing=True):
 
 
 def event_elapsed_time(evtstart, evtend):
+    """Milliseconds between two recorded events (both on the GPU timeline)."""
     return _core.event_elapsed_time(evtstart, evtend)
