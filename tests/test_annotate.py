@@ -100,3 +100,39 @@ def test_command_line_usage_errors():
     r = subprocess.run([sys.executable, "-m", "cujit", "--sysinfo"], env=env,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "CUDA GPU available" in r.stdout
+
+
+def _objmode_fn(data, n):
+    tag = str(len(data))          # object mode
+    total = 0.0
+    for i in range(n):            # lifted
+        total += data[i % data.size]
+    return tag, total             # object mode
+
+
+def test_object_mode_report_colours_lifted_loops_green_and_the_rest_red(tmp_path):
+    import numpy as np
+    disp = cujit.jit(forceobj=True)(_objmode_fn)
+    disp(np.arange(4.0), 10)
+    page = cujit.annotate(disp).html()
+    first = _objmode_fn.__code__.co_firstlineno
+    rows = dict((int(n), cls) for cls, n in re.findall(
+        r'<tr class="(\w+)"[^>]*><td class="lineno">(\d+)</td>', page))
+    assert rows[first + 1] == "objmode" and rows[first + 5] == "objmode"
+    assert rows[first + 3] == "nopython" and rows[first + 4] == "nopython"
+    assert "object mode, 1 lifted loop(s)" in page and ":: float64" in page
+    assert disp.inspect_types(pretty=True).html() == page
+    # the command line report: the function once, its lifted loop not again on its own
+    script = tmp_path / "om.py"
+    script.write_text("import numpy as np, cujit\n\n@cujit.jit(forceobj=True)\n"
+                      "def g(a):\n    s = 0.0\n    for v in a:\n        s += v\n"
+                      "    return str(s)\n\nprint(g(np.ones(3)))\n")
+    out = tmp_path / "om.html"
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "pkg"))
+    r = subprocess.run([sys.executable, "-m", "cujit", "--annotate-html", str(out), str(script)],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "3.0", r.stderr
+    page = out.read_text()
+    assert page.count("<h3>") == 1 and "g: object mode, 1 lifted loop(s)" in page
+    assert re.search(r'<tr class="objmode"[^>]*><td class="lineno">8</td>', page)
+    assert re.search(r'<tr class="nopython"[^>]*><td class="lineno">7</td>', page)

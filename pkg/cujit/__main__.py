@@ -53,7 +53,8 @@ def main(argv=None):
         status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     report = annotate(*all_dispatchers())
     report.save(ns.annotate_html)
-    print(f"cujit: annotated {len(report.texts)} compiled version(s) into {ns.annotate_html}",
+    print(f"cujit: annotated {len(report.texts)} compiled version(s) and "
+          f"{len(report.objmode_tables)} object-mode function(s) into {ns.annotate_html}",
           file=sys.stderr)
     return status
 

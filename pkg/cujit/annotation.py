@@ -1,8 +1,9 @@
 """The annotated source report (numba's `--annotate-html` and `inspect_types(pretty=True)`).
 
 Each compiled version of a function shows its source line by line with the typed IR of each
-line. Lines that compiled in nopython mode are green (every line that has IR: object-mode
-functions, jit(forceobj=True), show their lifted loops, the only parts that compile). The typed text
+line. Lines that compiled in nopython mode are green (every line that has IR). An object-mode
+function (jit(forceobj=True)) shows its whole source: its lifted loops green, with the types of
+their compiled versions, and every other line red (it runs in Python). The typed text
 comes from the compiler's own annotation (csrc/ir: `# --- LINE n ---`, the IR lines, then the
 source line), the same text `inspect_types()` prints.
 
@@ -24,6 +25,7 @@ _CSS = """
 .cujit-annotation td { padding: 0 6px; vertical-align: top; }
 .cujit-annotation .lineno { color: #777; text-align: right; }
 .cujit-annotation tr.nopython td.src { background: #d8f5d8; }
+.cujit-annotation tr.objmode td.src { background: #f8d7d7; }
 .cujit-annotation summary { cursor: pointer; white-space: pre; }
 .cujit-annotation pre { margin: 2px 0 6px 12px; color: #333; }
 .cujit-annotation td.src > code { white-space: pre; }
@@ -78,23 +80,55 @@ def _table(text):
     return "\n".join(out)
 
 
+def _objmode_table(disp):
+    """An object-mode function (jit(forceobj=True)): its whole source, lines of lifted loops
+    green with the types of their compiled versions, the others red (they run in Python)."""
+    import inspect
+    try:
+        lines, first = inspect.getsourcelines(disp.py_func)
+    except (OSError, TypeError):
+        return f"<h3>{html.escape(disp.__qualname__)}: object mode (no source)</h3>"
+    types_by_line = {}
+    for loop in disp.lifted:
+        for text in _versions(loop.dispatcher):
+            for n, _src, ir in parse(text)[2]:
+                types_by_line.setdefault(n, []).extend(ir)
+    out = [f"<h3>{html.escape(disp.__qualname__)}: object mode, "
+           f"{len(disp.lifted)} lifted loop(s)</h3>", '<table class="cujit-annotation">']
+    for i, src in enumerate(lines):
+        n = first + i
+        loop = next((lp for lp in disp.lifted if lp.lineno <= n <= lp.end_lineno), None)
+        code = f"<code>{html.escape(src.rstrip())}</code>"
+        if loop is not None:
+            ir = types_by_line.get(n)
+            cell = (f"<details><summary>{code}</summary><pre>{html.escape(chr(10).join(ir))}"
+                    f"</pre></details>" if ir else code)
+            cls = f' class="nopython" title="lifted loop {loop.name}: nopython mode"'
+        else:
+            cell, cls = code, ' class="objmode" title="object mode: runs in Python"'
+        out.append(f'<tr{cls}><td class="lineno">{n}</td><td class="src">{cell}</td></tr>')
+    out.append("</table>")
+    return "\n".join(out)
+
+
 class Annotation:
     """The report of some dispatchers' compiled versions: HTML in Jupyter (`_repr_html_`), the
-    inspect_types text as str(), `save(path)` for a page."""
+    inspect_types text as str(), `save(path)` for a page. Object-mode functions add a table of
+    their whole source (`objmode_tables`)."""
 
-    def __init__(self, texts):
+    def __init__(self, texts, objmode_tables=()):
         self.texts = list(texts)
+        self.objmode_tables = list(objmode_tables)
 
     def __str__(self):
         return ("\n" + _RULE + "\n").join(self.texts)
 
     def _repr_html_(self):
         legend = ("<p>cujit annotation: each line's types (click a line); green lines compiled "
-                  "in nopython mode. For a function in object mode (forceobj) the report shows "
-                  "its lifted loops.</p>")
-        if not self.texts:
+                  "in nopython mode, red lines run in object mode (Python).</p>")
+        if not self.texts and not self.objmode_tables:
             return _CSS + legend + "<p>No compiled versions yet: call the function first.</p>"
-        return _CSS + legend + "\n".join(_table(t) for t in self.texts)
+        return _CSS + legend + "\n".join(self.objmode_tables + [_table(t) for t in self.texts])
 
     def html(self):
         return ("<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>cujit annotation"
@@ -108,17 +142,27 @@ class Annotation:
 
 def annotate(*dispatchers, signature=None):
     """The report of the compiled versions of `dispatchers` (jit/njit or cuda.jit)."""
-    texts = []
+    from .object_mode import ObjModeDispatcher
+    texts, tables = [], []
     for d in dispatchers:
+        if isinstance(d, ObjModeDispatcher):
+            tables.append(_objmode_table(d))
+            continue
         if not hasattr(d, "inspect_types"):
             raise TypeError(f"annotate() takes jitted functions, not {type(d).__name__}")
         texts.extend(_versions(d, signature))
-    return Annotation(texts)
+    return Annotation(texts, tables)
 
 
 def all_dispatchers():
-    """Every live jit/njit and cuda.jit dispatcher (for the command line report)."""
+    """Every live jit/njit, object-mode and cuda.jit dispatcher (for the command line report);
+    a lifted loop's own dispatcher shows inside its function's table, not again."""
     import gc
     from .decorators import Dispatcher
     from .cuda.compiler import CUDADispatcher
-    return [o for o in gc.get_objects() if isinstance(o, (Dispatcher, CUDADispatcher))]
+    from .object_mode import ObjModeDispatcher
+    found = [o for o in gc.get_objects()
+             if isinstance(o, (Dispatcher, CUDADispatcher, ObjModeDispatcher))]
+    inner = {id(loop.dispatcher) for o in found if isinstance(o, ObjModeDispatcher)
+             for loop in o.lifted}
+    return [o for o in found if id(o) not in inner]

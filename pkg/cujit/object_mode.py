@@ -52,8 +52,8 @@ def _liftable(loop):
 class LiftedLoop:
     """One lifted loop: nopython code for the argument types that type, Python for others."""
 
-    def __init__(self, name, jitted, python, lineno):
-        self.name, self.lineno = name, lineno
+    def __init__(self, name, jitted, python, lineno, end_lineno):
+        self.name, self.lineno, self.end_lineno = name, lineno, end_lineno
         self.dispatcher, self.py_func = jitted, python
         self.fallbacks = set()  # argument types that did not type: they run in Python
 
@@ -123,7 +123,7 @@ def _lift(func, looplift):
     for name, stmt, ins, outs in lifted:
         py = _make_function(name, stmt, ins, outs, func, namespace)
         from .decorators import njit
-        loop = LiftedLoop(name, njit(py), py, stmt.lineno)
+        loop = LiftedLoop(name, njit(py), py, stmt.lineno, stmt.end_lineno)
         namespace[name] = loop
         loops.append(loop)
     exec(compile(ast.fix_missing_locations(tree), func.__code__.co_filename, "exec"), namespace)
@@ -187,7 +187,7 @@ class ObjModeDispatcher:
     def inspect_types(self, signature=None, file=None, pretty=False):
         if pretty:
             from .annotation import annotate
-            return annotate(*[loop.dispatcher for loop in self.lifted])
+            return annotate(self)
         import sys
         out = file if file is not None else sys.stdout
         print(f"{self.__qualname__}: object mode, {len(self.lifted)} lifted loop(s)", file=out)
