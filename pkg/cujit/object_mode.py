@@ -49,6 +49,37 @@ def _liftable(loop):
     return not any(isinstance(n, _NOT_LIFTABLE) for n in ast.walk(loop))
 
 
+_UNTYPABLE = ("untypable",)  # the key of arguments cujit cannot type (a dict, a list, ...)
+
+
+def _arg_types(args):
+    from . import typeof
+    try:
+        return tuple(typeof(a) for a in args)
+    except (TypeError, ValueError):
+        return None
+
+
+def _try_nopython(dispatcher, args, refused):
+    """(True, result, None) from the nopython `dispatcher`, or (False, key, why) when these
+    argument types do not compile (`why` is None when `refused` already holds `key`). The
+    arguments are typed in Python only after a failure, or while some types are refused (so
+    those are not compiled again); the dispatcher types them itself on the way in."""
+    if refused:
+        key = _arg_types(args) or _UNTYPABLE
+        if key in refused:
+            return False, key, None
+    try:
+        return True, dispatcher(*args), None
+    except Exception as exc:  # noqa: BLE001  (re-raised unless the types did not compile)
+        key = _arg_types(args)
+        if key is None:
+            return False, _UNTYPABLE, "an argument cujit cannot type"
+        if not isinstance(exc, (TypingError, UnsupportedError)) or key in dispatcher.signatures:
+            raise  # the compiled code raised it, or a call error: the program's error
+        return False, key, _reason(exc)
+
+
 class LiftedLoop:
     """One lifted loop: nopython code for the argument types that type, Python for others."""
 
@@ -58,30 +89,18 @@ class LiftedLoop:
         self.fallbacks = set()  # argument types that did not type: they run in Python
 
     def __call__(self, *args):
-        from . import typeof
-        try:
-            key = tuple(typeof(a) for a in args)
-        except (TypeError, ValueError):
-            key = None
-        if key is None:  # an argument cujit cannot type (a dict, a list, ...)
-            key = ("untypable",)
-            if key not in self.fallbacks:
-                self._warn(key, "an argument cujit cannot type")
-        if key in self.fallbacks:
-            return self.py_func(*args)
-        try:
-            return self.dispatcher(*args)
-        except (TypingError, UnsupportedError) as exc:
-            if any(s == key for s in self.dispatcher.signatures):
-                raise  # compiled code raised it: the program's error
-            self._warn(key, _reason(exc))
-            return self.py_func(*args)
+        ok, value, why = _try_nopython(self.dispatcher, args, self.fallbacks)
+        if ok:
+            return value
+        if why is not None:
+            self._warn(value, why)
+        return self.py_func(*args)
 
     def _warn(self, key, why):
         self.fallbacks.add(key)
         warnings.warn(NumbaWarning(
             f"the loop at line {self.lineno} could not be compiled in nopython mode for "
-            f"{'these arguments' if key == ('untypable',) else key}: it runs in object mode "
+            f"{'these arguments' if key == _UNTYPABLE else key}: it runs in object mode "
             f"({why})"), stacklevel=3)
 
 
@@ -210,22 +229,14 @@ class FallbackDispatcher:
         self._looplift, self._objmode, self._fell_back = looplift, None, set()
 
     def __call__(self, *args):
-        from . import typeof
-        try:
-            key = tuple(typeof(a) for a in args)
-        except (TypeError, ValueError):
-            key = None
-        if key is not None and key not in self._fell_back:
-            try:
-                return self._nopython(*args)
-            except (TypingError, UnsupportedError) as exc:
-                if any(s == key for s in self._nopython.signatures):
-                    raise
-                self._fell_back.add(key)
-                warnings.warn(NumbaWarning(
-                    f"Compilation is falling back to object mode WITH looplifting enabled "
-                    f"because Function \"{self.__name__}\" failed type inference: "
-                    f"{_reason(exc)}"))
+        ok, value, why = _try_nopython(self._nopython, args, self._fell_back)
+        if ok:
+            return value
+        self._fell_back.add(value)
+        if why is not None and value != _UNTYPABLE:
+            warnings.warn(NumbaWarning(
+                f"Compilation is falling back to object mode WITH looplifting enabled "
+                f"because Function \"{self.__name__}\" failed type inference: {why}"))
         if self._objmode is None:
             self._objmode = ObjModeDispatcher(self.py_func, self._looplift)
         return self._objmode(*args)
