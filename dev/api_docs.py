@@ -9,7 +9,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "docs", "api.md")
 
 SECTIONS = [
-    ("cujit", ["jit", "njit", "vectorize", "guvectorize", "DUFunc", "annotate", "typeof",
+    ("cujit", ["jit", "njit", "vectorize", "guvectorize", "DUFunc", "annotate", "objmode", "typeof",
                "parse_signature"]),
     ("cujit.decorators.Dispatcher (what jit returns)", None),
     ("cujit.cuda", ["jit", "compile_ptx", "compile_ptx_for_current_device", "declare_device",

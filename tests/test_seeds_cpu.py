@@ -34,7 +34,7 @@ def test_mandelbrot_seed_equals_cpython():
     jmandel, jfractal = mandelbrot.build(jit)
     image = np.zeros((40, 60), dtype=np.uint8)
     out = jfractal(-2.0, 1.0, -1.0, 1.0, image, 20)
-    assert out is not image and out.base is image  # a view of the argument, as numba
+    assert out is image  # the argument itself, as numba returns it
     np.testing.assert_array_equal(image, expected)
     assert str(jmandel.nopython_signatures[0]) == "int64(float64, float64, int64)"
 

@@ -171,7 +171,6 @@ def test_unbound_local_reads_zero_not_garbage():
 
 @pytest.mark.parametrize("stmt, what", [
     ("from cujit import prange", "cujit.prange: numba.prange"),
-    ("from cujit import objmode", "cujit.objmode"),
     ("import cujit; cujit.typed", "cujit.typed: numba.typed"),
     ("from cujit import extending", "cujit.extending"),
     ("from cujit.cuda import random", "cujit.cuda.random"),

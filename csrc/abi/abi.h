@@ -54,6 +54,7 @@ enum {
     CJ_EXC_FLOAT_RANGE,       /* OverflowError('float out of range of the integer type') */
     CJ_EXC_SSIZE_RANGE,       /* OverflowError('Python int too large to convert to C ssize_t') */
     CJ_EXC_INT64_RANGE,       /* OverflowError('Python int too large to convert to C int64') */
+    CJ_EXC_PYTHON,            /* a Python exception, already set (objmode blocks); no entry */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);

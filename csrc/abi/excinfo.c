@@ -114,6 +114,13 @@ PyObject *cj_exc_lookup(int id) {
 }
 
 void cj_exc_raise(int id) {
+    if (id == CJ_EXC_PYTHON) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_SystemError, "cujit: compiled code reported a Python "
+                                               "exception that is not set");
+        }
+        return;
+    }
     PyObject *exc = cj_exc_lookup(id);
     if (exc == NULL) {
         if (!PyErr_Occurred()) {

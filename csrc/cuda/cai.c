@@ -277,8 +277,10 @@ int cj_cai_parse_dict(PyObject *dict, cj_cai *out) {
         return bad(PyExc_ValueError, "null data pointer with %zd elements", out->size);
     }
     if (out->data % (CUdeviceptr)out->itemsize != 0) {
-        return bad(PyExc_ValueError, "data pointer 0x%llx is misaligned for itemsize %d",
-                   (unsigned long long)out->data, out->itemsize);
+        char hex[32]; /* PyUnicode_FromFormat has no %llx before Python 3.12 */
+        snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)out->data);
+        return bad(PyExc_ValueError, "data pointer %s is misaligned for itemsize %d", hex,
+                   (int)out->itemsize);
     }
     return 0;
 }

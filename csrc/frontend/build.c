@@ -275,8 +275,9 @@ static int reject_unsupported_function(cj_func_ir *ir, PyCodeObject *code) {
     }
     if (PyBytes_GET_SIZE(code->co_exceptiontable) > 0) {
         return cj_unsupported_at(ir, ir->firstline,
-                                 "cujit does not support try/except, with statements or "
-                                 "comprehensions");
+                                 "cujit does not support try/except, comprehensions or "
+                                 "with statements (but for `with objmode(...)` blocks in "
+                                 "CPU code, which need the function's source file)");
     }
     if (code->co_argcount + code->co_kwonlyargcount > CJ_MAX_ARGS) {
         return cj_unsupported_at(ir, ir->firstline, "functions of more than %d parameters",

@@ -625,7 +625,7 @@ static const struct {
     {"BUILD_CONST_KEY_MAP", "dicts"}, {"MAP_ADD", "dicts"}, {"DICT_UPDATE", "dicts"},
     {"MAKE_FUNCTION", "inner functions, lambdas and comprehensions"},
     {"LOAD_CLOSURE", "inner functions, lambdas and comprehensions"},
-    {"BEFORE_WITH", "with statements"}, {"PUSH_EXC_INFO", "try/except"},
+    {"BEFORE_WITH", "with statements other than `with objmode(...)` blocks in CPU code"}, {"PUSH_EXC_INFO", "try/except"},
     {"CHECK_EXC_MATCH", "try/except"}, {"RERAISE", "try/except"},
     {"YIELD_VALUE", "generators (yield)"}, {"RETURN_GENERATOR", "generators (yield)"},
     {"GET_YIELD_FROM_ITER", "generators (yield)"}, {"LOAD_BUILD_CLASS", "class definitions"},

@@ -1,6 +1,7 @@
 /* boxing.c: Python values <-> the C layout compiled code uses (lower_types.c's cj_abi_*).
  * Scalars unbox from Python numbers and NumPy scalars; arrays to {data, parent, shape,
- * strides} with the array object as parent (borrowed for the call); tuples item by item. */
+ * strides} with the array object as parent (borrowed for the call), and back to that very
+ * object while they view all of it (else a view based on it); tuples item by item. */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -268,6 +269,27 @@ static PyObject *box_int(const void *src, const cj_type *t) {
     }
 }
 
+/* Whether the array {data, shape, strides} of type `t` is all of `parent`, as it was
+ * unboxed: then boxing gives `parent` back (numba does the same). */
+static int views_all_of(PyObject *parent, const void *data, const npy_intp *shape,
+                        const npy_intp *strides, const cj_type *t) {
+    if (parent == NULL || !PyArray_Check(parent)) {
+        return 0;
+    }
+    PyArrayObject *arr = (PyArrayObject *)parent;
+    if (PyArray_DATA(arr) != data || PyArray_NDIM(arr) != t->ndim ||
+        cj_type_from_npy_typenum(PyArray_TYPE(arr)) != t->dtype ||
+        (!t->readonly && !PyArray_ISWRITEABLE(arr))) {
+        return 0;
+    }
+    for (int d = 0; d < t->ndim; d++) {
+        if (PyArray_DIM(arr, d) != shape[d] || PyArray_STRIDE(arr, d) != strides[d]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static PyObject *box_array(const void *src, const cj_type *t) {
     const char *p = src;
     void *data;
@@ -281,6 +303,10 @@ static PyObject *box_array(const void *src, const cj_type *t) {
         shape[d] = (npy_intp)v;
         memcpy(&v, p + 16 + 8 * (size_t)(t->ndim + d), 8);
         strides[d] = (npy_intp)v;
+    }
+    if (views_all_of(parent, data, shape, strides, t)) {
+        Py_INCREF(parent);
+        return parent;
     }
     PyArray_Descr *descr = PyArray_DescrFromType(cj_type_npy_typenum(t->dtype));
     if (descr == NULL) {

@@ -101,7 +101,12 @@ LLVMValueRef cj_link_overload(LLVMModuleRef module, const cj_overload *ov) {
 }
 
 static LLVMValueRef link_callee(cj_lower_env *env, LLVMModuleRef module, const void *handle) {
-    if (merge_exc_ids(env, handle) < 0) {
+    const cj_overload *ov = handle;
+    if (merge_exc_ids(env, ov) < 0) {
+        return NULL;
+    }
+    /* what the callee's code points at, the caller's linked copy points at too */
+    if (PyList_GET_SIZE(ov->keep) > 0 && PyList_Append(env->keep, ov->keep) < 0) {
         return NULL;
     }
     return cj_link_overload(module, handle);
@@ -174,8 +179,10 @@ static int emit(const cj_options *opt, LLVMModuleRef mod, cj_overload *ov) {
                                                              "noinline", 8), 0));
     if (ov->bitcode == NULL ||
         cj_lower_wrapper(mod, fn, (const cj_type *const *)ov->argtypes, ov->nargs, ov->ret,
-                         wrapper) == NULL ||
-        cj_cpu_optimize(mod, opt->opt) < 0 || (ov->llvm_ir = cj_module_text(mod)) == NULL) {
+                         wrapper) == NULL) {
+        goto fail;
+    }
+    if (cj_cpu_optimize(mod, opt->opt) < 0 || (ov->llvm_ir = cj_module_text(mod)) == NULL) {
         goto fail;
     }
     if (opt->cache && (ov->jit_bitcode = cj_module_bitcode(mod)) == NULL) {
@@ -224,7 +231,8 @@ cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes,
                           .dispatcher_pyfunc = cj_dispatcher_pyfunc};
     cj_lower_env lenv = {.error_model = opt->error_model, .fastmath = opt->fastmath,
                          .boundscheck = opt->boundscheck, .callee_function = link_callee,
-                         .keep = ov->keep, .exc_ids = ov->exc_ids};
+                         .keep = ov->keep, .exc_ids = ov->exc_ids,
+                         .objmode_site = cj_objmode_site, .objmode_call = cj_objmode_call};
     cj_request rq = {.target = &cj_target_cpu, .pyfunc = cj_dispatcher_func(disp),
                      .argtypes = argtypes, .nargs = nargs, .declared_ret = declared_ret,
                      .tenv = &tenv, .lenv = &lenv};

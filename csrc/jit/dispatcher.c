@@ -121,6 +121,36 @@ static void cache_save(cj_dispatcher *d, cj_overload *ov, PyObject *argtuple, Py
     }
 }
 
+#define OBJMODE_HINT "\n\ncujit compiles in nopython mode, as numba 0.59+ does: code it cannot " \
+                     "compile can run in the interpreter inside `with cujit.objmode(...):`, " \
+                     "or the whole function with jit(forceobj=True)."
+
+/* A TypingError or UnsupportedError of a compile gets, once, the hint users of jit without
+ * nopython=True need since numba 0.59 made nopython the default. */
+static void add_objmode_hint(void) {
+    if (!PyErr_ExceptionMatches(cj_TypingError) && !PyErr_ExceptionMatches(cj_UnsupportedError)) {
+        return;
+    }
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    const char *s = text ? PyUnicode_AsUTF8(text) : NULL;
+    if (s == NULL || strstr(s, "nopython mode, as numba 0.59") != NULL ||
+        strstr(s, "objmode(") != NULL || strstr(s, "objmode argument") != NULL ||
+        strstr(s, "objectmode") != NULL) { /* errors about a block need no hint */
+        Py_XDECREF(text);
+        PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+        return;
+    }
+    PyErr_Format(type, "%U" OBJMODE_HINT, text);
+    Py_DECREF(text);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+}
+
 /* Reads the cache or compiles, and adds the overload; the caller holds the claim. */
 static cj_overload *compile_claimed(cj_dispatcher *d, const cj_type *const *types, int nargs,
                                     const cj_type *declared_ret) {
@@ -143,6 +173,9 @@ static cj_overload *compile_claimed(cj_dispatcher *d, const cj_type *const *type
         }
     }
     cj_overload *ov = cj_compile_cpu(d, types, nargs, declared_ret);
+    if (ov == NULL) {
+        add_objmode_hint();
+    }
     if (ov != NULL && d->cache != NULL) {
         cache_save(d, ov, argtuple, declared);
     }
@@ -291,6 +324,7 @@ static PyObject *invoke(cj_overload *ov, PyObject *const *full) {
     }
     result = cj_box(ret, ov->ret);
 done:
+    cj_objmode_release();
     if (buf != small) {
         PyMem_Free(buf);
     }

@@ -147,8 +147,22 @@ void cj_table_free(void **items);
 /* ---- boxing.c ---- */
 /* Writes the C value of `value` as type `t` at `dst`; -1 with TypeError/OverflowError. */
 int cj_unbox(PyObject *value, const cj_type *t, void *dst);
-/* A Python object for the C value of type `t` at `src` (new reference). */
+/* A Python object for the C value of type `t` at `src` (new reference). An array that
+ * views all of its parent (the object it was unboxed from) is that object, as in numba. */
 PyObject *cj_box(const void *src, const cj_type *t);
+
+/* ---- objmode.c: `with objmode()` blocks at run time ---- */
+/* The lowering's objmode_site (lower.h): a new site for `block` (an ObjModeBlock), appended
+ * to env->keep; *site receives what the code passes to cj_objmode_call. -1 + exception. */
+int cj_objmode_site(cj_lower_env *env, PyObject *block, const cj_type *const *argtypes,
+                    int nargs, const cj_type *ret, void **site);
+/* Runs a block: `in` points at each input, `out` receives the outputs. 0, or CJ_EXC_PYTHON
+ * with the exception set. Takes the GIL itself. */
+int cj_objmode_call(void *site, void **in, void *out);
+/* Whether code that keeps `keep` (an overload's list, callees' lists inside) has blocks. */
+int cj_objmode_used(PyObject *keep);
+/* Drops the arrays blocks returned on this thread: called when a jitted call returns. */
+void cj_objmode_release(void);
 
 /* ---- dispatcher.c ---- */
 extern PyTypeObject *cj_DispatcherType;

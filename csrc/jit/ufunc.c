@@ -27,6 +27,11 @@ static void ufunc_raise(int status) {
 /* Generates, optimises and JITs the loop for one overload. */
 static PyUFuncGenericFunction build_loop(const cj_overload *ov, int nin, int nout,
                                          PyObject *core_dims) {
+    if (cj_objmode_used(ov->keep)) { /* NumPy may run loops without the GIL, on any thread */
+        PyErr_SetString(cj_UnsupportedError, "with objmode() blocks are not supported in "
+                                             "vectorize/guvectorize kernels");
+        return NULL;
+    }
     char name[64];
     PyOS_snprintf(name, sizeof(name), "cj.ufunc_loop.%lu", ++loop_counter);
     LLVMModuleRef mod = cj_cpu_new_module(name);

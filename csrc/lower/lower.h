@@ -29,6 +29,12 @@ struct cj_lower_env {
     /* Optional: called before each IR instruction is lowered into `fn` (source line numbers
      * for debug locations); NULL when not wanted. */
     void (*at_line)(cj_lower_env *env, LLVMBuilderRef b, LLVMValueRef fn, int line);
+    /* Optional (the CPU's): a `with objmode()` block's call site, kept by `keep` (*site is
+     * what the code passes to objmode_call, the runtime's), -1 with an exception; NULL where
+     * the target cannot call into Python. */
+    int (*objmode_site)(cj_lower_env *env, PyObject *block, const cj_type *const *argtypes,
+                        int nargs, const cj_type *ret, void **site);
+    int (*objmode_call)(void *site, void **in, void *out);
     void *opaque;
 };
 

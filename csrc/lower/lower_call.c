@@ -728,6 +728,9 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
     case CJ_CALL_CUDA: /* lower_cuda.c */
         r = cj_cuda_lower_call(L, in, call);
         break;
+    case CJ_CALL_OBJMODE: /* lower_objmode.c */
+        r = cj_lower_objmode_call(L, in, call);
+        break;
     }
     return r ? cj_store_var(L, in->dst, r, in->rtype) : -1;
 }

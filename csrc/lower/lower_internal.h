@@ -83,6 +83,9 @@ LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd);
 int cj_lower_call(cj_lower *L, cj_instr *in);
 int cj_lower_raise(cj_lower *L, cj_instr *in);
 
+/* ---- lower_objmode.c: the call a `with objmode()` block became (CJ_CALL_OBJMODE) ---- */
+LLVMValueRef cj_lower_objmode_call(cj_lower *L, cj_instr *in, const cj_call *call);
+
 /* ---- lower_array.c ---- */
 LLVMValueRef cj_array_dim(cj_lower *L, LLVMValueRef arr, int field, int i); /* shape/strides */
 LLVMValueRef cj_array_getitem(cj_lower *L, LLVMValueRef arr, const cj_type *at,

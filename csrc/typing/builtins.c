@@ -1,7 +1,7 @@
 /* builtins.c: typing of calls. The callee is known at compile time: a builtin or a
  * math/cmath/operator/NumPy function (found by identity), a cast (int(), np.float32(),
- * cujit.float32()), an exception class, a method bound by getattr, or another jitted function
- * (through the env, with keywords and defaults folded into positions). */
+ * cujit.float32()), an exception class, a method bound by getattr, another jitted function
+ * (jitted_calls.c) or a `with objmode()` block (objmode_typing.c). */
 #include "typing/infer_internal.h"
 #include "typing/cuda_intrinsics.h"
 
@@ -66,7 +66,7 @@ int cj_builtin_lookup(PyObject *obj) {
 
 /* ---- helpers ---- */
 
-static cj_call *call_record(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int nargs) {
+cj_call *cj_call_record(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int nargs) {
     cj_call *call = (cj_call *)in->resolved;
     if (call == NULL || call->nargs < nargs) {
         call = cj_arena_alloc(&c->ir->arena, sizeof(cj_call));
@@ -88,9 +88,9 @@ static cj_call *call_record(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, in
 }
 
 /* A call record whose arguments are the instruction's own (args[1..]). */
-static cj_call *plain_call(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int builtin) {
+cj_call *cj_plain_call(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int builtin) {
     int n = in->nargs - 1;
-    cj_call *call = call_record(c, in, kind, n);
+    cj_call *call = cj_call_record(c, in, kind, n);
     if (call == NULL) {
         return NULL;
     }
@@ -218,7 +218,7 @@ static int type_cast(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *to,
     if (in->nargs != 2 || !all_numbers(c, in, to->kind == CJ_COMPLEX || to->kind == CJ_BOOL)) {
         return no_match(c, in, name);
     }
-    cj_call *call = plain_call(c, in, CJ_CALL_CAST, id);
+    cj_call *call = cj_plain_call(c, in, CJ_CALL_CAST, id);
     if (call == NULL) {
         return -1;
     }
@@ -367,7 +367,7 @@ static int type_cast_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *
     default: /* complex */
         if (n == 2 && all_numbers(c, in, 0)) {
             *out = cj_t_complex128;
-            return plain_call(c, in, CJ_CALL_BUILTIN, id) ? 1 : -1;
+            return cj_plain_call(c, in, CJ_CALL_BUILTIN, id) ? 1 : -1;
         }
         return type_cast(c, in, id, cj_t_complex128, out, "<class 'complex'>");
     }
@@ -491,7 +491,7 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     if (in->index > 0) {
         return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
     }
-    if (plain_call(c, in, CJ_CALL_BUILTIN, id) == NULL) {
+    if (cj_plain_call(c, in, CJ_CALL_BUILTIN, id) == NULL) {
         return -1;
     }
     const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
@@ -546,105 +546,6 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     return no_match(c, in, b->attr);
 }
 
-/* ---- jitted callees: keywords and defaults folded into positions ---- */
-
-static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_call *call) {
-    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
-    int nparams = code->co_argcount + code->co_kwonlyargcount;
-    int nkw = in->index, npos = in->nargs - 1 - nkw;
-    PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
-    if (names == NULL) {
-        return -1;
-    }
-    int rc = 0;
-    for (int i = 0; i < nparams; i++) {
-        call->args[i] = -2;
-    }
-    if (npos > code->co_argcount) {
-        rc = cj_typing_error(c, in, "too many positional arguments for %U()", code->co_name);
-    }
-    for (int i = 0; rc == 0 && i < npos; i++) {
-        call->args[i] = in->args[1 + i];
-    }
-    for (int k = 0; rc == 0 && k < nkw; k++) {
-        PyObject *kw = PyTuple_GET_ITEM(in->obj, k);
-        int found = -1;
-        for (int p = 0; p < nparams; p++) {
-            if (PyUnicode_Compare(PyTuple_GET_ITEM(names, p), kw) == 0) {
-                found = p;
-            }
-        }
-        if (found < 0 || call->args[found] != -2) {
-            rc = cj_typing_error(c, in, found < 0 ? "unexpected keyword argument '%U'"
-                                                  : "multiple values for argument '%U'", kw);
-            break;
-        }
-        call->args[found] = in->args[1 + npos + k];
-    }
-    PyObject *defaults = PyFunction_GetDefaults(pyfunc);     /* borrowed */
-    PyObject *kwdefaults = PyFunction_GetKwDefaults(pyfunc); /* borrowed */
-    int ndef = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
-    for (int p = 0; rc == 0 && p < nparams; p++) {
-        if (call->args[p] != -2) {
-            call->argtypes[p] = cj_vt(c, call->args[p]);
-            continue;
-        }
-        PyObject *d = NULL;
-        if (p < code->co_argcount && p >= code->co_argcount - ndef) {
-            d = PyTuple_GET_ITEM(defaults, p - (code->co_argcount - ndef));
-        } else if (p >= code->co_argcount && kwdefaults) {
-            d = PyDict_GetItemWithError(kwdefaults, PyTuple_GET_ITEM(names, p));
-        }
-        if (d == NULL) {
-            rc = PyErr_Occurred() ? -1 : cj_typing_error(c, in, "missing argument '%U' in "
-                                                                "call to %U()",
-                                                         PyTuple_GET_ITEM(names, p),
-                                                         code->co_name);
-            break;
-        }
-        call->args[p] = -1;
-        call->defaults[p] = d;
-        call->argtypes[p] = cj_type_omitted(d);
-        rc = call->argtypes[p] ? 0 : -1;
-    }
-    Py_DECREF(names);
-    call->nargs = nparams;
-    return rc;
-}
-
-static int type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee,
-                                PyObject *pyfunc, const cj_type **out) {
-    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
-    int nparams = code->co_argcount + code->co_kwonlyargcount;
-    cj_call *call = call_record(c, in, CJ_CALL_DISPATCHER, nparams);
-    if (call == NULL || fold_arguments(c, in, pyfunc, call) < 0) {
-        return -1;
-    }
-    /* recursion into this very compilation: its return type is what typing has so far */
-    int self = c->env->self_dispatcher == callee && nparams == c->nargs;
-    for (int i = 0; self && i < nparams; i++) {
-        self = call->argtypes[i] == c->argtypes[i];
-    }
-    if (self) {
-        call->kind = CJ_CALL_SELF;
-        *out = c->ret;
-        return c->ret ? 1 : 0;
-    }
-    const cj_type *ret;
-    const void *handle;
-    int rc = c->env->resolve_dispatcher(c->env, callee, nparams,
-                                        (const cj_type *const *)call->argtypes, &ret, &handle);
-    if (rc <= 0) {
-        if (rc == 0) {
-            CJ_UNREACHABLE("dispatcher not resolved");
-        }
-        return -1;
-    }
-    call->callee = handle;
-    *out = ret;
-    return 1;
-}
-
 /* raise SomeError("constant", 3): the exception is made now, from the constants. */
 static int type_exception_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls,
                                const cj_type **out) {
@@ -672,7 +573,7 @@ static int type_exception_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls,
         return -1;
     }
     Py_DECREF(exc); /* the IR keeps it */
-    cj_call *call = plain_call(c, in, CJ_CALL_EXCEPTION, -1);
+    cj_call *call = cj_plain_call(c, in, CJ_CALL_EXCEPTION, -1);
     if (call == NULL) {
         return -1;
     }
@@ -688,7 +589,7 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
         return -1;
     }
     if (strcmp(name, "conjugate") == 0 && in->nargs == 1 && cj_type_is_number(bound->source)) {
-        if (plain_call(c, in, CJ_CALL_METHOD, CJ_B_METH_CONJUGATE) == NULL) {
+        if (cj_plain_call(c, in, CJ_CALL_METHOD, CJ_B_METH_CONJUGATE) == NULL) {
             return -1;
         }
         *out = bound->source->kind == CJ_BOOL ? cj_t_int64 : bound->source;
@@ -794,7 +695,10 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     }
     PyObject *pyfunc = c->env->dispatcher_pyfunc ? c->env->dispatcher_pyfunc(obj) : NULL;
     if (pyfunc != NULL) {
-        return type_dispatcher_call(c, in, obj, pyfunc, out);
+        return cj_type_dispatcher_call(c, in, obj, pyfunc, out);
+    }
+    if (cj_is_objmode_block(obj)) {
+        return cj_type_objmode_call(c, in, obj, out);
     }
     return untyped_global(c, in);
 }

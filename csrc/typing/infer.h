@@ -1,7 +1,8 @@
 /* infer: type inference over the IR (numba's rules), with the typing rules it uses.
  * Sections: infer.c (fixpoint over reachable blocks, unification, pruning), rules.c (operators),
- * builtins.c (calls to builtins, math/cmath/operator/NumPy functions, casts), access.c
- * (attributes, indexing, iteration). */
+ * builtins.c (calls to builtins, math/cmath/operator/NumPy functions, casts), jitted_calls.c
+ * (calls to jitted functions), objmode_typing.c (objmode blocks), access.c (attributes,
+ * indexing, iteration). */
 #ifndef CJ_INFER_H
 #define CJ_INFER_H
 
@@ -18,12 +19,14 @@ typedef enum cj_call_kind {
     CJ_CALL_EXCEPTION,   /* an exception class called with constant args (raise only) */
     CJ_CALL_METHOD,      /* a method bound by GETATTR: builtin id; receiver = GETATTR's arg */
     CJ_CALL_CUDA,        /* a CUDA intrinsic (cuda_intrinsics.h): builtin = intrinsic id */
+    CJ_CALL_OBJMODE,     /* a `with objmode()` block: callee is the ObjModeBlock (kept by
+                          * the IR); the result is its declared output type */
 } cj_call_kind;
 
 typedef struct cj_call {
     cj_call_kind kind;
     int builtin;            /* cj_builtin id */
-    const void *callee;     /* CJ_CALL_DISPATCHER: opaque handle from the env */
+    const void *callee;     /* CJ_CALL_DISPATCHER: opaque handle from the env; OBJMODE: block */
     int nargs;              /* arguments after folding keywords and defaults */
     int *args;              /* variable per argument, or -1 where the default is used */
     PyObject **defaults;    /* borrowed default values (kept by the IR) where args[i] == -1 */

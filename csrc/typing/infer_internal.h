@@ -19,6 +19,16 @@ typedef struct cj_infer_ctx {
 /* Each typing function: 1 typed (*out set; NULL for no result), 0 operands not known yet,
  * -1 error with an exception set. */
 int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* builtins.c: the call record of `in` (in the IR's arena) for `nargs` arguments, and one
+ * whose arguments are the instruction's own (`builtin` the id); NULL with an exception. */
+cj_call *cj_call_record(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int nargs);
+cj_call *cj_plain_call(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int builtin);
+/* jitted_calls.c: a call of `callee`, a jitted function whose Python function is `pyfunc`. */
+int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                            const cj_type **out);
+/* objmode_typing.c: whether `obj` is a `with objmode()` block's callee, and its call. */
+int cj_is_objmode_block(PyObject *obj);
+int cj_type_objmode_call(cj_infer_ctx *c, cj_instr *in, PyObject *block, const cj_type **out);
 /* The binary operator (cj_binop) of operator.add/iadd/... */
 int cj_binop_of_builtin(int id);
 int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out);

@@ -7,6 +7,7 @@ from .npyufunc import DUFunc, guvectorize, vectorize
 from .types import *  # noqa: F401,F403  (numba's type names at top level)
 from .types import typeof
 from .typing import parse_signature
+from .withcontexts import objmode
 from . import cuda
 
 __version__ = "0.1.0"

@@ -5,7 +5,6 @@ the module-level __getattr__ of cujit and cujit.cuda; names cujit has never reac
 # name -> what it is in numba, and that cujit does not have it yet (the open issues plan each)
 TOP_LEVEL = {
     "prange": "numba.prange (parallel loops): not yet, as parallel=True",
-    "objmode": "numba.objmode blocks inside nopython code: not yet (jit(forceobj=True) works)",
     "literal_unroll": "numba.literal_unroll: not yet",
     "typed": "numba.typed (typed List and Dict): not yet",
     "extending": "numba.extending (overload, register_jitable, intrinsic, ...): not yet",

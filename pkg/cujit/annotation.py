@@ -1,9 +1,10 @@
 """The annotated source report (numba's `--annotate-html` and `inspect_types(pretty=True)`).
 
 Each compiled version of a function shows its source line by line with the typed IR of each
-line. Lines that compiled in nopython mode are green (every line that has IR). An object-mode
-function (jit(forceobj=True)) shows its whole source: its lifted loops green, with the types of
-their compiled versions, and every other line red (it runs in Python). The typed text
+line. Lines that compiled in nopython mode are green (every line that has IR), the body of a
+`with objmode()` block red (it runs in Python). An object-mode function (jit(forceobj=True))
+shows its whole source: its lifted loops green, with the types of their compiled versions, and
+every other line red. The typed text
 comes from the compiler's own annotation (csrc/ir: `# --- LINE n ---`, the IR lines, then the
 source line), the same text `inspect_types()` prints.
 
@@ -62,7 +63,8 @@ def _versions(dispatcher, signature=None):
     return [t.strip("\n") for t in buf.getvalue().split(_RULE) if t.strip()]
 
 
-def _table(text):
+def _table(text, in_python=frozenset()):
+    """One version's table; lines (file, n) in `in_python` without IR run in Python."""
     title, file, rows = parse(text)
     out = [f"<h3>{html.escape(title)}</h3>",
            f"<p>File: <code>{html.escape(file)}</code></p>",
@@ -73,6 +75,8 @@ def _table(text):
             body = html.escape("\n".join(ir))
             cell = f"<details><summary>{code}</summary><pre>{body}</pre></details>"
             cls = ' class="nopython" title="compiled in nopython mode"'
+        elif (file, lineno) in in_python:
+            cell, cls = code, ' class="objmode" title="objmode block: runs in Python"'
         else:
             cell, cls = code, ""
         out.append(f'<tr{cls}><td class="lineno">{lineno}</td><td class="src">{cell}</td></tr>')
@@ -116,9 +120,10 @@ class Annotation:
     inspect_types text as str(), `save(path)` for a page. Object-mode functions add a table of
     their whole source (`objmode_tables`)."""
 
-    def __init__(self, texts, objmode_tables=()):
+    def __init__(self, texts, objmode_tables=(), in_python=()):
         self.texts = list(texts)
         self.objmode_tables = list(objmode_tables)
+        self.in_python = frozenset(in_python)  # (file, line) of objmode blocks' bodies
 
     def __str__(self):
         return ("\n" + _RULE + "\n").join(self.texts)
@@ -128,7 +133,8 @@ class Annotation:
                   "in nopython mode, red lines run in object mode (Python).</p>")
         if not self.texts and not self.objmode_tables:
             return _CSS + legend + "<p>No compiled versions yet: call the function first.</p>"
-        return _CSS + legend + "\n".join(self.objmode_tables + [_table(t) for t in self.texts])
+        return _CSS + legend + "\n".join(self.objmode_tables +
+                                          [_table(t, self.in_python) for t in self.texts])
 
     def html(self):
         return ("<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>cujit annotation"
@@ -143,7 +149,7 @@ class Annotation:
 def annotate(*dispatchers, signature=None):
     """The report of the compiled versions of `dispatchers` (jit/njit or cuda.jit)."""
     from .object_mode import ObjModeDispatcher
-    texts, tables = [], []
+    texts, tables, in_python = [], [], set()
     for d in dispatchers:
         if isinstance(d, ObjModeDispatcher):
             tables.append(_objmode_table(d))
@@ -151,7 +157,20 @@ def annotate(*dispatchers, signature=None):
         if not hasattr(d, "inspect_types"):
             raise TypeError(f"annotate() takes jitted functions, not {type(d).__name__}")
         texts.extend(_versions(d, signature))
-    return Annotation(texts, tables)
+        in_python |= _block_lines(d)
+    return Annotation(texts, tables, in_python)
+
+
+def _block_lines(dispatcher):
+    """(file, line) of the bodies of the function's `with objmode()` blocks."""
+    from .withcontexts import ObjModeBlock
+    func = getattr(dispatcher, "py_func", None)
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return set()
+    blocks = [func.__globals__.get(n) for n in code.co_names]
+    return {(code.co_filename, n) for b in blocks if isinstance(b, ObjModeBlock)
+            for n in range(b.lineno + 1, b.end_lineno + 1)}
 
 
 def all_dispatchers():

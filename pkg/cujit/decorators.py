@@ -1,7 +1,8 @@
-"""jit / njit: numba's decorators for the CPU target (nopython mode only)."""
+"""jit / njit: numba's decorators for the CPU target (nopython mode; object mode and objmode blocks
+through object_mode.py and withcontexts.py)."""
 import functools
 
-from . import _core, config
+from . import _core, config, withcontexts
 from .typing import parse_signatures
 
 _OPTIONS = {"cache", "fastmath", "error_model", "boundscheck", "nopython", "nogil",
@@ -87,7 +88,7 @@ def core_options(options, **fixed):
 
 def _make(func, sigs, options):
     core_options_ = core_options(options)
-    disp = Dispatcher(func, core_options_)
+    disp = Dispatcher(withcontexts.rewrite(func), core_options_)  # objmode blocks: calls
     functools.update_wrapper(disp, func)
     if options.get("cache"):
         from .caching import Cache

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from . import _core
+from . import _core, withcontexts
 from .decorators import _check_options, core_options
 from .typing import parse_signature, parse_signatures
 
@@ -47,7 +47,7 @@ def _dispatcher(func, cache, options=None):
     """The scalar (or core) function's dispatcher: NumPy's error model, as NumPy's ufuncs;
     with cache=True its compiled code is kept on disk like jit(cache=True)'s."""
     options = core_options(options or {}, error_model="numpy")
-    disp = _core.Dispatcher(func, options)
+    disp = _core.Dispatcher(withcontexts.rewrite(func), options)  # refused at the loop
     if cache:
         from .caching import Cache
         disp._cache = Cache(func, options)

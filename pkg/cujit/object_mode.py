@@ -15,28 +15,18 @@ a nested def/class/lambda is not lifted either.
 """
 import ast
 import inspect
-import textwrap
+import itertools
 import warnings
 
+from . import _source
+from ._source import names as _names
 from .errors import NumbaWarning, TypingError, UnsupportedError
+
+_counter = itertools.count()
 
 _NOT_LIFTABLE = (ast.Return, ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal, ast.Delete,
                  ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Await,
                  ast.Try, ast.With)
-
-
-def _names(nodes, ctx):
-    """The names `nodes` read (ctx ast.Load) or bind (ast.Store); `x += 1` does both."""
-    out = set()
-    for node in nodes:
-        for n in ast.walk(node):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ctx):
-                out.add(n.id)
-            elif isinstance(n, ast.arg) and ctx is ast.Store:
-                out.add(n.arg)
-            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-                out.add(n.target.id)
-    return out
 
 
 def _reason(exc):
@@ -109,16 +99,9 @@ def _lift(func, looplift):
     if not looplift or not inspect.isfunction(func) or func.__closure__ or \
             inspect.isgeneratorfunction(func):
         return func, []
-    try:
-        lines, first = inspect.getsourcelines(func)
-    except (OSError, TypeError):
+    fdef = _source.parse_function(func)
+    if fdef is None:
         return func, []
-    tree = ast.parse(textwrap.dedent("".join(lines)))
-    fdef = tree.body[0]
-    if not isinstance(fdef, ast.FunctionDef):
-        return func, []
-    fdef.decorator_list = []
-    ast.increment_lineno(tree, first - 1)
     params = _names([fdef.args], ast.Store)
     lifted, body = [], []
     for pos, stmt in enumerate(fdef.body):
@@ -129,7 +112,7 @@ def _lift(func, looplift):
             # (the loop may not set it: it keeps its value from before), if set before
             outs = sorted(_names([stmt], ast.Store) & after)
             ins = sorted((_names([stmt], ast.Load) | set(outs)) & before)
-            name = f"__cujit_lifted_loop_{len(lifted)}"
+            name = f"__cujit_lifted_loop_{next(_counter)}__"
             lifted.append((name, stmt, ins, outs))
             body.append(_call_stmt(name, ins, outs, stmt))
         else:
@@ -137,18 +120,14 @@ def _lift(func, looplift):
     if not lifted:
         return func, []
     fdef.body = body
-    namespace = dict(func.__globals__)
     loops = []
+    from .decorators import njit
     for name, stmt, ins, outs in lifted:
-        py = _make_function(name, stmt, ins, outs, func, namespace)
-        from .decorators import njit
+        py = _make_function(name, stmt, ins, outs, func)
         loop = LiftedLoop(name, njit(py), py, stmt.lineno, stmt.end_lineno)
-        namespace[name] = loop
+        func.__globals__[name] = loop  # the module's globals: later globals stay visible
         loops.append(loop)
-    exec(compile(ast.fix_missing_locations(tree), func.__code__.co_filename, "exec"), namespace)
-    new = namespace[fdef.name]
-    new.__defaults__, new.__kwdefaults__ = func.__defaults__, func.__kwdefaults__
-    return new, loops
+    return _source.recompile(func, fdef), loops
 
 
 def _call_stmt(name, ins, outs, loc):
@@ -159,23 +138,19 @@ def _call_stmt(name, ins, outs, loc):
     else:
         target = ast.Tuple([ast.Name(n, ast.Store()) for n in outs], ast.Store())
         stmt = ast.Assign(targets=[target], value=call)
-    return ast.copy_location(stmt, loc)
+    return _source.located(stmt, loc)
 
 
-def _make_function(name, loop, ins, outs, func, namespace):
+def _make_function(name, loop, ins, outs, func):
     """def name(ins): loop; return (outs) -- with the loop's own line numbers."""
     ret = ast.Return(ast.Tuple([ast.Name(n, ast.Load()) for n in outs], ast.Load())
                      if outs else None)
     fdef = ast.FunctionDef(
         name=name, args=ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in ins],
                                       kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=[loop, ast.copy_location(ret, loop)], decorator_list=[], returns=None,
+        body=[loop, _source.located(ret, loop)], decorator_list=[], returns=None,
         type_comment=None)
-    ast.copy_location(fdef, loop)
-    mod = ast.fix_missing_locations(ast.Module(body=[fdef], type_ignores=[]))
-    scope = {}
-    exec(compile(mod, func.__code__.co_filename, "exec"), namespace, scope)
-    return scope[name]
+    return _source.compile_def(ast.copy_location(fdef, loop), func)
 
 
 class ObjModeDispatcher:

@@ -8,15 +8,27 @@ _NAMESPACE.update({"UniTuple": types.UniTuple, "Tuple": types.Tuple, "Array": ty
                    "__builtins__": {}})
 
 
+def _evaluate(text, what):
+    try:
+        return eval(text, dict(_NAMESPACE))  # names are cujit types only; no builtins
+    except Exception as exc:
+        raise TypeError(f"invalid {what} {text!r}: {exc}") from None
+
+
+def parse_type(text):
+    """The cujit type a string spells: "float64", "float64[:, ::1]", "UniTuple(int64, 2)"."""
+    value = _evaluate(text, "type")
+    if not isinstance(value, _core.Type):
+        raise TypeError(f"invalid type {text!r}: it is a {type(value).__name__}, not a type")
+    return value
+
+
 def parse_signature(sig):
     """A cujit Signature from any of numba's spellings (its return type may be None)."""
     if isinstance(sig, _core.Signature):
         return sig
     if isinstance(sig, str):
-        try:
-            value = eval(sig, dict(_NAMESPACE))  # names are cujit types only; no builtins
-        except Exception as exc:
-            raise TypeError(f"invalid signature {sig!r}: {exc}") from None
+        value = _evaluate(sig, "signature")
         if isinstance(value, _core.Type):
             value = (value,)
         return parse_signature(value)

@@ -61,7 +61,7 @@ def test_supported_typestrs(typestr, size):
     ({"typestr": "|O8"}, ValueError, "unsupported typestr"),
     ({"typestr": 4}, TypeError, "'typestr' must be a str"),
     ({"data": (0, False)}, ValueError, "null data pointer"),
-    ({"data": (0x10002, False)}, ValueError, "misaligned"),
+    ({"data": (0x10002, False)}, ValueError, "data pointer 0x10002 is misaligned for itemsize 4"),
     ({"data": (-8, False)}, ValueError, "out of range"),
     ({"data": (0x10000,)}, TypeError, "'data' must be a (pointer, read_only) tuple"),
     ({"data": [0x10000, False]}, TypeError, "'data' must be"),

@@ -1,0 +1,101 @@
+/* jitted_calls.c: calls to other jitted functions: keyword arguments and defaults folded into
+ * parameter positions (numba's rules and messages), then the callee's overload for the
+ * argument types from the env, or the function being compiled itself (recursion). */
+#include "typing/infer_internal.h"
+
+static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_call *call) {
+    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
+    int nparams = code->co_argcount + code->co_kwonlyargcount;
+    int nkw = in->index, npos = in->nargs - 1 - nkw;
+    PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
+    if (names == NULL) {
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; i < nparams; i++) {
+        call->args[i] = -2;
+    }
+    if (npos > code->co_argcount) {
+        rc = cj_typing_error(c, in, "too many positional arguments for %U()", code->co_name);
+    }
+    for (int i = 0; rc == 0 && i < npos; i++) {
+        call->args[i] = in->args[1 + i];
+    }
+    for (int k = 0; rc == 0 && k < nkw; k++) {
+        PyObject *kw = PyTuple_GET_ITEM(in->obj, k);
+        int found = -1;
+        for (int p = 0; p < nparams; p++) {
+            if (PyUnicode_Compare(PyTuple_GET_ITEM(names, p), kw) == 0) {
+                found = p;
+            }
+        }
+        if (found < 0 || call->args[found] != -2) {
+            rc = cj_typing_error(c, in, found < 0 ? "unexpected keyword argument '%U'"
+                                                  : "multiple values for argument '%U'", kw);
+            break;
+        }
+        call->args[found] = in->args[1 + npos + k];
+    }
+    PyObject *defaults = PyFunction_GetDefaults(pyfunc);     /* borrowed */
+    PyObject *kwdefaults = PyFunction_GetKwDefaults(pyfunc); /* borrowed */
+    int ndef = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
+    for (int p = 0; rc == 0 && p < nparams; p++) {
+        if (call->args[p] != -2) {
+            call->argtypes[p] = cj_vt(c, call->args[p]);
+            continue;
+        }
+        PyObject *d = NULL;
+        if (p < code->co_argcount && p >= code->co_argcount - ndef) {
+            d = PyTuple_GET_ITEM(defaults, p - (code->co_argcount - ndef));
+        } else if (p >= code->co_argcount && kwdefaults) {
+            d = PyDict_GetItemWithError(kwdefaults, PyTuple_GET_ITEM(names, p));
+        }
+        if (d == NULL) {
+            rc = PyErr_Occurred() ? -1 : cj_typing_error(c, in, "missing argument '%U' in "
+                                                                "call to %U()",
+                                                         PyTuple_GET_ITEM(names, p),
+                                                         code->co_name);
+            break;
+        }
+        call->args[p] = -1;
+        call->defaults[p] = d;
+        call->argtypes[p] = cj_type_omitted(d);
+        rc = call->argtypes[p] ? 0 : -1;
+    }
+    Py_DECREF(names);
+    call->nargs = nparams;
+    return rc;
+}
+
+int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                            const cj_type **out) {
+    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
+    int nparams = code->co_argcount + code->co_kwonlyargcount;
+    cj_call *call = cj_call_record(c, in, CJ_CALL_DISPATCHER, nparams);
+    if (call == NULL || fold_arguments(c, in, pyfunc, call) < 0) {
+        return -1;
+    }
+    /* recursion into this very compilation: its return type is what typing has so far */
+    int self = c->env->self_dispatcher == callee && nparams == c->nargs;
+    for (int i = 0; self && i < nparams; i++) {
+        self = call->argtypes[i] == c->argtypes[i];
+    }
+    if (self) {
+        call->kind = CJ_CALL_SELF;
+        *out = c->ret;
+        return c->ret ? 1 : 0;
+    }
+    const cj_type *ret;
+    const void *handle;
+    int rc = c->env->resolve_dispatcher(c->env, callee, nparams,
+                                        (const cj_type *const *)call->argtypes, &ret, &handle);
+    if (rc <= 0) {
+        if (rc == 0) {
+            CJ_UNREACHABLE("dispatcher not resolved");
+        }
+        return -1;
+    }
+    call->callee = handle;
+    *out = ret;
+    return 1;
+}

@@ -1,0 +1,97 @@
+/* objmode_typing.c: the call a `with objmode(...)` block became (pkg/cujit/withcontexts.py).
+ * The callee is an ObjModeBlock: its inputs must be values Python can see (numbers, arrays,
+ * None, tuples of them), and the call's type is the outputs' declared type, which the block
+ * resolves (`_cujit_type_()`: none, one type, or a tuple). CPU only: CUDA code cannot call
+ * into Python. */
+#include "typing/infer_internal.h"
+
+int cj_is_objmode_block(PyObject *obj) {
+    PyObject *marker = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "_cujit_objmode_block_");
+    if (marker == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int is_block = marker == Py_True;
+    Py_DECREF(marker);
+    return is_block;
+}
+
+/* Whether a value of type `t` can be boxed for Python and back (jit/boxing.c). */
+static int crosses_to_python(const cj_type *t) {
+    switch (t->kind) {
+    case CJ_NONE:
+    case CJ_BOOL:
+    case CJ_INT:
+    case CJ_FLOAT:
+    case CJ_COMPLEX:
+    case CJ_ARRAY:
+        return 1;
+    case CJ_TUPLE:
+        for (int i = 0; i < t->n; i++) {
+            if (!crosses_to_python(t->items[i])) {
+                return 0;
+            }
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The block's declared output type; a cujit error the block raises (a bad annotation, an
+ * undeclared output) becomes a TypingError at the block's line. */
+static const cj_type *declared_type(cj_infer_ctx *c, cj_instr *in, PyObject *block) {
+    PyObject *declared = PyObject_CallMethod(block, "_cujit_type_", NULL);
+    if (declared == NULL) {
+        if (PyErr_ExceptionMatches(cj_CujitError)) {
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            PyErr_NormalizeException(&type, &value, &tb);
+            cj_typing_error(c, in, "%S", value);
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(tb);
+        }
+        return NULL;
+    }
+    const cj_type *t = cj_type_from_py(declared);
+    Py_DECREF(declared);
+    if (t != NULL && !crosses_to_python(t)) {
+        cj_typing_error(c, in, "with objmode(): outputs of type %s cannot come from Python "
+                               "(numbers, arrays, None and tuples of them can)", t->name);
+        return NULL;
+    }
+    return t;
+}
+
+int cj_type_objmode_call(cj_infer_ctx *c, cj_instr *in, PyObject *block, const cj_type **out) {
+    if (c->env->target == CJ_TARGET_CUDA) {
+        return cj_unsupported_error(c, in, "with objmode() blocks are not supported in CUDA "
+                                           "code: a GPU thread cannot run Python");
+    }
+    PyObject *names = PyObject_GetAttrString(block, "inputs");
+    if (names == NULL || !PyTuple_Check(names) || PyTuple_GET_SIZE(names) != in->nargs - 1) {
+        Py_XDECREF(names);
+        return PyErr_Occurred() ? -1 : cj_typing_error(c, in, "malformed objmode block call");
+    }
+    for (int i = 1; i < in->nargs; i++) {
+        const cj_type *t = cj_vt(c, in->args[i]);
+        if (!crosses_to_python(t)) {
+            int rc = cj_typing_error(c, in, "with objmode(): the block uses '%U', of type %s, "
+                                            "which cannot be passed to Python (numbers, "
+                                            "arrays, None and tuples of them can)",
+                                     PyTuple_GET_ITEM(names, i - 1), t->name);
+            Py_DECREF(names);
+            return rc;
+        }
+    }
+    Py_DECREF(names);
+    const cj_type *ret = declared_type(c, in, block);
+    cj_call *call = ret ? cj_plain_call(c, in, CJ_CALL_OBJMODE, -1) : NULL;
+    if (call == NULL || cj_ir_keep(c->ir, block) == NULL) {
+        return -1;
+    }
+    call->callee = block;
+    *out = ret;
+    return 1;
+}
