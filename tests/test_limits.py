@@ -285,6 +285,42 @@ def test_len_of_a_range_past_int64(a, b, s):
     assert g(a, b, s) == (abs(b - a) - 1) // abs(s) + 1 - 2 ** 64
 
 
+_INT64_EDGES = [0, 1, -1, 2, -2, 7, -7, 2 ** 62, -2 ** 62, 2 ** 63 - 1, -2 ** 63, -2 ** 63 + 1]
+
+
+@pytest.mark.parametrize("error_model", ["python", "numpy"])
+def test_int_mod_and_floordiv_at_the_int64_ends(error_model):
+    # a % -1 is 0 for every a (INT64_MIN included: no trap), a // -1 wraps like numba
+    mod = cujit.njit(error_model=error_model)(lambda a, b: a % b)
+    div = cujit.njit(error_model=error_model)(lambda a, b: a // b)
+    for a in _INT64_EDGES:
+        for b in _INT64_EDGES:
+            if b == 0:
+                continue
+            assert mod(a, b) == a % b, (a, b)
+            assert div(a, b) == (a // b + 2 ** 63) % 2 ** 64 - 2 ** 63, (a, b)
+
+
+def _index_by_mod(data, n, m):
+    acc = 0.0
+    for i in range(n):
+        x = data[i % m]
+        acc += x * x - 0.5 * x
+    return acc
+
+
+@pytest.mark.parametrize("m", [5, -5, 1, -1])
+def test_index_by_mod_in_a_range_loop(m):
+    # a negative divisor gives negative indices, which wrap; % -1 reads data[0]
+    import numpy as np
+    data = np.arange(5, dtype=np.float64) * 0.25 + 1.0
+    f = cujit.njit(_index_by_mod)
+    assert f(data, 23, m) == _index_by_mod(data, 23, m)
+    with pytest.raises(ZeroDivisionError):
+        f(data, 3, 0)
+    assert f(data, 0, 0) == 0.0
+
+
 def test_len_of_a_range_at_int64_max():
     f = cujit.njit(lambda a, b, s: len(range(a, b, s)))
     for a, b, s in ((-2 ** 63, 2 ** 63 - 2, 2), (-2 ** 63 + 1, 0, 1), (0, 2 ** 63 - 1, 1),
