@@ -95,21 +95,25 @@ static LLVMValueRef int_floordiv_mod(cj_lower *L, LLVMValueRef a, LLVMValueRef b
     LLVMValueRef r = LLVMBuildSRem(B, a, safe_b, "");
     cj_ub_proof(q, "divisor: b != 0 checked by the caller, -1 replaced by 1");
     cj_ub_proof(r, "divisor: b != 0 checked by the caller, -1 replaced by 1");
-    /* when the remainder's sign differs from the divisor's, step down */
+    /* when the remainder is nonzero and its sign differs from the divisor's, step down:
+     * differ = (r ^ b) >> (bits - 1) is -1 then, else 0. Written so (and not as a select on
+     * the two signs) LLVM sees that with r known non-negative (a range loop's i) the step is
+     * b's part alone, smin(b, 0), and hoists it: i % n costs test, cmov and add per use. */
     LLVMValueRef zero = LLVMConstNull(t);
-    LLVMValueRef r_nz = LLVMBuildICmp(B, LLVMIntNE, r, zero, "");
-    LLVMValueRef signs = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildICmp(B, LLVMIntSLT, r, zero, ""),
-                                       LLVMBuildICmp(B, LLVMIntSLT, safe_b, zero, ""), "");
-    LLVMValueRef adjust = LLVMBuildAnd(B, r_nz, signs, "");
+    LLVMValueRef r_zero = LLVMBuildICmp(B, LLVMIntEQ, r, zero, "");
+    LLVMValueRef differ =
+        LLVMBuildAShr(B, LLVMBuildXor(B, r, safe_b, ""),
+                      LLVMConstInt(t, LLVMGetIntTypeWidth(t) - 1, 0), "");
     if (want_mod) {
         /* b == -1 needs no fix-up here: with safe_b = 1 the remainder is 0 and nothing is
-         * adjusted, so this is already Python's a % -1 == 0. A select on minus1 (LLVM cannot
+         * added, so this is already Python's a % -1 == 0. A select on minus1 (LLVM cannot
          * see it is redundant) costs a compare and a cmov per `i % n` and, in an unrolled loop,
          * made the scheduler bunch every division ahead of the loads (about 1.2x the time). */
-        return LLVMBuildSelect(B, adjust, LLVMBuildAdd(B, r, safe_b, ""), r, "mod");
+        LLVMValueRef step = LLVMBuildSelect(B, r_zero, zero,
+                                            LLVMBuildAnd(B, safe_b, differ, ""), "");
+        return LLVMBuildAdd(B, r, step, "mod");
     }
-    LLVMValueRef fq = LLVMBuildSelect(B, adjust, LLVMBuildSub(B, q, LLVMConstInt(t, 1, 0), ""),
-                                      q, "");
+    LLVMValueRef fq = LLVMBuildAdd(B, q, LLVMBuildSelect(B, r_zero, zero, differ, ""), "");
     return LLVMBuildSelect(B, minus1, LLVMBuildNeg(B, a, ""), fq, "floordiv");
 }
 
