@@ -321,6 +321,37 @@ def test_index_by_mod_in_a_range_loop(m):
     assert f(data, 0, 0) == 0.0
 
 
+def _row_ends(a):
+    t = 0.0
+    for r in a:  # rows of a C array are C arrays
+        t = t * 100.0 + r[-1] * 10.0 + r[1]
+    return t
+
+
+def test_contiguous_arrays_index_by_item_size():
+    # a C (F) array's last (first) dimension steps by the item size; NumPy calls an array
+    # contiguous whatever the stride of a dimension of one element, whose only index is 0
+    import numpy as np
+    from numpy.lib.stride_tricks import as_strided
+    get1 = cujit.njit(lambda a, i: a[i])
+    get2 = cujit.njit(lambda a, i, j: a[i, j])
+    base = np.arange(40.0)
+    odd1 = as_strided(base[3:], shape=(1,), strides=(72,))
+    assert odd1.flags.c_contiguous
+    assert get1(odd1, 0) == get1(odd1, -1) == 3.0
+    odd2 = as_strided(base, shape=(3, 1), strides=(8, 56))
+    assert odd2.flags.c_contiguous
+    assert [get2(odd2, i, -1) for i in range(-3, 3)] == [0.0, 1.0, 2.0, 0.0, 1.0, 2.0]
+    f = np.asfortranarray(base[:12].reshape(3, 4))
+    assert [get2(f, i, j) for i in range(-3, 3) for j in (0, 3, -1)] == \
+        [f[i, j] for i in range(-3, 3) for j in (0, 3, -1)]
+    c = base[:12].reshape(3, 4)
+    assert cujit.njit(_row_ends)(c) == _row_ends(c)
+    for dt in (np.bool_, np.int8, np.int16, np.float32, np.complex64, np.complex128):
+        a = np.arange(7).astype(dt)
+        assert [get1(a, i) for i in range(-7, 7)] == [a[i] for i in range(-7, 7)]
+
+
 def test_len_of_a_range_at_int64_max():
     f = cujit.njit(lambda a, b, s: len(range(a, b, s)))
     for a, b, s in ((-2 ** 63, 2 ** 63 - 2, 2), (-2 ** 63 + 1, 0, 1), (0, 2 ** 63 - 1, 1),

@@ -129,6 +129,12 @@ static int apply_indices(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMV
     const cj_type *types[32];
     int n = split_index(L, idx, it, vals, types);
     int out = 0;
+    /* The contiguous dimension of a C (F) array: the last (first). Its stride is the item
+     * size whenever it has more than one element (NumPy's contiguity flags and the layout
+     * rules of views say so); with one element the only index is 0, whatever the stride.
+     * As numba, an integer index there steps by the constant item size: the address is a
+     * scaled index (no multiply by a loaded stride). */
+    int contig = at->layout == 'C' ? at->ndim - 1 : at->layout == 'F' ? 0 : -1;
     *offset = cj_i64(L, 0);
     for (int d = 0; d < at->ndim; d++) {
         LLVMValueRef dim = cj_array_dim(L, arr, CJ_ARR_SHAPE, d);
@@ -149,6 +155,9 @@ static int apply_indices(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMV
         LLVMValueRef i = wrap_index(L, cj_cast(L, vals[d], types[d], cj_t_int64), dim);
         /* nsw: an element's byte offset lies within the array (under 2^63 bytes); an index
          * out of bounds is undefined anyway (no bounds check without boundscheck) */
+        if (d == contig && cj_abi_size(at->dtype) > 0) {
+            stride = cj_i64(L, (long long)cj_abi_size(at->dtype));
+        }
         LLVMValueRef step = LLVMBuildNSWMul(L->b, i, stride, "");
         *offset = LLVMBuildNSWAdd(L->b, *offset, step, "");
         cj_ub_proof(step, "an element's offset: within the array (numba: no check unless boundscheck)");
