@@ -141,6 +141,19 @@ int cj_fill_overload(cj_overload *ov, const cj_type *const *argtypes, int nargs,
     return ov->signature ? 0 : -1;
 }
 
+/* A big module's optimisation and machine code, on a thread of its own (takes the module). */
+static int emit_in_background(const cj_options *opt, LLVMModuleRef mod, cj_overload *ov,
+                              const char *wrapper) {
+    cj_cpu_code code = {0};
+    if (cj_cpu_finish_in_background(mod, opt->opt, wrapper, opt->cache, &code) < 0) {
+        return -1;
+    }
+    ov->llvm_ir = code.llvm_ir;
+    ov->jit_bitcode = code.bitcode;
+    ov->entry = (int (*)(void *, void **))code.entry;
+    return 0;
+}
+
 /* Verifies, wraps, optimises and JITs the lowered module (taken, even on failure); fills the
  * overload's code fields. */
 static int emit(const cj_options *opt, LLVMModuleRef mod, cj_overload *ov) {
@@ -181,6 +194,9 @@ static int emit(const cj_options *opt, LLVMModuleRef mod, cj_overload *ov) {
         cj_lower_wrapper(mod, fn, (const cj_type *const *)ov->argtypes, ov->nargs, ov->ret,
                          wrapper) == NULL) {
         goto fail;
+    }
+    if (cj_module_instruction_count(mod) > CJ_CPU_BACKGROUND_INSTRUCTIONS) {
+        return emit_in_background(opt, mod, ov, wrapper); /* Ctrl-C can stop it */
     }
     if (cj_cpu_optimize(mod, opt->opt) < 0 || (ov->llvm_ir = cj_module_text(mod)) == NULL) {
         goto fail;

@@ -391,6 +391,9 @@ static int lower_blocks(cj_lower *L) {
         if (!blk->reachable) {
             continue;
         }
+        if (i % 128 == 127 && PyErr_CheckSignals() < 0) {
+            return -1; /* Ctrl-C in a long compile */
+        }
         LLVMPositionBuilderAtEnd(L->b, L->blocks[i]);
         for (int k = 0; k < blk->instrs.len; k++) {
             if (L->env->at_line != NULL) {

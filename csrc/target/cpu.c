@@ -1,7 +1,8 @@
 /* cpu.c: the host CPU target. One ORC LLJIT per process (made on first use, never torn down:
  * compiled code lives as long as the process), the host's target machine for optimisation and
- * assembly listings, and the process's symbols (libm) visible to compiled code. */
-#include "target/target.h"
+ * assembly listings, and the process's symbols (libm) visible to compiled code. Machine code is
+ * made under one lock (cpu_background.c finishes big modules on threads of their own). */
+#include "target/cpu_internal.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
@@ -11,7 +12,10 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static LLVMOrcLLJITRef jit;
 static LLVMOrcThreadSafeContextRef ts_context;
@@ -25,38 +29,41 @@ static int llvm_error(LLVMErrorRef err, const char *what) {
     return -1;
 }
 
-/* A target machine for this host (CPU name and features), NULL + exception. x86-64: a 64-bit
- * division whose operands fit in 32 bits takes the 32-bit divide (a tuning LLVM 14 leaves off
- * for AMD cores and later LLVMs turn on: `i % n` in a loop runs about twice as fast); it
- * changes no instruction set, so cache keys (host_cpu()) need not see it. */
-static LLVMTargetMachineRef new_host_machine(void) {
+/* A target machine for this host (CPU name and features), or NULL; needs no GIL. x86-64: a
+ * 64-bit division whose operands fit in 32 bits takes the 32-bit divide (a tuning LLVM 14
+ * leaves off for AMD cores and later LLVMs turn on: numba's `i % n` loop speed); it changes
+ * no instruction set, so cache keys (host_cpu()) need not see it. */
+LLVMTargetMachineRef cj_cpu_new_machine(void) {
     char *triple = LLVMGetDefaultTargetTriple();
     char *error = NULL;
     LLVMTargetRef target;
-    if (LLVMGetTargetFromTriple(triple, &target, &error)) {
-        PyErr_Format(cj_LoweringError, "no LLVM target for %s: %s", triple, error);
-        LLVMDisposeMessage(error);
-        LLVMDisposeMessage(triple);
-        return NULL;
+    LLVMTargetMachineRef machine = NULL;
+    if (LLVMGetTargetFromTriple(triple, &target, &error) == 0) {
+        char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+        const char *extra = strncmp(triple, "x86_64", 6) == 0 ? ",+idivq-to-divl" : "";
+        size_t len = strlen(features) + strlen(extra) + 1;
+        char *tuned = malloc(len);
+        if (tuned != NULL) {
+            snprintf(tuned, len, "%s%s", features, extra);
+            machine = LLVMCreateTargetMachine(target, triple, cpu, tuned,
+                                              LLVMCodeGenLevelAggressive, LLVMRelocPIC,
+                                              LLVMCodeModelJITDefault);
+            free(tuned);
+        }
+        LLVMDisposeMessage(cpu);
+        LLVMDisposeMessage(features);
     }
-    char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
-    const char *extra = strncmp(triple, "x86_64", 6) == 0 ? ",+idivq-to-divl" : "";
-    size_t len = strlen(features) + strlen(extra) + 1;
-    char *tuned = PyMem_Malloc(len);
-    LLVMTargetMachineRef tm = NULL;
-    if (tuned != NULL) {
-        PyOS_snprintf(tuned, len, "%s%s", features, extra);
-        tm = LLVMCreateTargetMachine(target, triple, cpu, tuned, LLVMCodeGenLevelAggressive,
-                                     LLVMRelocPIC, LLVMCodeModelJITDefault);
-        PyMem_Free(tuned);
-    }
-    LLVMDisposeMessage(cpu);
-    LLVMDisposeMessage(features);
+    LLVMDisposeMessage(error);
     LLVMDisposeMessage(triple);
-    if (tm == NULL) {
+    return machine;
+}
+
+static LLVMTargetMachineRef new_host_machine(void) {
+    LLVMTargetMachineRef machine = cj_cpu_new_machine();
+    if (machine == NULL) {
         PyErr_SetString(cj_LoweringError, "cannot create the host target machine");
     }
-    return tm;
+    return machine;
 }
 
 /* The JIT, made once: host CPU and features, process symbols searchable. */
@@ -145,19 +152,58 @@ PyObject *cj_cpu_assembly(LLVMModuleRef mod) {
     return text;
 }
 
-int cj_cpu_add_module(LLVMModuleRef mod) {
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, ts_context);
+LLVMOrcLLJITRef cj_cpu_jit(void) { return jit; }
+
+LLVMErrorRef cj_cpu_add_tsm(LLVMOrcThreadSafeModuleRef tsm) {
     LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
     if (err) {
         LLVMOrcDisposeThreadSafeModule(tsm);
-        return llvm_error(err, "cannot add the module to the JIT");
     }
-    return 0;
+    return err;
+}
+
+int cj_cpu_add_module(LLVMModuleRef mod) {
+    LLVMErrorRef err = cj_cpu_add_tsm(LLVMOrcCreateNewThreadSafeModule(mod, ts_context));
+    return err ? llvm_error(err, "cannot add the module to the JIT") : 0;
+}
+
+/* Machine code is made when a symbol is first looked up, with the JIT's one target machine:
+ * one thread at a time (cpu_background.c's threads too). */
+static pthread_mutex_t codegen_lock = PTHREAD_MUTEX_INITIALIZER;
+
+pthread_mutex_t *cj_cpu_codegen_mutex(void) { return &codegen_lock; }
+
+/* Takes the lock with the GIL held, looking at signals while an interrupted compile that
+ * finishes alone holds it: -1 with the signal's exception. */
+static int codegen_lock_interruptibly(void) {
+    for (;;) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 50000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        if (pthread_mutex_timedlock(&codegen_lock, &until) == 0) {
+            return 0;
+        }
+        if (PyErr_CheckSignals() < 0) {
+            return -1;
+        }
+    }
+}
+
+static void after_fork_in_child(void) {
+    pthread_mutex_init(&codegen_lock, NULL); /* its holder, if any, did not come along */
 }
 
 void *cj_cpu_lookup(const char *symbol) {
     LLVMOrcExecutorAddress addr;
+    if (codegen_lock_interruptibly() < 0) {
+        return NULL;
+    }
     LLVMErrorRef err = LLVMOrcLLJITLookup(jit, &addr, symbol);
+    pthread_mutex_unlock(&codegen_lock);
     if (err) {
         llvm_error(err, "cannot find compiled code");
         return NULL;
@@ -179,7 +225,13 @@ static PyMethodDef cpu_functions[] = {
     {NULL},
 };
 
-int cj_cpu_init(PyObject *module) { return PyModule_AddFunctions(module, cpu_functions); }
+int cj_cpu_init(PyObject *module) {
+    if (pthread_atfork(NULL, NULL, after_fork_in_child) != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "cujit: pthread_atfork failed");
+        return -1;
+    }
+    return PyModule_AddFunctions(module, cpu_functions);
+}
 
 int cj_verify_module(LLVMModuleRef mod) {
     char *msg = NULL;

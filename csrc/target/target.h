@@ -34,6 +34,21 @@ int cj_cpu_optimize(LLVMModuleRef mod, int level); /* default<O0..3> */
 PyObject *cj_cpu_assembly(LLVMModuleRef mod);      /* new reference: the module's assembly */
 int cj_cpu_add_module(LLVMModuleRef mod);          /* takes the module */
 void *cj_cpu_lookup(const char *symbol);           /* NULL + exception when missing */
+
+/* ---- cpu_background.c: big modules finish on a thread of their own (Ctrl-C) ---- */
+/* Modules of more instructions than this finish in the background. */
+#define CJ_CPU_BACKGROUND_INSTRUCTIONS 10000
+size_t cj_module_instruction_count(LLVMModuleRef mod);
+typedef struct cj_cpu_code {
+    void *entry;          /* the address of `symbol` */
+    PyObject *llvm_ir;    /* str: the optimised module */
+    PyObject *bitcode;    /* bytes: the optimised module, when asked for; else NULL */
+} cj_cpu_code;
+/* Optimises `mod` (taken) at `level`, adds it to the JIT and finds `symbol`, on a new thread
+ * while this one waits with the GIL, looking at signals: -1 with an exception, the signal's
+ * (KeyboardInterrupt) included; the interrupted compile then finishes alone. */
+int cj_cpu_finish_in_background(LLVMModuleRef mod, int level, const char *symbol,
+                                int want_bitcode, cj_cpu_code *out);
 int cj_verify_module(LLVMModuleRef mod);           /* -1 + LoweringError when invalid */
 
 #endif

@@ -558,7 +558,10 @@ static int infer_round(cj_infer_ctx *c) {
     if (w->reach_dirty) {
         walk_reachable(c);
     }
-    while (w->nnow > 0) {
+    for (unsigned long popped = 1; w->nnow > 0; popped++) {
+        if (popped % 1024 == 0 && PyErr_CheckSignals() < 0) {
+            return -1; /* Ctrl-C in a long compile */
+        }
         int pos = cj_work_pop(w), b = w->block_of[pos];
         w->cur = pos;
         if (!CJ_BLOCK(c->ir, b)->reachable) {

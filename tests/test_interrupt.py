@@ -1,0 +1,52 @@
+"""Ctrl-C during a long compile (issue 14): a big function's optimisation and machine code run on
+a thread of their own while the caller waits looking at signals (target/cpu_background.c), and
+typing and lowering look at signals too, so SIGINT interrupts the compile within a fraction of a
+second; the interpreter then compiles again normally, the interrupted function too."""
+import os
+import subprocess
+import sys
+import textwrap
+
+PKG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pkg")
+
+SCRIPT = textwrap.dedent("""
+    import os, subprocess, sys, time
+    sys.path.insert(0, {pkg!r})
+    import cujit
+    n, delay = {n}, {delay}
+    lines = ["def big(x):", "    s = 0"]
+    for i in range(n):
+        lines.append(f"    if x > {{i}}:\\n        s += x * {{i}} % 7\\n    else:\\n        s -= {{i}}")
+    lines.append("    return s")
+    path = os.path.join({tmp!r}, "bigsrc.py")
+    open(path, "w").write("\\n".join(lines) + "\\n")
+    ns = {{}}
+    exec(compile(open(path).read(), path, "exec"), ns)
+    f = cujit.njit(ns["big"])
+    start = time.perf_counter()
+    subprocess.Popen(["sh", "-c", f"sleep {{delay}}; kill -INT {{os.getpid()}}"])
+    try:
+        f(5)
+        print("NOT INTERRUPTED", time.perf_counter() - start)
+    except KeyboardInterrupt:
+        print("LATE", time.perf_counter() - start - delay)
+    print("SMALL", cujit.njit(lambda x: x * 2)(21))
+    print("BIG", f(5) == ns["big"](5), f(-3) == ns["big"](-3))
+""")
+
+
+def run(tmp_path, n, delay):
+    out = subprocess.run([sys.executable, "-c", SCRIPT.format(pkg=PKG, n=n, delay=delay,
+                                                              tmp=str(tmp_path))],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return dict(line.split(" ", 1) for line in out.stdout.splitlines())
+
+
+def test_ctrl_c_stops_a_long_compile_within_a_second(tmp_path):
+    # 800 branches: about 2 s of compile on the CI machine, most of it in LLVM
+    for delay in (0.3, 1.0):
+        got = run(tmp_path, 800, delay)
+        assert "NOT INTERRUPTED" not in got, got
+        assert float(got["LATE"]) < 1.0, got
+        assert got["SMALL"] == "42" and got["BIG"] == "True True", got
