@@ -7,7 +7,8 @@
         prints what cujit found: versions, LLVM target, CUDA driver, devices, libnvvm.
 """
 import argparse
-import runpy
+import os
+import types
 import sys
 
 
@@ -32,6 +33,29 @@ def _sysinfo():
         print(f"libnvvm: not found ({type(exc).__name__}: {str(exc).splitlines()[0]})")
 
 
+class _ScriptModule:
+    """A script run as __main__ in a module this keeps (runpy.run_path drops the script's
+    globals on the way out, and with them its jitted functions, before the report)."""
+
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        self.module = types.ModuleType("__main__")
+        self.module.__file__ = self.path
+
+    def run(self):
+        with open(self.path, "rb") as f:
+            code = compile(f.read(), self.path, "exec")
+        saved = sys.modules.get("__main__")
+        sys.modules["__main__"] = self.module
+        sys.path.insert(0, os.path.dirname(self.path))
+        try:
+            exec(code, self.module.__dict__)
+        finally:
+            sys.path.remove(os.path.dirname(self.path))
+            if saved is not None:
+                sys.modules["__main__"] = saved
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m cujit", description=__doc__.splitlines()[0])
     ap.add_argument("--annotate-html", metavar="OUT.html")
@@ -47,8 +71,9 @@ def main(argv=None):
     from .annotation import all_dispatchers, annotate
     sys.argv = [ns.script] + ns.args
     status = 0
+    script = _ScriptModule(ns.script)  # held until the report is made: its functions live
     try:
-        runpy.run_path(ns.script, run_name="__main__")
+        script.run()
     except SystemExit as exc:  # the script's own exit: still write the report
         status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     report = annotate(*all_dispatchers())
