@@ -1,7 +1,8 @@
-"""Ctrl-C during a long compile (issue 14): a big function's optimisation and machine code run on
-a thread of their own while the caller waits looking at signals (target/cpu_background.c), and
-typing and lowering look at signals too, so SIGINT interrupts the compile within a fraction of a
-second; the interpreter then compiles again normally, the interrupted function too."""
+"""Ctrl-C during a long compile (issue 14): a big function's optimisation and machine code (CPU),
+and libnvvm's compile (CUDA), run on a thread of their own while the caller waits looking at
+signals (util/background.c), and typing and lowering look at signals too, so SIGINT interrupts
+the compile within a fraction of a second; the interpreter then compiles again normally, the
+interrupted function too. The CUDA case compiles PTX only: no GPU needed."""
 import os
 import subprocess
 import sys
@@ -22,22 +23,32 @@ SCRIPT = textwrap.dedent("""
     open(path, "w").write("\\n".join(lines) + "\\n")
     ns = {{}}
     exec(compile(open(path).read(), path, "exec"), ns)
-    f = cujit.njit(ns["big"])
+    if {cuda!r}:
+        from cujit import cuda
+        def compile_big():
+            return cuda.compile_ptx(ns["big"], "int64(int64)", device=True)[0]
+    else:
+        f = cujit.njit(ns["big"])
+        def compile_big():
+            return f(5)
     start = time.perf_counter()
     subprocess.Popen(["sh", "-c", f"sleep {{delay}}; kill -INT {{os.getpid()}}"])
     try:
-        f(5)
+        compile_big()
         print("NOT INTERRUPTED", time.perf_counter() - start)
     except KeyboardInterrupt:
         print("LATE", time.perf_counter() - start - delay)
     print("SMALL", cujit.njit(lambda x: x * 2)(21))
-    print("BIG", f(5) == ns["big"](5), f(-3) == ns["big"](-3))
+    if {cuda!r}:
+        print("BIG", ".visible .func" in compile_big(), True)
+    else:
+        print("BIG", f(5) == ns["big"](5), f(-3) == ns["big"](-3))
 """)
 
 
-def run(tmp_path, n, delay):
+def run(tmp_path, n, delay, cuda=False):
     out = subprocess.run([sys.executable, "-c", SCRIPT.format(pkg=PKG, n=n, delay=delay,
-                                                              tmp=str(tmp_path))],
+                                                              tmp=str(tmp_path), cuda=cuda)],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     return dict(line.split(" ", 1) for line in out.stdout.splitlines())
@@ -50,3 +61,10 @@ def test_ctrl_c_stops_a_long_compile_within_a_second(tmp_path):
         assert "NOT INTERRUPTED" not in got, got
         assert float(got["LATE"]) < 1.0, got
         assert got["SMALL"] == "42" and got["BIG"] == "True True", got
+
+
+def test_ctrl_c_stops_a_long_cuda_compile_within_a_second(tmp_path):
+    got = run(tmp_path, 800, 1.0, cuda=True)  # about 1 s of the 2 s is libnvvm's
+    assert "NOT INTERRUPTED" not in got, got
+    assert float(got["LATE"]) < 1.0, got
+    assert got["SMALL"] == "42" and got["BIG"] == "True True", got

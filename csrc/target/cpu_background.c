@@ -1,10 +1,10 @@
 /* cpu_background.c: a big module finishes (optimisation, machine code) on a thread of its own
- * while the compiling thread waits with the GIL held, looking at signals every 50 ms: Ctrl-C
- * interrupts a long compile within a fraction of a second, as issue 14 asks, although an LLVM
- * pass cannot be stopped. The module moves to a context of its own (through bitcode), so an
- * interrupted compile finishes alone without touching the JIT's shared context, which the
- * interpreter may use again at once; its code is added to the JIT and never used. Machine
- * code is made under cpu.c's code generation lock (the JIT has one target machine). */
+ * (util/background.c) while the compiling thread waits looking at signals: Ctrl-C interrupts a
+ * long compile within a fraction of a second, although an LLVM pass cannot be stopped. The
+ * module moves to a context of its own (through bitcode), so an interrupted compile finishes
+ * alone without touching the JIT's shared context, which the interpreter may use again at
+ * once; its code is added to the JIT and never used. Machine code is made under cpu.c's code
+ * generation lock (the JIT has one target machine). */
 #include "target/cpu_internal.h"
 
 #include <llvm-c/BitReader.h>
@@ -15,14 +15,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#define WAIT_SLICE_NS 50000000L
 
 typedef struct job {
-    pthread_mutex_t lock;
-    pthread_cond_t finished_cv;
-    int finished, abandoned;
     /* in */
     char *bitcode;
     size_t bitcode_size;
@@ -44,8 +38,6 @@ static char *copy_bytes(const char *s, size_t n) {
 }
 
 static void job_free(job *j) {
-    pthread_mutex_destroy(&j->lock);
-    pthread_cond_destroy(&j->finished_cv);
     free(j->bitcode);
     free(j->symbol);
     free(j->text);
@@ -99,13 +91,6 @@ static int describe(job *j, LLVMModuleRef mod) {
     return j->text && (!j->want_bitcode || j->opt_bitcode) ? 0 : fail(j, NULL, "out of memory");
 }
 
-static int is_abandoned(job *j) {
-    pthread_mutex_lock(&j->lock);
-    int abandoned = j->abandoned;
-    pthread_mutex_unlock(&j->lock);
-    return abandoned;
-}
-
 static void run(job *j) {
     LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(j->bitcode, j->bitcode_size,
@@ -116,7 +101,7 @@ static void run(job *j) {
         fail(j, NULL, "cannot read the module back");
     }
     LLVMDisposeMemoryBuffer(buf);
-    if (mod != NULL && (optimize(j, mod) < 0 || describe(j, mod) < 0 || is_abandoned(j))) {
+    if (mod != NULL && (optimize(j, mod) < 0 || describe(j, mod) < 0)) {
         LLVMDisposeModule(mod);
         mod = NULL;
     }
@@ -137,67 +122,6 @@ static void run(job *j) {
     LLVMOrcDisposeThreadSafeContext(tsc); /* the module holds its own reference */
 }
 
-/* Workers still running (an interrupted compile finishing alone): the process waits for
- * them at exit, as LLVM's static objects go away then. */
-static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t running_cv = PTHREAD_COND_INITIALIZER;
-static int running, exit_hook;
-
-static void wait_for_workers_at_exit(void) {
-    pthread_mutex_lock(&running_lock);
-    while (running > 0) {
-        pthread_cond_wait(&running_cv, &running_lock);
-    }
-    pthread_mutex_unlock(&running_lock);
-}
-
-static void *worker(void *arg) {
-    job *j = arg;
-    run(j);
-    pthread_mutex_lock(&running_lock);
-    running--;
-    pthread_cond_broadcast(&running_cv);
-    pthread_mutex_unlock(&running_lock);
-    pthread_mutex_lock(&j->lock);
-    j->finished = 1;
-    int abandoned = j->abandoned;
-    pthread_cond_signal(&j->finished_cv);
-    pthread_mutex_unlock(&j->lock);
-    if (abandoned) { /* the compiling thread has gone: what it started ends here */
-        job_free(j);
-    }
-    return NULL;
-}
-
-/* Waits for the job with the GIL held, 50 ms at a time; -1 with the signal's exception when
- * a handler raised (the job is then abandoned: the worker frees it). */
-static int wait_interruptibly(job *j) {
-    pthread_mutex_lock(&j->lock);
-    while (!j->finished) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += WAIT_SLICE_NS;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&j->finished_cv, &j->lock, &until);
-        if (j->finished) {
-            break;
-        }
-        pthread_mutex_unlock(&j->lock);
-        int rc = PyErr_CheckSignals();
-        pthread_mutex_lock(&j->lock);
-        if (rc < 0 && !j->finished) {
-            j->abandoned = 1;
-            pthread_mutex_unlock(&j->lock);
-            return -1;
-        }
-    }
-    pthread_mutex_unlock(&j->lock);
-    return 0;
-}
-
 static job *job_new(LLVMModuleRef mod, int level, const char *symbol, int want_bitcode) {
     job *j = calloc(1, sizeof(job));
     LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(mod);
@@ -208,8 +132,6 @@ static job *job_new(LLVMModuleRef mod, int level, const char *symbol, int want_b
         }
         return (job *)PyErr_NoMemory();
     }
-    pthread_mutex_init(&j->lock, NULL);
-    pthread_cond_init(&j->finished_cv, NULL);
     j->bitcode_size = LLVMGetBufferSize(buf);
     j->bitcode = copy_bytes(LLVMGetBufferStart(buf), j->bitcode_size);
     LLVMDisposeMemoryBuffer(buf);
@@ -223,6 +145,10 @@ static job *job_new(LLVMModuleRef mod, int level, const char *symbol, int want_b
     return j;
 }
 
+static void run_job(void *arg) { run(arg); }
+
+static void drop_job(void *arg) { job_free(arg); }
+
 int cj_cpu_finish_in_background(LLVMModuleRef mod, int level, const char *symbol,
                                 int want_bitcode, cj_cpu_code *out) {
     job *j = job_new(mod, level, symbol, want_bitcode);
@@ -230,30 +156,14 @@ int cj_cpu_finish_in_background(LLVMModuleRef mod, int level, const char *symbol
     if (j == NULL) {
         return -1;
     }
-    if (!exit_hook && Py_AtExit(wait_for_workers_at_exit) == 0) {
-        exit_hook = 1;
-    }
-    pthread_mutex_lock(&running_lock);
-    running++;
-    pthread_mutex_unlock(&running_lock);
-    pthread_t thread;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    int started = pthread_create(&thread, &attr, worker, j) == 0;
-    pthread_attr_destroy(&attr);
-    if (!started) {
-        pthread_mutex_lock(&running_lock);
-        running--;
-        pthread_mutex_unlock(&running_lock);
-        job_free(j);
-        PyErr_SetString(PyExc_RuntimeError, "cujit: cannot start a compile thread");
+    int rc = cj_run_in_background(run_job, drop_job, j);
+    if (rc < 0) {
+        if (rc == -1) {
+            job_free(j);
+        }
         return -1;
     }
-    if (wait_interruptibly(j) < 0) {
-        return -1;
-    }
-    int rc = -1;
+    rc = -1;
     if (j->error != NULL || j->entry == NULL) {
         PyErr_Format(cj_LoweringError, "%s", j->error ? j->error : "compiled code is missing");
     } else if ((out->llvm_ir = PyUnicode_FromString(j->text)) != NULL &&

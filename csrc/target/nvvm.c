@@ -4,7 +4,8 @@
  *   - compute capability < 10 (NVVM's LLVM 7 dialect): LLVM 7 text IR (nvvm_text.c), because
  *     LLVM 7's bitcode reader rejects LLVM 14's atomicrmw/cmpxchg/debug-info records;
  *   - compute capability >= 10 (CUDA 13's LLVM 20 dialect): LLVM 14 bitcode.
- * libdevice is added lazily (only what is used is linked) when the module calls __nv_*. */
+ * libdevice is added lazily (only what is used is linked) when the module calls __nv_*.
+ * nvvmCompileProgram runs on a thread of its own (util/background.c), so Ctrl-C stops the wait. */
 #include "target/nvvm_internal.h"
 
 #include <llvm-c/Analysis.h>
@@ -118,9 +119,33 @@ static int build_argv(const cj_nvvm_options *opts, const char **argv, char *arch
     return n;
 }
 
-/* Runs the program: adds `payload` and libdevice, compiles, returns the PTX (new str). */
-static PyObject *run_program(const cj_nvvm_api *api, cj_nvvm_program prog, PyObject *payload,
-                             int needs_libdevice, const cj_nvvm_options *opts) {
+/* One nvvmCompileProgram, on a thread of its own (util/background.c): the program, the
+ * options and the module's bytes belong to it, so an interrupted compile finishes alone. */
+typedef struct nvvm_job {
+    const cj_nvvm_api *api;
+    cj_nvvm_program prog;
+    char *module;            /* the payload's bytes: NVVM may read them until it compiled */
+    char args[10][48];
+    const char *argv[10];
+    int argc;
+    cj_nvvm_result rc;
+} nvvm_job;
+
+static void nvvm_job_run(void *arg) {
+    nvvm_job *j = arg;
+    j->rc = j->api->CompileProgram(j->prog, j->argc, j->argv);
+}
+
+static void nvvm_job_drop(void *arg) {
+    nvvm_job *j = arg;
+    j->api->DestroyProgram(&j->prog);
+    PyMem_RawFree(j->module);
+    PyMem_RawFree(j);
+}
+
+/* A job owning a new program with `payload` (and libdevice) added; NULL + exception. */
+static nvvm_job *nvvm_job_new(const cj_nvvm_api *api, PyObject *payload, int needs_libdevice,
+                              const cj_nvvm_options *opts) {
     const char *data;
     Py_ssize_t size;
     if (PyBytes_Check(payload)) {
@@ -129,29 +154,43 @@ static PyObject *run_program(const cj_nvvm_api *api, cj_nvvm_program prog, PyObj
     } else if ((data = PyUnicode_AsUTF8AndSize(payload, &size)) == NULL) {
         return NULL;
     }
-    if (cj_nvvm_check(api, api->AddModuleToProgram(prog, data, (size_t)size, "cujit"),
-                      "nvvmAddModuleToProgram", prog) < 0) {
-        return NULL;
+    nvvm_job *j = PyMem_RawCalloc(1, sizeof(nvvm_job));
+    char *copy = j ? PyMem_RawMalloc((size_t)size + 1) : NULL;
+    if (copy == NULL) {
+        PyMem_RawFree(j);
+        return (nvvm_job *)PyErr_NoMemory();
     }
-    if (needs_libdevice) {
-        size_t lib_size;
-        const char *lib = cj_nvvm_libdevice_bitcode(&lib_size);
-        if (lib == NULL ||
-            cj_nvvm_check(api, api->LazyAddModuleToProgram(prog, lib, lib_size, "libdevice"),
-                          "nvvmLazyAddModuleToProgram(libdevice)", prog) < 0) {
-            return NULL;
-        }
+    memcpy(copy, data, (size_t)size);
+    j->api = api;
+    j->module = copy;
+    if (cj_nvvm_check(api, api->CreateProgram(&j->prog), "nvvmCreateProgram", NULL) < 0) {
+        PyMem_RawFree(copy);
+        PyMem_RawFree(j);
+        return NULL;
     }
     const char *argv[10];
     char arch[32], level[16];
-    int argc = build_argv(opts, argv, arch, level);
-    cj_nvvm_result rc;
-    Py_BEGIN_ALLOW_THREADS /* the program is ours alone; NVVM holds no Python state */
-    rc = api->CompileProgram(prog, argc, argv);
-    Py_END_ALLOW_THREADS
-    if (cj_nvvm_check(api, rc, "nvvmCompileProgram", prog) < 0) {
+    j->argc = build_argv(opts, argv, arch, level);
+    for (int i = 0; i < j->argc; i++) {
+        PyOS_snprintf(j->args[i], sizeof(j->args[i]), "%s", argv[i]);
+        j->argv[i] = j->args[i];
+    }
+    size_t lib_size;
+    const char *lib = NULL;
+    if (cj_nvvm_check(api, api->AddModuleToProgram(j->prog, copy, (size_t)size, "cujit"),
+                      "nvvmAddModuleToProgram", j->prog) < 0 ||
+        (needs_libdevice &&
+         ((lib = cj_nvvm_libdevice_bitcode(&lib_size)) == NULL ||
+          cj_nvvm_check(api, api->LazyAddModuleToProgram(j->prog, lib, lib_size, "libdevice"),
+                        "nvvmLazyAddModuleToProgram(libdevice)", j->prog) < 0))) {
+        nvvm_job_drop(j);
         return NULL;
     }
+    return j;
+}
+
+/* The compiled program's PTX (new str). */
+static PyObject *compiled_ptx(const cj_nvvm_api *api, cj_nvvm_program prog) {
     size_t ptx_size = 0;
     if (cj_nvvm_check(api, api->GetCompiledResultSize(prog, &ptx_size),
                       "nvvmGetCompiledResultSize", prog) < 0) {
@@ -184,12 +223,22 @@ PyObject *cj_nvvm_compile(LLVMModuleRef module, const cj_nvvm_options *opts) {
     if (payload == NULL) {
         return NULL;
     }
-    cj_nvvm_program prog = NULL;
-    PyObject *ptx = NULL;
-    if (cj_nvvm_check(api, api->CreateProgram(&prog), "nvvmCreateProgram", NULL) == 0) {
-        ptx = run_program(api, prog, payload, needs_libdevice, opts);
-        api->DestroyProgram(&prog);
+    nvvm_job *job = nvvm_job_new(api, payload, needs_libdevice, opts);
+    Py_DECREF(payload); /* the job has its own copy */
+    if (job == NULL) {
+        return NULL;
     }
-    Py_DECREF(payload); /* kept until here: NVVM may read the buffer until it has compiled */
+    int rc = cj_run_in_background(nvvm_job_run, nvvm_job_drop, job); /* Ctrl-C can stop it */
+    if (rc < 0) {
+        if (rc == -1) {
+            nvvm_job_drop(job);
+        }
+        return NULL;
+    }
+    PyObject *ptx = cj_nvvm_check(api, job->rc, "nvvmCompileProgram", job->prog) == 0
+                        ? compiled_ptx(api, job->prog)
+                        : NULL;
+    nvvm_job_drop(job);
     return ptx;
 }
+

@@ -32,6 +32,13 @@ typedef struct cj_vec {
 void *cj_vec_push(cj_arena *arena, cj_vec *vec, size_t item_size);
 #define CJ_VEC_AT(vec, type, i) (((type *)(vec).items)[i])
 
+/* ---- background.c: long work on a thread of its own, so Ctrl-C can interrupt the wait ---- */
+/* Runs work(arg) on a new thread while this one waits with the GIL, looking at signals every
+ * 50 ms. 0: it finished, the caller has arg back. -1 with an exception: it did not start (the
+ * caller still owns arg). -2 with the signal's exception (KeyboardInterrupt): the wait was
+ * interrupted and arg is handed over: drop(arg) runs when the work ends. */
+int cj_run_in_background(void (*work)(void *), void (*drop)(void *), void *arg);
+
 /* ---- errors.c: exception classes, created at module init (borrowed, module-lifetime) ---- */
 extern PyObject *cj_CujitError;        /* base of all cujit errors */
 extern PyObject *cj_TypingError;       /* a function could not be typed */
