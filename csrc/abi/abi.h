@@ -7,9 +7,11 @@
  * returning 0, or the id (1-based) of the exception to raise (excinfo.c below). The CPU
  * dispatcher calls a wrapper `i32 @name.wrapper(i8* ret, i8** args)`; a kernel's parameters
  * are flattened as lower/lower_kernel.h says.
- * Arrays are {T* data, i8* parent, [n x i64] shape, [n x i64] strides}, strides in bytes; the
- * C-side size of each type is types/types.h's cj_abi_size; their layout rules (default
- * strides, contiguity) are layout.c's, below. */
+ * Arrays are {T* data, i8* parent, [n x i64] shape, [n x i64] strides, cj_meminfo* meminfo},
+ * strides in bytes: `parent` is the Python object an argument array came from (borrowed),
+ * `meminfo` the allocation compiled code made it in (nrt.c below; NULL otherwise). The C-side
+ * size of each type is types/types.h's cj_abi_size; their layout rules (default strides,
+ * contiguity) are layout.c's, below. */
 #ifndef CJ_ABI_H
 #define CJ_ABI_H
 
@@ -55,9 +57,28 @@ enum {
     CJ_EXC_SSIZE_RANGE,       /* OverflowError('Python int too large to convert to C ssize_t') */
     CJ_EXC_INT64_RANGE,       /* OverflowError('Python int too large to convert to C int64') */
     CJ_EXC_PYTHON,            /* a Python exception, already set (objmode blocks); no entry */
+    CJ_EXC_MEMORY,            /* MemoryError('cannot allocate memory for an array') */
+    CJ_EXC_NEGATIVE_DIM,      /* ValueError('negative dimensions are not allowed') */
+    CJ_EXC_TOO_BIG,           /* ValueError('array is too big; ...') (NumPy's words) */
+    CJ_EXC_EMPTY_MIN,         /* ValueError('zero-size array to reduction operation minimum
+                               * which has no identity'), and maximum: */
+    CJ_EXC_EMPTY_MAX,
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);
+
+/* ---- nrt.c: memory compiled code allocates, reference counted (numba's NRT) ---- */
+typedef struct cj_meminfo {
+    _Atomic long long refcount; /* owners: variables of compiled code, NumPy arrays' bases */
+    void *data;                 /* 64-byte aligned, right after the header */
+    long long size;             /* bytes */
+} cj_meminfo;
+/* A new allocation of `nbytes` with one reference, or NULL (no exception: no GIL). */
+cj_meminfo *cj_nrt_allocate(int64_t nbytes);
+void cj_nrt_incref(cj_meminfo *mi); /* NULL: nothing */
+void cj_nrt_decref(cj_meminfo *mi); /* NULL: nothing; the last reference frees it */
+/* Allocations made and freed since the process started. */
+void cj_nrt_stats(unsigned long long *allocated, unsigned long long *freed);
 
 /* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);

@@ -185,7 +185,17 @@ int cj_excinfo_init(PyObject *module) {
         register_builtin(CJ_EXC_SSIZE_RANGE, PyExc_OverflowError, "Python int too large to "
                                                                   "convert to C ssize_t") ||
         register_builtin(CJ_EXC_INT64_RANGE, PyExc_OverflowError, "Python int too large to "
-                                                                  "convert to C int64")) {
+                                                                  "convert to C int64") ||
+        register_builtin(CJ_EXC_MEMORY, PyExc_MemoryError, "cannot allocate memory for an "
+                                                           "array") ||
+        register_builtin(CJ_EXC_NEGATIVE_DIM, PyExc_ValueError, "negative dimensions are not "
+                                                                "allowed") ||
+        register_builtin(CJ_EXC_TOO_BIG, PyExc_ValueError, "array is too big; `arr.size * "
+                         "arr.dtype.itemsize` is larger than the maximum possible size.") ||
+        register_builtin(CJ_EXC_EMPTY_MIN, PyExc_ValueError, "zero-size array to reduction "
+                         "operation minimum which has no identity") ||
+        register_builtin(CJ_EXC_EMPTY_MAX, PyExc_ValueError, "zero-size array to reduction "
+                         "operation maximum which has no identity")) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

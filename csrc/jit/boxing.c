@@ -1,7 +1,10 @@
 /* boxing.c: Python values <-> the C layout compiled code uses (lower_types.c's cj_abi_*).
  * Scalars unbox from Python numbers and NumPy scalars; arrays to {data, parent, shape,
- * strides} with the array object as parent (borrowed for the call), and back to that very
- * object while they view all of it (else a view based on it); tuples item by item. */
+ * strides, meminfo} with the array object as parent (borrowed for the call) and no meminfo,
+ * and back to that very object while they view all of it (else a view based on it); an array
+ * compiled code allocated boxes as a NumPy array over its memory, whose base holds a
+ * reference to the allocation (boxing borrows: the caller's references stay its own);
+ * tuples item by item. */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -208,6 +211,7 @@ static int unbox_array(PyObject *value, const cj_type *t, void *dst) {
         memcpy(p + 16 + 8 * (size_t)d, &dim, 8);
         memcpy(p + 16 + 8 * (size_t)(t->ndim + d), &stride, 8);
     }
+    memset(p + 16 + 16 * (size_t)t->ndim, 0, sizeof(void *)); /* no meminfo: NumPy owns it */
     return 0;
 }
 
@@ -296,6 +300,8 @@ static PyObject *box_array(const void *src, const cj_type *t) {
     PyObject *parent;
     memcpy(&data, p, sizeof(void *));
     memcpy(&parent, p + 8, sizeof(void *));
+    cj_meminfo *meminfo;
+    memcpy(&meminfo, p + 16 + 16 * (size_t)t->ndim, sizeof(void *));
     npy_intp shape[32], strides[32];
     for (int d = 0; d < t->ndim; d++) {
         int64_t v;
@@ -318,12 +324,13 @@ static PyObject *box_array(const void *src, const cj_type *t) {
     if (arr == NULL) {
         return NULL;
     }
-    if (parent != NULL) {
-        Py_INCREF(parent);
-        if (PyArray_SetBaseObject((PyArrayObject *)arr, parent) < 0) { /* steals parent */
-            Py_DECREF(arr);
-            return NULL;
-        }
+    /* the base keeps the memory alive: the object it came from, or its allocation */
+    PyObject *base = parent != NULL ? (Py_INCREF(parent), parent)
+                     : meminfo != NULL ? cj_meminfo_object(meminfo) : NULL;
+    if ((parent != NULL || meminfo != NULL) &&
+        (base == NULL || PyArray_SetBaseObject((PyArrayObject *)arr, base) < 0)) {
+        Py_DECREF(arr); /* SetBaseObject steals base, even on failure */
+        return NULL;
     }
     return arr;
 }

@@ -323,6 +323,7 @@ static PyObject *invoke(cj_overload *ov, PyObject *const *full) {
         goto done;
     }
     result = cj_box(ret, ov->ret);
+    cj_nrt_release_value(ret, ov->ret); /* the function's reference: the box holds its own */
 done:
     cj_objmode_release();
     if (buf != small) {

@@ -151,6 +151,13 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst);
  * views all of its parent (the object it was unboxed from) is that object, as in numba. */
 PyObject *cj_box(const void *src, const cj_type *t);
 
+/* ---- nrt_python.c: compiled code's allocations seen from Python ---- */
+/* A new MemInfo object holding a reference to `mi` (the base of NumPy arrays over it). */
+PyObject *cj_meminfo_object(cj_meminfo *mi);
+/* Drops the references a value of type `t` at `src` holds (a compiled function's result,
+ * once boxed). */
+void cj_nrt_release_value(const void *src, const cj_type *t);
+
 /* ---- objmode.c: `with objmode()` blocks at run time ---- */
 /* The lowering's objmode_site (lower.h): a new site for `block` (an ObjModeBlock), appended
  * to env->keep; *site receives what the code passes to cj_objmode_call. -1 + exception. */

@@ -36,12 +36,19 @@ int cj_store_var(cj_lower *L, int var, LLVMValueRef value, const cj_type *from) 
     if (v == NULL) {
         return -1;
     }
+    if (!cj_counts_refs(L, to)) {
+        LLVMBuildStore(L->b, v, L->slots[var]);
+        return 0;
+    }
+    cj_incref(L, v, to); /* the variable's reference to the new value, then the old one's */
+    LLVMValueRef old = cj_load_var(L, var);
     LLVMBuildStore(L->b, v, L->slots[var]);
+    cj_decref(L, old, to);
     return 0;
 }
 
 void cj_emit_raise(cj_lower *L, int id) {
-    LLVMBuildRet(L->b, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
+    cj_emit_return(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
     LLVMPositionBuilderAtEnd(L->b, cj_new_bb(L, "after_raise"));
 }
 
@@ -50,7 +57,7 @@ void cj_emit_raise_if(cj_lower *L, LLVMValueRef cond, int id) {
     LLVMBasicBlockRef ok = cj_new_bb(L, "ok");
     LLVMBuildCondBr(L->b, cond, fail, ok);
     LLVMPositionBuilderAtEnd(L->b, fail);
-    LLVMBuildRet(L->b, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
+    cj_emit_return(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
     LLVMPositionBuilderAtEnd(L->b, ok);
 }
 
@@ -61,7 +68,7 @@ void cj_emit_check_status(cj_lower *L, LLVMValueRef status) {
     LLVMBasicBlockRef ok = cj_new_bb(L, "ok");
     LLVMBuildCondBr(L->b, failed, fail, ok);
     LLVMPositionBuilderAtEnd(L->b, fail);
-    LLVMBuildRet(L->b, status);
+    cj_emit_return(L, status);
     LLVMPositionBuilderAtEnd(L->b, ok);
 }
 
@@ -185,10 +192,10 @@ static int lower_getattr(cj_lower *L, cj_instr *in) {
     }
     LLVMValueRef v = cj_load_var(L, in->args[0]);
     LLVMValueRef r;
-    if (t->kind == CJ_ARRAY) {
-        r = cj_array_attr(L, v, t, name);
-    } else if (in->rtype->kind == CJ_BOUND) {
+    if (in->rtype->kind == CJ_BOUND) { /* a method: its call reads the receiver */
         r = cj_empty(L);
+    } else if (t->kind == CJ_ARRAY) {
+        r = cj_array_attr(L, v, t, name);
     } else if (t->kind == CJ_COMPLEX) {
         LLVMValueRef im;
         LLVMValueRef re = cj_complex_parts(L, v, &im);
@@ -317,7 +324,8 @@ static int lower_terminator(cj_lower *L, cj_instr *in) {
             return -1;
         }
         LLVMBuildStore(L->b, v, L->ret_ptr);
-        LLVMBuildRet(L->b, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0, 0));
+        cj_incref(L, v, L->ret_type); /* the caller's reference */
+        cj_emit_return(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0, 0));
         return 0;
     }
     case CJ_I_RAISE:
@@ -373,7 +381,11 @@ static int make_slots(cj_lower *L) {
         if (var->type != NULL) {
             LLVMTypeRef t = cj_llvm_type(L->ctx, var->type);
             L->slots[v] = cj_entry_alloca(L, t, var->name);
-            if (!var->is_temp) { /* a local read before any assignment reads zero, not junk */
+            int refs = cj_counts_refs(L, var->type);
+            L->owns_refs |= refs;
+            /* a local read before any assignment reads zero, not junk; a variable holding
+             * references starts with none (its first store drops the old value's) */
+            if (!var->is_temp || refs) {
                 LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
                 LLVMPositionBuilderAtEnd(b, L->alloca_bb);
                 LLVMBuildStore(b, LLVMConstNull(t), L->slots[v]);
@@ -468,6 +480,7 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
         rc = lower_blocks(&L);
     }
     if (rc == 0) {
+        cj_finish_exit(&L); /* before sealing: the exit block has no terminator yet */
         seal_empty_blocks(&L);
     }
     LLVMDisposeBuilder(L.b);

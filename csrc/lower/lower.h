@@ -2,7 +2,10 @@
  * Every function follows the calling convention of abi/abi.h.
  * Sections: lower.c (functions, blocks, variables, constants, control flow), lower_types.c
  * (cj_type -> LLVM type, casts), lower_num.c (operators), lower_call.c (calls, builtins,
- * math), lower_array.c (arrays), lower_iter.c (iterators); around compiled functions:
+ * math; lower_cmath.c the cmath formulas, lower_objmode.c objmode blocks), lower_array.c
+ * (arrays), lower_array_new.c (np.empty/zeros/ones/full), lower_array_reduce.c (a.sum() ...),
+ * lower_refs.c (references to compiled code's allocations), lower_iter.c (iterators); around
+ * compiled functions:
  * lower_wrapper.c (the CPU dispatcher's entry), lower_ufunc.c (NumPy ufunc loops), and
  * debuginfo.c (line tables); lower_kernel.c (CUDA kernel entries, lower_kernel.h);
  * ub_audit.c (the undefined-behaviour audit, CUJIT_UB_CHECK). */

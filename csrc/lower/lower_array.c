@@ -173,6 +173,8 @@ static LLVMValueRef make_view(cj_lower *L, LLVMValueRef arr, LLVMValueRef offset
     v = LLVMBuildInsertValue(L->b, v, offset_ptr(L, data, offset), CJ_ARR_DATA, "");
     v = LLVMBuildInsertValue(L->b, v, LLVMBuildExtractValue(L->b, arr, CJ_ARR_PARENT, ""),
                              CJ_ARR_PARENT, "");
+    v = LLVMBuildInsertValue(L->b, v, LLVMBuildExtractValue(L->b, arr, CJ_ARR_MEMINFO, ""),
+                             CJ_ARR_MEMINFO, ""); /* a view shares its base's allocation */
     LLVMTypeRef dims_t = LLVMArrayType(LLVMInt64TypeInContext(L->ctx), (unsigned)ndim);
     LLVMValueRef sh = LLVMGetUndef(dims_t), st = LLVMGetUndef(dims_t);
     for (int d = 0; d < ndim; d++) {
@@ -269,7 +271,7 @@ LLVMValueRef cj_const_array(cj_lower *L, PyObject *array, const cj_type *t) {
     LLVMSetLinkage(g, LLVMPrivateLinkage);
     LLVMSetAlignment(g, 16);
     LLVMValueRef data = LLVMConstBitCast(g, LLVMPointerType(elem, 0));
-    LLVMValueRef v = LLVMGetUndef(cj_llvm_type(L->ctx, t));
+    LLVMValueRef v = LLVMConstNull(cj_llvm_type(L->ctx, t)); /* no meminfo */
     v = LLVMBuildInsertValue(L->b, v, data, CJ_ARR_DATA, "");
     /* the parent is the original array, kept alive by the overload (env->keep) */
     LLVMValueRef parent = LLVMConstIntToPtr(LLVMConstInt(LLVMInt64TypeInContext(L->ctx),

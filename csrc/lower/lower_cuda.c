@@ -171,7 +171,7 @@ static LLVMValueRef lower_sync(cj_lower *L, const cj_call *call, int id) {
 /* An array value over `data` (generic T*) with a constant C-order shape. */
 static LLVMValueRef make_array(cj_lower *L, const cj_type *at, LLVMValueRef data,
                                const long long *shape, LLVMValueRef dyn_dim0) {
-    LLVMValueRef v = LLVMGetUndef(cj_llvm_type(L->ctx, at));
+    LLVMValueRef v = LLVMConstNull(cj_llvm_type(L->ctx, at)); /* no parent, no meminfo */
     v = LLVMBuildInsertValue(L->b, v, data, CJ_ARR_DATA, "");
     LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
     v = LLVMBuildInsertValue(L->b, v, LLVMConstNull(i8p), CJ_ARR_PARENT, "");

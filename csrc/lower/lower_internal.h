@@ -22,6 +22,10 @@ typedef struct cj_lower {
     const cj_type *ret_type;
     const cj_type *const *argtypes;
     cj_instr **def;               /* per variable: its only definition, or NULL */
+    int owns_refs;                /* some variable holds arrays (CPU): returns go by exit_bb */
+    LLVMBasicBlockRef exit_bb;    /* lower_refs.c: drops the variables' references, returns */
+    LLVMValueRef exit_status;     /* its phi of the status to return */
+    cj_vec held;                  /* cj_held: hidden owners (an iterator's array), lower_refs.c */
 } cj_lower;
 
 /* ---- lower.c ---- */
@@ -37,6 +41,21 @@ void cj_emit_raise_if(cj_lower *L, LLVMValueRef cond, int id);
 void cj_emit_check_status(cj_lower *L, LLVMValueRef status);
 LLVMValueRef cj_const_value(cj_lower *L, PyObject *obj, const cj_type *t); /* NULL + exc */
 LLVMBasicBlockRef cj_new_bb(cj_lower *L, const char *name);
+
+/* ---- lower_refs.c: references to compiled code's allocations (CPU) ---- */
+int cj_type_has_refs(const cj_type *t);          /* an array, or a tuple holding one */
+int cj_counts_refs(cj_lower *L, const cj_type *t); /* ... and the target counts them */
+void cj_incref(cj_lower *L, LLVMValueRef v, const cj_type *t);
+void cj_decref(cj_lower *L, LLVMValueRef v, const cj_type *t);
+/* `ret status`, by the exit block when variables hold references. */
+void cj_emit_return(cj_lower *L, LLVMValueRef status);
+void cj_finish_exit(cj_lower *L); /* fills the exit block, after every block is lowered */
+/* Keeps `v` alive until the function returns or this site runs again (an iterator's array,
+ * which the loop's body may drop from its variable). -1 with an exception. */
+int cj_hold(cj_lower *L, LLVMValueRef v, const cj_type *t);
+/* A run-time function (abi.h) declared in the module by name. */
+LLVMValueRef cj_runtime_fn(cj_lower *L, const char *name, LLVMTypeRef ret,
+                           LLVMTypeRef *params, unsigned nparams);
 
 /* ---- lower_types.c ---- */
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to);
@@ -80,8 +99,29 @@ LLVMValueRef cj_round_float(cj_lower *L, const cj_type *xt, LLVMValueRef x, LLVM
 LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd);
 
 /* ---- lower_call.c ---- */
+static inline const cj_type *cj_complex_part(const cj_type *complex_t) {
+    return cj_type_float(complex_t->bits / 2); /* the type of a complex's real and imag */
+}
 int cj_lower_call(cj_lower *L, cj_instr *in);
 int cj_lower_raise(cj_lower *L, cj_instr *in);
+/* lower_cmath.c: cmath function `id` (a cj_builtin) of `z`, of complex type `t`. */
+LLVMValueRef cj_lower_cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t);
+
+/* ---- lower_array_new.c: np.empty/zeros/ones/full(_like), a new array the call hands over ---- */
+LLVMValueRef cj_lower_array_new(cj_lower *L, cj_instr *in, const cj_call *call);
+/* Whether the call's result is a new reference the caller must drop once stored. */
+int cj_call_hands_over(const cj_call *call);
+
+/* ---- lower_array_reduce.c: whole-array reductions, and visiting every element ---- */
+typedef void (*cj_element_fn)(cj_lower *L, LLVMValueRef element_ptr, void *ctx);
+/* Calls fn at each element of `arr` (C order; element_ptr an i8*), in emitted loops. */
+void cj_array_for_each(cj_lower *L, LLVMValueRef arr, const cj_type *at, cj_element_fn fn,
+                       void *ctx);
+/* The element at `ptr` (an i8*) as a value of `dtype` (bool: an i1). */
+LLVMValueRef cj_load_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype);
+/* np.sum(a) ... np.all(a) (builtin `id`) of `arr`, in the result type `rt`. */
+LLVMValueRef cj_lower_array_reduce(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
+                                   const cj_type *rt);
 
 /* ---- lower_objmode.c: the call a `with objmode()` block became (CJ_CALL_OBJMODE) ---- */
 LLVMValueRef cj_lower_objmode_call(cj_lower *L, cj_instr *in, const cj_call *call);
@@ -100,6 +140,7 @@ LLVMValueRef cj_const_array(cj_lower *L, PyObject *array, const cj_type *t);
 #define CJ_ARR_PARENT 1
 #define CJ_ARR_SHAPE 2
 #define CJ_ARR_STRIDES 3
+#define CJ_ARR_MEMINFO 4
 
 /* ---- lower_cuda.c: CUDA intrinsics (calls resolved to CJ_CALL_CUDA, threadIdx.x...) ---- */
 LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
@@ -111,9 +152,9 @@ LLVMValueRef cj_range_len(cj_lower *L, LLVMValueRef v);
 /* A new iterator over `v` (a pointer to its state, allocated in the entry block). */
 LLVMValueRef cj_lower_getiter(cj_lower *L, LLVMValueRef v, const cj_type *vt,
                               const cj_type *it);
-/* Initialises the state at `state` for iterating `v`. */
-void cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type *vt,
-                  const cj_type *it);
+/* Initialises the state at `state` for iterating `v` (-1 with an exception). */
+int cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type *vt,
+                 const cj_type *it);
 /* Steps the iterator: returns the value (in it->yield) and sets *ok. */
 LLVMValueRef cj_lower_iternext(cj_lower *L, LLVMValueRef state, const cj_type *it,
                                LLVMValueRef *ok);

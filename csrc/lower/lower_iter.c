@@ -36,12 +36,12 @@ static LLVMValueRef field(cj_lower *L, LLVMTypeRef st, LLVMValueRef state, int i
     return LLVMBuildStructGEP2(L->b, st, state, (unsigned)i, "");
 }
 
-void cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type *vt,
-                  const cj_type *it) {
+int cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type *vt,
+                 const cj_type *it) {
     LLVMTypeRef st = cj_iter_state_type(L->ctx, it);
     if (vt->kind == CJ_ITER) { /* an iterator made by enumerate()/zip(): copy its state */
         LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, st, v, ""), state);
-        return;
+        return 0;
     }
     switch (it->iter_kind) {
     case CJ_ITER_RANGE:
@@ -49,14 +49,17 @@ void cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type
             LLVMBuildStore(L->b, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""),
                            field(L, st, state, i));
         }
-        return;
+        return 0;
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
+        if (cj_hold(L, v, vt) < 0) { /* the loop may drop the array from its variable */
+            return -1;
+        }
         LLVMBuildStore(L->b, v, field(L, st, state, 0));
         LLVMBuildStore(L->b, cj_i64(L, 0), field(L, st, state, 1));
-        return;
+        return 0;
     default:
-        return; /* enumerate/zip states are made by their call */
+        return 0; /* enumerate/zip states are made by their call */
     }
 }
 
@@ -66,8 +69,7 @@ LLVMValueRef cj_lower_getiter(cj_lower *L, LLVMValueRef v, const cj_type *vt,
         return v; /* iter(iterator) is the iterator itself */
     }
     LLVMValueRef state = cj_entry_alloca(L, cj_iter_state_type(L->ctx, it), "iter");
-    cj_iter_init(L, state, v, vt, it);
-    return state;
+    return cj_iter_init(L, state, v, vt, it) < 0 ? NULL : state;
 }
 
 /* A range of step 1 (range(n), range(a, b), enumerate's counter): `cur + 1` is an nsw add,

@@ -67,6 +67,7 @@ static LLVMValueRef rebuild(LLVMBuilderRef b, LLVMContextRef ctx, LLVMValueRef f
     LLVMValueRef v = LLVMGetUndef(cj_llvm_type(ctx, t));
     switch (t->kind) {
     case CJ_ARRAY: {
+        v = LLVMConstNull(cj_llvm_type(ctx, t)); /* no parent, no meminfo */
         v = LLVMBuildInsertValue(b, v, LLVMGetParam(fn, (*p)++), CJ_ARR_DATA, "");
         LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
         v = LLVMBuildInsertValue(b, v, LLVMConstNull(i8p), CJ_ARR_PARENT, "");

@@ -79,9 +79,10 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
     case CJ_ARRAY: {
         LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
         LLVMTypeRef dims = LLVMArrayType(i64, (unsigned)t->ndim);
-        LLVMTypeRef f[4] = {LLVMPointerType(cj_elem_type(ctx, t->dtype), 0),
-                            LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), dims, dims};
-        return LLVMStructTypeInContext(ctx, f, 4, 0);
+        LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
+        LLVMTypeRef f[5] = {LLVMPointerType(cj_elem_type(ctx, t->dtype), 0), i8p, dims, dims,
+                            i8p}; /* abi.h: data, parent, shape, strides, meminfo */
+        return LLVMStructTypeInContext(ctx, f, 5, 0);
     }
     case CJ_RANGE:
     case CJ_SLICE:

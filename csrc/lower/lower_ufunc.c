@@ -52,10 +52,11 @@ static void store_scalar(loop_builder *lb, LLVMValueRef p, LLVMValueRef v, const
     LLVMBuildStore(lb->b, v, LLVMBuildBitCast(lb->b, p, LLVMPointerType(mem, 0), ""));
 }
 
-/* A core-dimension array argument of a gufunc: {data, NULL, shape, strides} of this step. */
+/* A core-dimension array argument of a gufunc: {data, NULL, shape, strides, NULL} of this
+ * step. */
 static LLVMValueRef core_array(loop_builder *lb, LLVMValueRef p, const cj_type *t,
                                PyObject *dim_indices, int core_step_base) {
-    LLVMValueRef v = LLVMGetUndef(cj_llvm_type(lb->ctx, t));
+    LLVMValueRef v = LLVMConstNull(cj_llvm_type(lb->ctx, t));
     LLVMTypeRef elem = LLVMPointerType(t->dtype->kind == CJ_BOOL ? LLVMInt8TypeInContext(lb->ctx)
                                                                  : cj_llvm_type(lb->ctx, t->dtype), 0);
     v = LLVMBuildInsertValue(lb->b, v, LLVMBuildBitCast(lb->b, p, elem, ""), 0, "");

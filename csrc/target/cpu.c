@@ -4,6 +4,8 @@
  * made under one lock (cpu_background.c finishes big modules on threads of their own). */
 #include "target/cpu_internal.h"
 
+#include "abi/abi.h"
+
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
@@ -66,6 +68,30 @@ static LLVMTargetMachineRef new_host_machine(void) {
     return machine;
 }
 
+/* The run-time functions compiled code calls by name (abi.h), defined in the JIT: cached code
+ * finds them in any process (the extension's own symbols are not global). */
+static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } runtime[] = {
+        {"cj_nrt_allocate", (void (*)(void))cj_nrt_allocate},
+        {"cj_nrt_incref", (void (*)(void))cj_nrt_incref},
+        {"cj_nrt_decref", (void (*)(void))cj_nrt_decref},
+    };
+    enum { N = sizeof(runtime) / sizeof(runtime[0]) };
+    LLVMJITCSymbolMapPair pairs[N];
+    for (int i = 0; i < N; i++) {
+        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(made, runtime[i].name);
+        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)runtime[i].fn;
+        pairs[i].Sym.Flags.GenericFlags =
+            LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+        pairs[i].Sym.Flags.TargetFlags = 0;
+    }
+    return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(made),
+                                 LLVMOrcAbsoluteSymbols(pairs, N));
+}
+
 /* The JIT, made once: host CPU and features, process symbols searchable. */
 static int ensure_jit(void) {
     if (jit != NULL) {
@@ -97,6 +123,10 @@ static int ensure_jit(void) {
         return llvm_error(err, "cannot expose process symbols to the JIT");
     }
     LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(made), process_symbols);
+    if ((err = define_runtime(made))) {
+        LLVMOrcDisposeLLJIT(made);
+        return llvm_error(err, "cannot give compiled code cujit's run time");
+    }
     ts_context = LLVMOrcCreateNewThreadSafeContext();
     jit = made;
     return 0;

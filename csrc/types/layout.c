@@ -59,8 +59,8 @@ size_t cj_abi_size(const cj_type *t) {
         }
         return round_up(cj_abi_tuple_offset(t, t->n - 1) + cj_abi_size(t->items[t->n - 1]),
                         cj_abi_align(t));
-    case CJ_ARRAY:
-        return 16 + 16 * (size_t)t->ndim;
+    case CJ_ARRAY: /* abi.h: data, parent, shape, strides, meminfo */
+        return 24 + 16 * (size_t)t->ndim;
     case CJ_RANGE:
     case CJ_SLICE:
         return 24;

@@ -488,6 +488,12 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
 static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const cj_builtin_info *b = &cj_builtin_table[id];
     int n = in->nargs - 1;
+    if (cj_builtin_makes_array(id)) { /* array_new.c: keywords too */
+        return cj_type_array_new(c, in, id, out);
+    }
+    if (cj_builtin_reduces(id)) { /* array_reduce.c */
+        return cj_type_array_reduce(c, in, id, NULL, out);
+    }
     if (in->index > 0) {
         return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
     }
@@ -594,6 +600,10 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
         }
         *out = bound->source->kind == CJ_BOOL ? cj_t_int64 : bound->source;
         return 1;
+    }
+    int reduction = bound->source->kind == CJ_ARRAY ? cj_reduction_by_name(name) : -1;
+    if (reduction >= 0 && strcmp(name, "amin") != 0 && strcmp(name, "amax") != 0) {
+        return cj_type_array_reduce(c, in, reduction, bound->source, out);
     }
     return cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name,
                            bound->source->name);

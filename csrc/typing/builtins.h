@@ -180,6 +180,23 @@ typedef enum cj_builtin_rule {
     X(NP_ISNAN, "numpy", "isnan", CJ_R_PRED, "")                                    \
     X(NP_ISINF, "numpy", "isinf", CJ_R_PRED, "")                                    \
     X(NP_ISFINITE, "numpy", "isfinite", CJ_R_PRED, "")                              \
+    X(NP_EMPTY, "numpy", "empty", CJ_R_SPECIAL, "")                                 \
+    X(NP_ZEROS, "numpy", "zeros", CJ_R_SPECIAL, "")                                 \
+    X(NP_ONES, "numpy", "ones", CJ_R_SPECIAL, "")                                   \
+    X(NP_FULL, "numpy", "full", CJ_R_SPECIAL, "")                                   \
+    X(NP_EMPTY_LIKE, "numpy", "empty_like", CJ_R_SPECIAL, "")                       \
+    X(NP_ZEROS_LIKE, "numpy", "zeros_like", CJ_R_SPECIAL, "")                       \
+    X(NP_ONES_LIKE, "numpy", "ones_like", CJ_R_SPECIAL, "")                         \
+    X(NP_FULL_LIKE, "numpy", "full_like", CJ_R_SPECIAL, "")                         \
+    X(NP_SUM, "numpy", "sum", CJ_R_SPECIAL, "")                                     \
+    X(NP_PROD, "numpy", "prod", CJ_R_SPECIAL, "")                                   \
+    X(NP_MIN, "numpy", "min", CJ_R_SPECIAL, "")                                     \
+    X(NP_AMIN, "numpy", "amin", CJ_R_SPECIAL, "")                                   \
+    X(NP_MAX, "numpy", "max", CJ_R_SPECIAL, "")                                     \
+    X(NP_AMAX, "numpy", "amax", CJ_R_SPECIAL, "")                                   \
+    X(NP_MEAN, "numpy", "mean", CJ_R_SPECIAL, "")                                   \
+    X(NP_ANY, "numpy", "any", CJ_R_SPECIAL, "")                                     \
+    X(NP_ALL, "numpy", "all", CJ_R_SPECIAL, "")                                     \
     X(METH_CONJUGATE, "", "conjugate", CJ_R_SPECIAL, "")
 
 typedef enum cj_builtin {
@@ -197,6 +214,14 @@ typedef struct cj_builtin_info {
 } cj_builtin_info;
 
 extern const cj_builtin_info cj_builtin_table[CJ_B_COUNT];
+
+/* The array creation functions (np.empty ... np.full_like): they make a new array. */
+static inline int cj_builtin_makes_array(int id) {
+    return id >= CJ_B_NP_EMPTY && id <= CJ_B_NP_FULL_LIKE;
+}
+
+/* The whole-array reductions (np.sum ... np.all, and the methods of the same names). */
+static inline int cj_builtin_reduces(int id) { return id >= CJ_B_NP_SUM && id <= CJ_B_NP_ALL; }
 
 /* The builtin id of a Python object, or -1 (no exception) when it is none of them. */
 int cj_builtin_lookup(PyObject *obj);

@@ -10,6 +10,7 @@
  * is exactly what whole rounds over every instruction did (typing an instruction again from
  * the same operands changes nothing), in the same order, so types, errors and pruning match. */
 #include "typing/infer_internal.h"
+#include "util/npy.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -91,7 +92,7 @@ static const cj_type *const_tuple_type(PyObject *value) {
 }
 
 const cj_type *cj_const_type(PyObject *value) {
-    if (PyUnicode_Check(value)) {
+    if (PyUnicode_Check(value) || PyArray_DescrCheck(value)) { /* strings, np.dtype('f4') */
         return cj_type_const_obj(value);
     }
     if (PyTuple_Check(value)) {
@@ -368,8 +369,10 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
         if (callee != NULL && callee->kind == CJ_CONST_OBJ &&
             ((PyType_Check(callee->obj) &&
               PyType_IsSubtype((PyTypeObject *)callee->obj, (PyTypeObject *)PyExc_BaseException)) ||
-             cj_builtin_lookup(callee->obj) == CJ_B_PRINT)) {
-            return 0; /* exception messages, and print("text", x) where print is supported */
+             cj_builtin_lookup(callee->obj) == CJ_B_PRINT ||
+             cj_builtin_makes_array(cj_builtin_lookup(callee->obj)))) {
+            return 0; /* exception messages, print("text", x) where print is supported, and
+                       * np.zeros(n, dtype="float32", order="C") */
         }
         first = 1;
     }
@@ -395,7 +398,8 @@ static int type_arg(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 
 /* GLOBAL: modules, classes and callables are typed where they are used. */
 static int type_global(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
-    if (!PyModule_Check(in->obj) && !PyType_Check(in->obj) && !PyCallable_Check(in->obj)) {
+    if (!PyModule_Check(in->obj) && !PyType_Check(in->obj) && !PyCallable_Check(in->obj) &&
+        !PyArray_DescrCheck(in->obj)) {
         return cj_typing_error(c, in, "Untyped global name '%U': Cannot determine cujit "
                                       "type of %R", in->name ? in->name : Py_None,
                                (PyObject *)Py_TYPE(in->obj));

@@ -26,6 +26,14 @@ cj_call *cj_plain_call(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int bui
 /* jitted_calls.c: a call of `callee`, a jitted function whose Python function is `pyfunc`. */
 int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
                             const cj_type **out);
+/* array_new.c: np.empty/zeros/ones/full and their *_like forms. */
+int cj_type_array_new(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* array_reduce.c: np.sum(a) / a.sum() and the other whole-array reductions; `receiver` is
+ * the array for the method form, NULL for the function's. */
+int cj_type_array_reduce(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
+                         const cj_type **out);
+int cj_reduction_by_name(const char *name); /* the builtin id of a.<name>(), or -1 */
+const cj_type *cj_reduce_result(int id, const cj_type *dtype);
 /* objmode_typing.c: whether `obj` is a `with objmode()` block's callee, and its call. */
 int cj_is_objmode_block(PyObject *obj);
 int cj_type_objmode_call(cj_infer_ctx *c, cj_instr *in, PyObject *block, const cj_type **out);

@@ -30,7 +30,7 @@ from . import types as cjtypes
 from .errors import NumbaWarning
 
 MAGIC = b"CJC\x00"
-VERSION = 2
+VERSION = 3  # 3: arrays carry a meminfo (compiled code allocates, issue 10)
 _HEAD = struct.Struct("<4sHH32sI")  # magic, version, reserved, mac, header length
 _MAX_ENTRY = 1 << 30  # larger files are not entries of ours
 _SECRET_SIZE = 32

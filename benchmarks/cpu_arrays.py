@@ -1,0 +1,77 @@
+"""Arrays made inside compiled code (issue 10): cujit vs numba vs NumPy, side by side in one
+run, as ratios of cujit's time. What exists so far:
+  (c) allocation-heavy: 10**6 calls of a jitted function returning np.empty(4), from Python
+      (call + allocate + box + free), and 10**6 allocations inside one compiled loop;
+  zeros: np.zeros((4000, 4000)) made and summed in compiled code.
+The rest of the issue's list (fused expressions, reductions, np.dot, np.random, np.sort) is
+added as those land. Usage: python benchmarks/cpu_arrays.py"""
+import time
+import warnings
+
+import numpy as np
+
+from _common import best_of
+
+
+def returns_empty():
+    return np.empty(4)
+
+
+def allocates_in_loop(n):
+    s = 0.0
+    for i in range(n):
+        a = np.empty(4)
+        a[0] = i
+        s += a[0]
+    return s
+
+
+def zeros_and_walk(n):
+    z = np.zeros((n, n))
+    s = 0.0
+    for i in range(n):
+        s += z[i, i] + 1.0
+    return s
+
+
+def calls(f, n):
+    def run():
+        for _ in range(n):
+            f()
+    return run
+
+
+def main():
+    import cujit
+    jits = {"cujit": cujit.njit}
+    try:
+        import numba
+        jits["numba"] = numba.njit
+    except ImportError:
+        print("numba not installed: cujit alone")
+    rows = {}
+    for name, jit in jits.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            f, g, h = jit(returns_empty), jit(allocates_in_loop), jit(zeros_and_walk)
+            f(), g(10), h(10)
+        rows[name] = (best_of(calls(f, 10**6), 3), best_of(lambda: g(10**6), 5),
+                      best_of(lambda: h(4000), 5))
+    rows["numpy"] = (best_of(calls(lambda: np.empty(4), 10**6), 3), float("nan"),
+                     best_of(lambda: np.zeros((4000, 4000)).trace() + 4000, 5))
+    titles = ["10**6 calls returning np.empty(4)", "10**6 np.empty(4) in a compiled loop",
+              "np.zeros((4000, 4000)) + diagonal walk"]
+    for k, title in enumerate(titles):
+        print(title)
+        base = rows["cujit"][k]
+        for name, times in rows.items():
+            t = times[k]
+            if t == t:
+                print(f"  {name:6} {1e3 * t:10.2f} ms  {t / base:6.2f}x cujit's time")
+    if "numba" in rows:
+        print("cujit/numba:", " ".join(f"{rows['cujit'][k] / rows['numba'][k]:.2f}"
+                                       for k in range(3)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""numba.core's public corners, at numba's module paths (`cujit.core.runtime`)."""
