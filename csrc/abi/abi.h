@@ -69,14 +69,19 @@ int cj_excinfo_init(PyObject *module);
 
 /* ---- nrt.c: memory compiled code allocates, reference counted (numba's NRT) ---- */
 typedef struct cj_meminfo {
-    _Atomic long long refcount; /* owners: variables of compiled code, NumPy arrays' bases */
-    void *data;                 /* 64-byte aligned, right after the header */
+    _Atomic long long refcount; /* first (compiled code adds to it): variables of compiled
+                                 * code, NumPy arrays' bases */
+    void *data;                 /* 64-byte aligned, after the header */
     long long size;             /* bytes */
+    void *raw;                  /* what malloc gave */
 } cj_meminfo;
-/* A new allocation of `nbytes` with one reference, or NULL (no exception: no GIL). */
+/* A new allocation of `nbytes` with one reference, or NULL (no exception: no GIL); zeroed:
+ * its bytes are 0. */
 cj_meminfo *cj_nrt_allocate(int64_t nbytes);
+cj_meminfo *cj_nrt_allocate_zeroed(int64_t nbytes);
 void cj_nrt_incref(cj_meminfo *mi); /* NULL: nothing */
 void cj_nrt_decref(cj_meminfo *mi); /* NULL: nothing; the last reference frees it */
+void cj_nrt_free(cj_meminfo *mi);   /* for compiled code, when its count reached zero */
 /* Allocations made and freed since the process started. */
 void cj_nrt_stats(unsigned long long *allocated, unsigned long long *freed);
 

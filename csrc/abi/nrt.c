@@ -1,32 +1,46 @@
 /* nrt.c: memory that compiled code owns (numba's NRT): each allocation is a cj_meminfo header
- * with an atomic reference count, followed by its data (64-byte aligned). Compiled CPU code
- * calls these three functions by name (target/cpu.c defines them in the JIT); they need no
- * GIL. The counters let tests prove that every allocation is freed. */
+ * with an atomic reference count, then its data, 64-byte aligned (malloc'd with room to align;
+ * calloc'd for np.zeros, so large zeroed arrays cost no writes until used). Compiled CPU code
+ * calls these functions by name (target/cpu.c defines them in the JIT) and counts references
+ * itself with atomic adds on the header (lower/lower_refs.c), calling cj_nrt_free when one
+ * reaches zero; they need no GIL. The counters let tests prove that every allocation is freed. */
 #include "abi/abi.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#define DATA_OFFSET 64 /* the header, rounded up to the data's alignment */
-
-_Static_assert(sizeof(cj_meminfo) <= DATA_OFFSET, "cj_meminfo outgrew its slot");
+#define ALIGN 64
 
 static atomic_ullong allocations, frees;
 
-cj_meminfo *cj_nrt_allocate(int64_t nbytes) {
-    if (nbytes < 0 || (uint64_t)nbytes > (uint64_t)PY_SSIZE_T_MAX - 2 * DATA_OFFSET) {
+static cj_meminfo *allocate(int64_t nbytes, int zeroed) {
+    /* header + data, rounded; ALIGN more to place the header so that data is aligned */
+    if (nbytes < 0 || (uint64_t)nbytes > (uint64_t)PY_SSIZE_T_MAX - 4 * ALIGN) {
         return NULL;
     }
-    size_t total = ((size_t)nbytes + DATA_OFFSET + DATA_OFFSET - 1) / DATA_OFFSET * DATA_OFFSET;
-    cj_meminfo *mi = aligned_alloc(DATA_OFFSET, total);
-    if (mi == NULL) {
+    size_t head = (sizeof(cj_meminfo) + ALIGN - 1) / ALIGN * ALIGN;
+    size_t total = head + (size_t)nbytes + ALIGN;
+    char *raw = zeroed ? calloc(1, total) : malloc(total);
+    if (raw == NULL) {
         return NULL;
     }
+    char *data = (char *)(((uintptr_t)raw + head + ALIGN - 1) / ALIGN * ALIGN);
+    cj_meminfo *mi = (cj_meminfo *)(data - head);
     atomic_init(&mi->refcount, 1);
-    mi->data = (char *)mi + DATA_OFFSET;
+    mi->data = data;
     mi->size = nbytes;
+    mi->raw = raw;
     atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
     return mi;
+}
+
+cj_meminfo *cj_nrt_allocate(int64_t nbytes) { return allocate(nbytes, 0); }
+
+cj_meminfo *cj_nrt_allocate_zeroed(int64_t nbytes) { return allocate(nbytes, 1); }
+
+void cj_nrt_free(cj_meminfo *mi) {
+    atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
+    free(mi->raw);
 }
 
 void cj_nrt_incref(cj_meminfo *mi) {
@@ -37,8 +51,7 @@ void cj_nrt_incref(cj_meminfo *mi) {
 
 void cj_nrt_decref(cj_meminfo *mi) {
     if (mi != NULL && atomic_fetch_sub_explicit(&mi->refcount, 1, memory_order_acq_rel) == 1) {
-        atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
-        free(mi);
+        cj_nrt_free(mi);
     }
 }
 

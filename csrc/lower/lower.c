@@ -30,6 +30,20 @@ LLVMValueRef cj_load_var(cj_lower *L, int var) {
     return LLVMBuildLoad2(L->b, t, L->slots[var], v->name);
 }
 
+int cj_store_var_taking(cj_lower *L, int var, LLVMValueRef value, const cj_type *from) {
+    const cj_type *to = CJ_VAR(L->ir, var)->type;
+    LLVMValueRef v = cj_cast(L, value, from, to);
+    if (v == NULL) {
+        return -1;
+    }
+    LLVMValueRef old = cj_counts_refs(L, to) ? cj_load_var(L, var) : NULL;
+    LLVMBuildStore(L->b, v, L->slots[var]);
+    if (old != NULL) {
+        cj_decref(L, old, to);
+    }
+    return 0;
+}
+
 int cj_store_var(cj_lower *L, int var, LLVMValueRef value, const cj_type *from) {
     const cj_type *to = CJ_VAR(L->ir, var)->type;
     LLVMValueRef v = cj_cast(L, value, from, to);

@@ -49,16 +49,18 @@ static LLVMValueRef checked_bytes(cj_lower *L, int ndim, LLVMValueRef *shape, lo
     return bytes;
 }
 
-/* A new allocation of `bytes`: (meminfo, data); MemoryError when there is no memory. */
-static LLVMValueRef allocate(cj_lower *L, LLVMValueRef bytes, LLVMValueRef *data) {
+/* A new allocation of `bytes` (zeroed or not): (meminfo, data); MemoryError when there is no
+ * memory. */
+static LLVMValueRef allocate(cj_lower *L, LLVMValueRef bytes, int zeroed, LLVMValueRef *data) {
     LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-    LLVMValueRef fn = cj_runtime_fn(L, "cj_nrt_allocate", i8p, &i64, 1);
+    LLVMValueRef fn = cj_runtime_fn(L, zeroed ? "cj_nrt_allocate_zeroed" : "cj_nrt_allocate",
+                                    i8p, &i64, 1);
     LLVMValueRef mi = LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, &bytes, 1,
                                      "meminfo");
     cj_emit_raise_if(L, LLVMBuildIsNull(L->b, mi, ""), CJ_EXC_MEMORY);
-    LLVMTypeRef fields[3] = {i64, i8p, i64}; /* abi.h's cj_meminfo */
-    LLVMTypeRef mi_t = LLVMStructTypeInContext(L->ctx, fields, 3, 0);
+    LLVMTypeRef fields[4] = {i64, i8p, i64, i8p}; /* abi.h's cj_meminfo */
+    LLVMTypeRef mi_t = LLVMStructTypeInContext(L->ctx, fields, 4, 0);
     LLVMValueRef at = LLVMBuildStructGEP2(L->b, mi_t,
                                           LLVMBuildBitCast(L->b, mi, LLVMPointerType(mi_t, 0), ""),
                                           1, "");
@@ -98,10 +100,8 @@ LLVMValueRef cj_lower_array_new(cj_lower *L, cj_instr *in, const cj_call *call) 
     LLVMValueRef shape[CJ_MAXDIM], strides[CJ_MAXDIM];
     requested_shape(L, call, ndim, shape);
     LLVMValueRef bytes = checked_bytes(L, ndim, shape, item), data;
-    LLVMValueRef mi = allocate(L, bytes, &data);
-    if (call->builtin == CJ_B_NP_ZEROS || call->builtin == CJ_B_NP_ZEROS_LIKE) {
-        LLVMBuildMemSet(L->b, data, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), bytes, 64);
-    }
+    int zeroed = call->builtin == CJ_B_NP_ZEROS || call->builtin == CJ_B_NP_ZEROS_LIKE;
+    LLVMValueRef mi = allocate(L, bytes, zeroed, &data);
     LLVMValueRef stride = i64c(L, item); /* C order; a 0 counts as 1 (abi.h layout rules) */
     for (int d = ndim - 1; d >= 0; d--) {
         strides[d] = stride;

@@ -588,14 +588,15 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
         r = cj_lower_objmode_call(L, in, call);
         break;
     }
-    if (r == NULL || cj_store_var(L, in->dst, r, in->rtype) < 0) {
+    if (r == NULL) {
         return -1;
     }
-    if (call->kind == CJ_CALL_DISPATCHER || call->kind == CJ_CALL_SELF ||
-        cj_call_hands_over(call)) {
-        cj_decref(L, r, in->rtype); /* the callee's reference: the variable has its own */
-    }
-    return 0;
+    /* a jitted callee's result and a new array come with their references: the variable
+     * takes them over */
+    int hands_over = call->kind == CJ_CALL_DISPATCHER || call->kind == CJ_CALL_SELF ||
+                     cj_call_hands_over(call);
+    return hands_over ? cj_store_var_taking(L, in->dst, r, in->rtype)
+                      : cj_store_var(L, in->dst, r, in->rtype);
 }
 
 /* raise: the exception instance made at typing (or the class) gets a registry id. */

@@ -31,6 +31,8 @@ typedef struct cj_lower {
 /* ---- lower.c ---- */
 LLVMValueRef cj_load_var(cj_lower *L, int var);               /* in the variable's type */
 int cj_store_var(cj_lower *L, int var, LLVMValueRef v, const cj_type *from);
+/* The same for a value whose references the variable takes over (a call's new array). */
+int cj_store_var_taking(cj_lower *L, int var, LLVMValueRef v, const cj_type *from);
 LLVMValueRef cj_entry_alloca(cj_lower *L, LLVMTypeRef t, const char *name);
 /* Returns `id` from the function (raises exception #id); leaves the builder in a fresh,
  * unreachable block so callers can go on emitting. */

@@ -36,36 +36,55 @@ LLVMValueRef cj_runtime_fn(cj_lower *L, const char *name, LLVMTypeRef ret,
     return fn;
 }
 
-static void ref_op(cj_lower *L, LLVMValueRef v, const cj_type *t, const char *name) {
-    if (t->kind == CJ_ARRAY) {
+/* The count of an allocation (abi.h: the header's first field), changed in place: an atomic
+ * add; a decrement that reaches zero frees it (cj_nrt_free). Arrays from Python have no
+ * meminfo: a branch, not an atomic, for them. */
+static void count(cj_lower *L, LLVMValueRef mi, int delta) {
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMBasicBlockRef counted = cj_new_bb(L, "counted"), done = cj_new_bb(L, "counted_done");
+    LLVMBuildCondBr(L->b, LLVMBuildIsNull(L->b, mi, ""), done, counted);
+    LLVMPositionBuilderAtEnd(L->b, counted);
+    LLVMValueRef refcount = LLVMBuildBitCast(L->b, mi, LLVMPointerType(i64, 0), "");
+    if (delta > 0) {
+        LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, refcount, LLVMConstInt(i64, 1, 0),
+                           LLVMAtomicOrderingMonotonic, 0);
+    } else {
+        LLVMValueRef old = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpSub, refcount,
+                                              LLVMConstInt(i64, 1, 0),
+                                              LLVMAtomicOrderingAcquireRelease, 0);
+        LLVMBasicBlockRef last = cj_new_bb(L, "last_reference");
+        LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, old, LLVMConstInt(i64, 1, 0), ""),
+                        last, done);
+        LLVMPositionBuilderAtEnd(L->b, last);
         LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
-        LLVMValueRef fn = cj_runtime_fn(L, name, LLVMVoidTypeInContext(L->ctx), &i8p, 1);
-        LLVMValueRef mi = LLVMBuildExtractValue(L->b, v, CJ_ARR_MEMINFO, "meminfo");
-        /* arrays from Python have none: a branch, not a call, for them */
-        LLVMBasicBlockRef counted = cj_new_bb(L, "counted"), done = cj_new_bb(L, "counted_done");
-        LLVMBuildCondBr(L->b, LLVMBuildIsNull(L->b, mi, ""), done, counted);
-        LLVMPositionBuilderAtEnd(L->b, counted);
+        LLVMValueRef fn = cj_runtime_fn(L, "cj_nrt_free", LLVMVoidTypeInContext(L->ctx), &i8p, 1);
         LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, &mi, 1, "");
-        LLVMBuildBr(L->b, done);
-        LLVMPositionBuilderAtEnd(L->b, done);
+    }
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, done);
+}
+
+static void ref_op(cj_lower *L, LLVMValueRef v, const cj_type *t, int delta) {
+    if (t->kind == CJ_ARRAY) {
+        count(L, LLVMBuildExtractValue(L->b, v, CJ_ARR_MEMINFO, "meminfo"), delta);
         return;
     }
     for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
         if (cj_type_has_refs(t->items[i])) {
-            ref_op(L, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), t->items[i], name);
+            ref_op(L, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), t->items[i], delta);
         }
     }
 }
 
 void cj_incref(cj_lower *L, LLVMValueRef v, const cj_type *t) {
     if (cj_counts_refs(L, t)) {
-        ref_op(L, v, t, "cj_nrt_incref");
+        ref_op(L, v, t, 1);
     }
 }
 
 void cj_decref(cj_lower *L, LLVMValueRef v, const cj_type *t) {
     if (cj_counts_refs(L, t)) {
-        ref_op(L, v, t, "cj_nrt_decref");
+        ref_op(L, v, t, -1);
     }
 }
 

@@ -76,6 +76,8 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         void (*fn)(void);
     } runtime[] = {
         {"cj_nrt_allocate", (void (*)(void))cj_nrt_allocate},
+        {"cj_nrt_allocate_zeroed", (void (*)(void))cj_nrt_allocate_zeroed},
+        {"cj_nrt_free", (void (*)(void))cj_nrt_free},
         {"cj_nrt_incref", (void (*)(void))cj_nrt_incref},
         {"cj_nrt_decref", (void (*)(void))cj_nrt_decref},
     };
