@@ -62,3 +62,16 @@ def run_checks_on_fake_driver(fake_launch_driver):
                            text=True, timeout=600)
         assert r.returncode == 0 and "ALL OK" in r.stdout, r.stdout[-4000:] + r.stderr[-4000:]
     return run
+
+
+@pytest.fixture
+def nrt_balanced():
+    """Compiled code's allocations (abi/nrt.c) made during the test are all freed by its end."""
+    import gc
+    from cujit import _core
+    gc.collect()
+    made, freed = _core.nrt_stats()
+    yield
+    gc.collect()
+    made2, freed2 = _core.nrt_stats()
+    assert made2 - freed2 == made - freed, "compiled code leaked or freed an allocation twice"

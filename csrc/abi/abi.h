@@ -63,6 +63,7 @@ enum {
     CJ_EXC_EMPTY_MIN,         /* ValueError('zero-size array to reduction operation minimum
                                * which has no identity'), and maximum: */
     CJ_EXC_EMPTY_MAX,
+    CJ_EXC_BROADCAST,         /* ValueError('operands could not be broadcast together') */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);

@@ -195,7 +195,9 @@ int cj_excinfo_init(PyObject *module) {
         register_builtin(CJ_EXC_EMPTY_MIN, PyExc_ValueError, "zero-size array to reduction "
                          "operation minimum which has no identity") ||
         register_builtin(CJ_EXC_EMPTY_MAX, PyExc_ValueError, "zero-size array to reduction "
-                         "operation maximum which has no identity")) {
+                         "operation maximum which has no identity") ||
+        register_builtin(CJ_EXC_BROADCAST, PyExc_ValueError, "operands could not be broadcast "
+                         "together")) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

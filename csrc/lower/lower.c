@@ -268,6 +268,13 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
     LLVMValueRef r = NULL;
     const cj_type *a = in->nargs > 0 ? vtype(L, in->args[0]) : NULL;
     const cj_type *b = in->nargs > 1 ? vtype(L, in->args[1]) : NULL;
+    if ((in->op == CJ_I_BINOP || in->op == CJ_I_UNARY || in->op == CJ_I_COMPARE) &&
+        (a->kind == CJ_ARRAY || (b != NULL && b->kind == CJ_ARRAY))) {
+        int fresh;
+        r = cj_lower_array_op(L, in, &fresh); /* lower_array_expr.c */
+        return fresh ? cj_store_var_taking(L, in->dst, r, in->rtype)
+                     : cj_store_var(L, in->dst, r, in->rtype);
+    }
     switch (in->op) {
     case CJ_I_BINOP:
         r = cj_lower_binop(L, in->sub, cj_load_var(L, in->args[0]), a,

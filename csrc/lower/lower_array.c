@@ -45,6 +45,9 @@ LLVMValueRef cj_array_attr(cj_lower *L, LLVMValueRef arr, const cj_type *at, con
     if (strcmp(name, "strides") == 0) {
         return dims_tuple(L, arr, at, CJ_ARR_STRIDES);
     }
+    if (strcmp(name, "T") == 0) {
+        return cj_array_transpose(L, arr, at);
+    }
     LLVMValueRef size = cj_array_size(L, arr, at);
     if (strcmp(name, "nbytes") == 0) {
         return LLVMBuildMul(L->b, size, cj_i64(L, (long long)cj_abi_size(at->dtype)), "");

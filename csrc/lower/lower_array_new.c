@@ -93,14 +93,11 @@ static LLVMValueRef fill_value(cj_lower *L, const cj_call *call, const cj_type *
     }
 }
 
-LLVMValueRef cj_lower_array_new(cj_lower *L, cj_instr *in, const cj_call *call) {
-    const cj_type *at = in->rtype;
+LLVMValueRef cj_new_array(cj_lower *L, const cj_type *at, LLVMValueRef *shape, int zeroed) {
     int ndim = at->ndim;
     long long item = (long long)cj_abi_size(at->dtype);
-    LLVMValueRef shape[CJ_MAXDIM], strides[CJ_MAXDIM];
-    requested_shape(L, call, ndim, shape);
-    LLVMValueRef bytes = checked_bytes(L, ndim, shape, item), data;
-    int zeroed = call->builtin == CJ_B_NP_ZEROS || call->builtin == CJ_B_NP_ZEROS_LIKE;
+    LLVMValueRef strides[CJ_MAXDIM], data;
+    LLVMValueRef bytes = checked_bytes(L, ndim, shape, item);
     LLVMValueRef mi = allocate(L, bytes, zeroed, &data);
     LLVMValueRef stride = i64c(L, item); /* C order; a 0 counts as 1 (abi.h layout rules) */
     for (int d = ndim - 1; d >= 0; d--) {
@@ -120,17 +117,33 @@ LLVMValueRef cj_lower_array_new(cj_lower *L, cj_instr *in, const cj_call *call) 
     v = LLVMBuildInsertValue(L->b, v, LLVMBuildBitCast(L->b, data, elem_p, ""), CJ_ARR_DATA, "");
     v = LLVMBuildInsertValue(L->b, v, sh, CJ_ARR_SHAPE, "");
     v = LLVMBuildInsertValue(L->b, v, st, CJ_ARR_STRIDES, "");
-    v = LLVMBuildInsertValue(L->b, v, mi, CJ_ARR_MEMINFO, "");
-    filling f = {.dtype = at->dtype, .value = fill_value(L, call, at->dtype)};
-    if (f.value != NULL) { /* ones, full */
-        if (at->dtype->kind == CJ_BOOL) {
-            f.value = LLVMBuildZExt(L->b, f.value, cj_elem_type(L->ctx, at->dtype), "");
-        }
-        cj_array_for_each(L, v, at, store_value, &f);
+    return LLVMBuildInsertValue(L->b, v, mi, CJ_ARR_MEMINFO, "");
+}
+
+LLVMValueRef cj_lower_array_new(cj_lower *L, cj_instr *in, const cj_call *call) {
+    const cj_type *at = in->rtype;
+    LLVMValueRef shape[CJ_MAXDIM];
+    requested_shape(L, call, at->ndim, shape);
+    int zeroed = call->builtin == CJ_B_NP_ZEROS || call->builtin == CJ_B_NP_ZEROS_LIKE;
+    LLVMValueRef v = cj_new_array(L, at, shape, zeroed);
+    LLVMValueRef value = fill_value(L, call, at->dtype);
+    if (value != NULL) { /* ones, full */
+        cj_fill_array(L, v, at, value);
     }
     return v;
 }
 
+void cj_fill_array(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRef value) {
+    filling f = {.dtype = at->dtype, .value = value};
+    if (at->dtype->kind == CJ_BOOL) {
+        f.value = LLVMBuildZExt(L->b, value, cj_elem_type(L->ctx, at->dtype), "");
+    }
+    cj_array_for_each(L, arr, at, store_value, &f);
+}
+
 int cj_call_hands_over(const cj_call *call) {
-    return call->kind == CJ_CALL_BUILTIN && cj_builtin_makes_array(call->builtin);
+    int id = call->builtin;
+    return (call->kind == CJ_CALL_BUILTIN && cj_builtin_makes_array(id)) ||
+           ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) &&
+            (id == CJ_B_NP_COPY || id == CJ_B_METH_ASTYPE));
 }

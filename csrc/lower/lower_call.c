@@ -482,6 +482,10 @@ static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call
         return cj_lower_array_reduce(L, id, cj_load_var(L, call->args[0]), call->argtypes[0],
                                      in->rtype);
     }
+    if (cj_builtin_array_method(id)) { /* np.copy(a), np.transpose(a) */
+        return cj_lower_array_method(L, id, cj_load_var(L, call->args[0]), call->argtypes[0],
+                                     in, call, 1);
+    }
     switch (cj_builtin_table[id].rule) {
     case CJ_R_SPECIAL:
         return lower_special(L, in, call, id);
@@ -563,6 +567,11 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
         if (cj_builtin_reduces(call->builtin)) {
             r = cj_lower_array_reduce(L, call->builtin, cj_load_var(L, get->args[0]), rt,
                                       in->rtype);
+            break;
+        }
+        if (cj_builtin_array_method(call->builtin)) {
+            r = cj_lower_array_method(L, call->builtin, cj_load_var(L, get->args[0]), rt, in,
+                                      call, 0);
             break;
         }
         LLVMValueRef z = cj_cast(L, cj_load_var(L, get->args[0]), rt, in->rtype);

@@ -113,8 +113,30 @@ LLVMValueRef cj_lower_cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type 
 LLVMValueRef cj_lower_array_new(cj_lower *L, cj_instr *in, const cj_call *call);
 /* Whether the call's result is a new reference the caller must drop once stored. */
 int cj_call_hands_over(const cj_call *call);
+/* A new C-contiguous array of type `at` and `shape` (int64s; NumPy's errors for negative
+ * or too large sizes), holding its one reference; zeroed: its bytes are 0. */
+LLVMValueRef cj_new_array(cj_lower *L, const cj_type *at, LLVMValueRef *shape, int zeroed);
+/* Every element of `arr` = value (of at->dtype). */
+void cj_fill_array(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRef value);
+
+/* ---- lower_array_methods.c: a.copy(), a.astype(t), a.fill(v), a.transpose(), a.T ---- */
+LLVMValueRef cj_lower_array_method(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
+                                   cj_instr *in, const cj_call *call, int first_arg);
+LLVMValueRef cj_array_transpose(cj_lower *L, LLVMValueRef arr, const cj_type *at);
 
 /* ---- lower_array_reduce.c: whole-array reductions, and visiting every element ---- */
+/* A nest of loops over `shape` (C order) moving `nptrs` byte pointers by their own strides
+ * per dimension (0: stays); fn gets the pointers at each element. */
+#define CJ_LOOP_NEST_PTRS 4
+typedef struct cj_loop_nest {
+    int ndim, nptrs;
+    LLVMValueRef shape[CJ_MAXDIM];
+    LLVMValueRef strides[CJ_LOOP_NEST_PTRS][CJ_MAXDIM];
+    void (*fn)(cj_lower *L, LLVMValueRef *ptrs, void *ctx);
+    void *ctx;
+} cj_loop_nest;
+void cj_emit_loop_nest(cj_lower *L, const cj_loop_nest *n, LLVMValueRef *bases);
+LLVMValueRef cj_array_bytes(cj_lower *L, LLVMValueRef arr); /* data as an i8* */
 typedef void (*cj_element_fn)(cj_lower *L, LLVMValueRef element_ptr, void *ctx);
 /* Calls fn at each element of `arr` (C order; element_ptr an i8*), in emitted loops. */
 void cj_array_for_each(cj_lower *L, LLVMValueRef arr, const cj_type *at, cj_element_fn fn,
@@ -124,6 +146,11 @@ LLVMValueRef cj_load_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype
 /* np.sum(a) ... np.all(a) (builtin `id`) of `arr`, in the result type `rt`. */
 LLVMValueRef cj_lower_array_reduce(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
                                    const cj_type *rt);
+
+/* ---- lower_array_expr.c: operators on arrays (typing/array_expr.c) ---- */
+/* BINOP / UNARY / COMPARE `in` with an array operand: the result (a new array, or the left
+ * array for an in-place operator); *fresh says whether it is a new array to hand over. */
+LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh);
 
 /* ---- lower_objmode.c: the call a `with objmode()` block became (CJ_CALL_OBJMODE) ---- */
 LLVMValueRef cj_lower_objmode_call(cj_lower *L, cj_instr *in, const cj_call *call);

@@ -71,8 +71,13 @@ static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cha
         *out = cj_t_int64;
         return 1;
     }
-    if (cj_reduction_by_name(name) >= 0 && strcmp(name, "amin") != 0 &&
-        strcmp(name, "amax") != 0) { /* a.sum(): a method, typed at its call */
+    if (strcmp(name, "T") == 0) {
+        *out = cj_transposed(t);
+        return *out ? 1 : -1;
+    }
+    if ((cj_reduction_by_name(name) >= 0 && strcmp(name, "amin") != 0 &&
+         strcmp(name, "amax") != 0) ||
+        cj_array_method_by_name(name) >= 0) { /* a.sum(), a.copy(): typed at the call */
         *out = cj_type_bound(t, in->obj);
         return *out ? 1 : -1;
     }

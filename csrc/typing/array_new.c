@@ -10,8 +10,7 @@
 
 #include "util/npy.h"
 
-/* The dtype a compile-time object spells, or NULL with no exception when it spells none. */
-static const cj_type *dtype_of_object(PyObject *obj) {
+const cj_type *cj_dtype_of_object(PyObject *obj) {
     if (obj == NULL) {
         return NULL;
     }
@@ -124,7 +123,7 @@ int cj_type_array_new(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
     }
     const cj_type *dtype = like ? first->dtype : fill ? fill : cj_t_float64;
     if (vars[2] >= 0 && cj_vt(c, vars[2])->kind != CJ_NONE) {
-        dtype = dtype_of_object(constant(c, vars[2]));
+        dtype = cj_dtype_of_object(constant(c, vars[2]));
         if (dtype == NULL) {
             return cj_typing_error(c, in, "np.%s(): the dtype must be a NumPy number type "
                                           "known at compile time, not %s", fname,

@@ -197,6 +197,10 @@ typedef enum cj_builtin_rule {
     X(NP_MEAN, "numpy", "mean", CJ_R_SPECIAL, "")                                   \
     X(NP_ANY, "numpy", "any", CJ_R_SPECIAL, "")                                     \
     X(NP_ALL, "numpy", "all", CJ_R_SPECIAL, "")                                     \
+    X(NP_COPY, "numpy", "copy", CJ_R_SPECIAL, "")                                   \
+    X(METH_ASTYPE, "", "astype", CJ_R_SPECIAL, "")                                  \
+    X(METH_FILL, "", "fill", CJ_R_SPECIAL, "")                                      \
+    X(NP_TRANSPOSE, "numpy", "transpose", CJ_R_SPECIAL, "")                         \
     X(METH_CONJUGATE, "", "conjugate", CJ_R_SPECIAL, "")
 
 typedef enum cj_builtin {
@@ -222,6 +226,11 @@ static inline int cj_builtin_makes_array(int id) {
 
 /* The whole-array reductions (np.sum ... np.all, and the methods of the same names). */
 static inline int cj_builtin_reduces(int id) { return id >= CJ_B_NP_SUM && id <= CJ_B_NP_ALL; }
+
+/* Array methods (a.copy(), a.astype(t), a.fill(v), a.transpose(); np.copy, np.transpose). */
+static inline int cj_builtin_array_method(int id) {
+    return id >= CJ_B_NP_COPY && id <= CJ_B_NP_TRANSPOSE;
+}
 
 /* The builtin id of a Python object, or -1 (no exception) when it is none of them. */
 int cj_builtin_lookup(PyObject *obj);

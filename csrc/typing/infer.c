@@ -141,9 +141,7 @@ static int type_binop(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return 0;
     }
     if (a->kind == CJ_ARRAY || b->kind == CJ_ARRAY) {
-        return cj_unsupported_error(c, in, "array expressions (%s %s %s) are not supported yet "
-                                           "(a later cujit release)", a->name,
-                                    cj_binop_symbol(in->sub), b->name);
+        return cj_type_array_op(c, in, out); /* array_expr.c */
     }
     *out = cj_rule_binop(in->sub, a, b, &in->optype);
     if (*out == NULL) {
@@ -159,6 +157,9 @@ static int type_unary(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     const cj_type *a = cj_vt(c, in->args[0]);
     if (a == NULL) {
         return 0;
+    }
+    if (a->kind == CJ_ARRAY) {
+        return cj_type_array_op(c, in, out); /* array_expr.c */
     }
     *out = cj_rule_unary(in->sub, a);
     if (*out == NULL) {
@@ -180,8 +181,7 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return 0;
     }
     if (a->kind == CJ_ARRAY || b->kind == CJ_ARRAY) {
-        return cj_unsupported_error(c, in, "array comparisons (%s %s %s) are not supported "
-                                           "yet", a->name, cj_cmpop_symbol(in->sub), b->name);
+        return cj_type_array_op(c, in, out); /* array_expr.c */
     }
     *out = cj_rule_compare(in->sub, a, b, &in->optype);
     if (*out == NULL) {
@@ -373,6 +373,10 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
              cj_builtin_makes_array(cj_builtin_lookup(callee->obj)))) {
             return 0; /* exception messages, print("text", x) where print is supported, and
                        * np.zeros(n, dtype="float32", order="C") */
+        }
+        if (callee != NULL && callee->kind == CJ_BOUND &&
+            PyUnicode_CompareWithASCIIString(callee->obj, "astype") == 0) {
+            return 0; /* a.astype("float32") */
         }
         first = 1;
     }

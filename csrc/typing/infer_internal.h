@@ -28,6 +28,17 @@ int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyO
                             const cj_type **out);
 /* array_new.c: np.empty/zeros/ones/full and their *_like forms. */
 int cj_type_array_new(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* The dtype a compile-time object spells (np.float32, np.dtype('f4'), 'float32', float, a
+ * cujit type), or NULL with no exception when it spells none. */
+const cj_type *cj_dtype_of_object(PyObject *obj);
+/* array_methods.c: a.copy(), a.astype(t), a.fill(v), a.transpose(), np.copy, np.transpose;
+ * `receiver` as for reductions. */
+int cj_type_array_method(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
+                         const cj_type **out);
+int cj_array_method_by_name(const char *name); /* the builtin id of a.<name>(), or -1 */
+const cj_type *cj_transposed(const cj_type *at); /* the type of a.T */
+/* array_expr.c: an operator (BINOP, UNARY, COMPARE) with an array operand. */
+int cj_type_array_op(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 /* array_reduce.c: np.sum(a) / a.sum() and the other whole-array reductions; `receiver` is
  * the array for the method form, NULL for the function's. */
 int cj_type_array_reduce(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
