@@ -2,9 +2,12 @@
 run, as ratios of cujit's time. What exists so far:
   (c) allocation-heavy: 10**6 calls of a jitted function returning np.empty(4), from Python
       (call + allocate + box + free), and 10**6 allocations inside one compiled loop;
-  zeros: np.zeros((4000, 4000)) made and summed in compiled code.
-The rest of the issue's list (fused expressions, reductions, np.dot, np.random, np.sort) is
-added as those land. Usage: python benchmarks/cpu_arrays.py"""
+  zeros: np.zeros((4000, 4000)) made and walked in compiled code;
+  (a) the expression a*b + c*d - e on 10**7 float64 (each operator its own loop in cujit for
+      now: the fusion numba does comes later);
+  (b) a.sum() of 4000x4000 float64.
+The rest of the issue's list (axis reductions, np.dot, np.random, np.sort) is added as those
+land. Usage: python benchmarks/cpu_arrays.py"""
 import time
 import warnings
 
@@ -34,6 +37,14 @@ def zeros_and_walk(n):
     return s
 
 
+def expression(a, b, c, d, e):
+    return a * b + c * d - e
+
+
+def total(a):
+    return a.sum()
+
+
 def calls(f, n):
     def run():
         for _ in range(n):
@@ -50,17 +61,24 @@ def main():
     except ImportError:
         print("numba not installed: cujit alone")
     rows = {}
+    rng = np.random.default_rng(0)
+    ops = [rng.random(10**7) for _ in range(5)]
+    big = rng.random((4000, 4000))
     for name, jit in jits.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             f, g, h = jit(returns_empty), jit(allocates_in_loop), jit(zeros_and_walk)
-            f(), g(10), h(10)
+            x, s = jit(expression), jit(total)
+            f(), g(10), h(10), x(*ops), s(big)
         rows[name] = (best_of(calls(f, 10**6), 3), best_of(lambda: g(10**6), 5),
-                      best_of(lambda: h(4000), 5))
+                      best_of(lambda: h(4000), 5), best_of(lambda: x(*ops), 5),
+                      best_of(lambda: s(big), 5))
     rows["numpy"] = (best_of(calls(lambda: np.empty(4), 10**6), 3), float("nan"),
-                     best_of(lambda: np.zeros((4000, 4000)).trace() + 4000, 5))
+                     best_of(lambda: np.zeros((4000, 4000)).trace() + 4000, 5),
+                     best_of(lambda: expression(*ops), 5), best_of(lambda: big.sum(), 5))
     titles = ["10**6 calls returning np.empty(4)", "10**6 np.empty(4) in a compiled loop",
-              "np.zeros((4000, 4000)) + diagonal walk"]
+              "np.zeros((4000, 4000)) + diagonal walk", "(a) a*b + c*d - e, 10**7 float64",
+              "(b) a.sum(), 4000x4000 float64"]
     for k, title in enumerate(titles):
         print(title)
         base = rows["cujit"][k]
@@ -70,7 +88,7 @@ def main():
                 print(f"  {name:6} {1e3 * t:10.2f} ms  {t / base:6.2f}x cujit's time")
     if "numba" in rows:
         print("cujit/numba:", " ".join(f"{rows['cujit'][k] / rows['numba'][k]:.2f}"
-                                       for k in range(3)))
+                                       for k in range(len(titles))))
 
 
 if __name__ == "__main__":

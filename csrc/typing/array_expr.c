@@ -94,12 +94,12 @@ static int no_loop(cj_infer_ctx *c, cj_instr *in, const char *name) {
 
 int cj_type_array_op(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     int nin = in->op == CJ_I_UNARY ? 1 : 2;
-    const char *name = in->op == CJ_I_BINOP  ? binop_ufuncs[in->sub]
+    const char *name = in->op == CJ_I_BINOP  ? (in->sub <= CJ_XOR ? binop_ufuncs[in->sub] : NULL)
                        : in->op == CJ_I_UNARY ? (in->sub <= CJ_INVERT ? unary_ufuncs[in->sub]
                                                                       : NULL)
                        : in->sub <= CJ_GE     ? compare_ufuncs[in->sub]
                                               : NULL;
-    if (name == NULL || (in->op == CJ_I_BINOP && in->sub == CJ_MATMUL)) {
+    if (name == NULL) { /* @ (matmul), `not`, is/in */
         return cj_unsupported_error(c, in, "this operator on arrays is not supported yet");
     }
     if (c->env->target == CJ_TARGET_CUDA) {
