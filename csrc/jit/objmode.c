@@ -78,18 +78,6 @@ void cj_objmode_release(void) {
     }
 }
 
-static int holds_array(const cj_type *t) {
-    if (t->kind == CJ_ARRAY) {
-        return 1;
-    }
-    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
-        if (holds_array(t->items[i])) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* An array output must also have the declared layout (unboxing checks dtype, ndim and
  * writability); a tuple output is checked item by item. */
 static int check_layout(PyObject *value, const cj_type *t) {
@@ -182,7 +170,7 @@ int cj_objmode_call(void *site_ptr, void **in, void *out) {
     int status = 0;
     if (result == NULL || unbox_outputs(site, result, out) < 0) {
         status = CJ_EXC_PYTHON;
-    } else if (holds_array(site->ret)) {
+    } else if (cj_type_has_refs(site->ret)) { /* lower_refs.c's rule: it holds arrays */
         if (keepalive == NULL) {
             keepalive = PyList_New(0);
         }

@@ -51,6 +51,9 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
                                const cj_type *ret, LLVMModuleRef module, const char *name,
                                cj_lower_env *env);
 
+/* lower_refs.c: whether values of type `t` hold arrays (an array, or a tuple holding one). */
+int cj_type_has_refs(const cj_type *t);
+
 /* The LLVM type of a value of type `t`. */
 LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t);
 

@@ -45,7 +45,6 @@ LLVMValueRef cj_const_value(cj_lower *L, PyObject *obj, const cj_type *t); /* NU
 LLVMBasicBlockRef cj_new_bb(cj_lower *L, const char *name);
 
 /* ---- lower_refs.c: references to compiled code's allocations (CPU) ---- */
-int cj_type_has_refs(const cj_type *t);          /* an array, or a tuple holding one */
 int cj_counts_refs(cj_lower *L, const cj_type *t); /* ... and the target counts them */
 void cj_incref(cj_lower *L, LLVMValueRef v, const cj_type *t);
 void cj_decref(cj_lower *L, LLVMValueRef v, const cj_type *t);
