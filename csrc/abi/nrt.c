@@ -8,8 +8,26 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define ALIGN 64
+/* NumPy's threshold: from 4 MiB, ask the kernel for huge pages (one fault per 2 MiB, not per
+ * 4 KiB: a fresh 80 MB array costs 40 ms of page faults without them) */
+#define HUGEPAGE_FROM (4u << 20)
+
+static void prefer_huge_pages(char *raw, size_t total) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (total >= HUGEPAGE_FROM) {
+        uintptr_t page = 4096, start = ((uintptr_t)raw + page - 1) / page * page;
+        (void)madvise((void *)start, total - (size_t)(start - (uintptr_t)raw), MADV_HUGEPAGE);
+    }
+#else
+    (void)raw;
+    (void)total;
+#endif
+}
 
 static atomic_ullong allocations, frees;
 
@@ -24,6 +42,7 @@ static cj_meminfo *allocate(int64_t nbytes, int zeroed) {
     if (raw == NULL) {
         return NULL;
     }
+    prefer_huge_pages(raw, total);
     char *data = (char *)(((uintptr_t)raw + head + ALIGN - 1) / ALIGN * ALIGN);
     cj_meminfo *mi = (cj_meminfo *)(data - head);
     atomic_init(&mi->refcount, 1);

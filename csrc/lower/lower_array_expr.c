@@ -137,6 +137,8 @@ LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh) {
     }
     e.out_dtype = in->rtype->dtype;
     LLVMValueRef bases[3] = {cj_array_bytes(L, out), NULL, NULL};
+    n.versioned = 1;
+    n.elem_size[0] = (int)cj_abi_size(e.out_dtype);
     for (int d = 0; d < ndim; d++) {
         n.strides[0][d] = cj_array_dim(L, out, CJ_ARR_STRIDES, d);
     }
@@ -144,6 +146,9 @@ LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh) {
         for (int d = 0; d < ndim; d++) {
             n.strides[1 + i][d] = stride_of(L, &e.ops[i], ndim, d);
         }
+        /* a scalar operand's pointer is unused (0: it stays) */
+        n.elem_size[1 + i] = e.ops[i].t->kind == CJ_ARRAY ? (int)cj_abi_size(e.ops[i].t->dtype)
+                                                          : 0;
         bases[1 + i] = e.ops[i].t->kind == CJ_ARRAY ? cj_array_bytes(L, e.ops[i].value)
                                                     : bases[0]; /* unused: the value is held */
     }

@@ -1,84 +1,9 @@
-/* lower_array_reduce.c: loops over the elements of arrays (cj_emit_loop_nest: C order, any
- * strides, several arrays in step), and whole-array reductions, a.sum() / np.sum(a) and prod,
- * min, max, mean,
+/* lower_array_reduce.c: whole-array reductions, a.sum() / np.sum(a) and prod, min, max, mean,
  * any, all (numba's results: sum and prod of integers in int64/uint64, of bool in int64;
  * mean of integers in float64; min/max keep the dtype and propagate NaN; an empty min/max is
  * NumPy's ValueError). Elements are visited in C order by nested loops over any strides
  * (cj_array_for_each), accumulating in a slot. */
 #include "lower/lower_internal.h"
-
-/* ---- loops over the elements of arrays ---- */
-
-static void nest_dim(cj_lower *L, const cj_loop_nest *n, int d, LLVMValueRef *bases) {
-    if (d == n->ndim) {
-        n->fn(L, bases, n->ctx);
-        return;
-    }
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx), i8 = LLVMInt8TypeInContext(L->ctx);
-    LLVMBasicBlockRef before = LLVMGetInsertBlock(L->b);
-    LLVMBasicBlockRef head = cj_new_bb(L, "each"), body = cj_new_bb(L, "each_body"),
-                      done = cj_new_bb(L, "each_done");
-    LLVMBuildBr(L->b, head);
-    LLVMPositionBuilderAtEnd(L->b, head);
-    LLVMValueRef i = LLVMBuildPhi(L->b, i64, "i");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, n->shape[d], ""), body, done);
-    LLVMPositionBuilderAtEnd(L->b, body);
-    LLVMValueRef here[CJ_LOOP_NEST_PTRS];
-    for (int k = 0; k < n->nptrs; k++) {
-        LLVMValueRef offset = LLVMBuildMul(L->b, i, n->strides[k][d], "");
-        here[k] = LLVMBuildGEP2(L->b, i8, bases[k], &offset, 1, "");
-    }
-    nest_dim(L, n, d + 1, here);
-    LLVMValueRef next = LLVMBuildAdd(L->b, i, LLVMConstInt(i64, 1, 0), "");
-    LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
-    LLVMBuildBr(L->b, head);
-    LLVMValueRef in_v[2] = {LLVMConstInt(i64, 0, 0), next};
-    LLVMBasicBlockRef in_b[2] = {before, latch};
-    LLVMAddIncoming(i, in_v, in_b, 2);
-    LLVMPositionBuilderAtEnd(L->b, done);
-}
-
-void cj_emit_loop_nest(cj_lower *L, const cj_loop_nest *n, LLVMValueRef *bases) {
-    nest_dim(L, n, 0, bases);
-}
-
-/* The array's data as an i8*. */
-LLVMValueRef cj_array_bytes(cj_lower *L, LLVMValueRef arr) {
-    LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
-    return LLVMBuildBitCast(L->b, LLVMBuildExtractValue(L->b, arr, CJ_ARR_DATA, ""), i8p, "");
-}
-
-typedef struct one_array {
-    cj_element_fn fn;
-    void *ctx;
-} one_array;
-
-static void each_element(cj_lower *L, LLVMValueRef *ptrs, void *ctx) {
-    const one_array *o = ctx;
-    o->fn(L, ptrs[0], o->ctx);
-}
-
-void cj_array_for_each(cj_lower *L, LLVMValueRef arr, const cj_type *at, cj_element_fn fn,
-                       void *ctx) {
-    one_array o = {.fn = fn, .ctx = ctx};
-    cj_loop_nest n = {.ndim = at->ndim, .nptrs = 1, .fn = each_element, .ctx = &o};
-    for (int d = 0; d < at->ndim; d++) {
-        n.shape[d] = cj_array_dim(L, arr, CJ_ARR_SHAPE, d);
-        n.strides[0][d] = cj_array_dim(L, arr, CJ_ARR_STRIDES, d);
-    }
-    LLVMValueRef base = cj_array_bytes(L, arr);
-    cj_emit_loop_nest(L, &n, &base);
-}
-
-LLVMValueRef cj_load_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype) {
-    LLVMTypeRef elem = cj_elem_type(L->ctx, dtype);
-    LLVMValueRef v = LLVMBuildLoad2(L->b, elem,
-                                    LLVMBuildBitCast(L->b, ptr, LLVMPointerType(elem, 0), ""), "");
-    return dtype->kind == CJ_BOOL ? LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstNull(elem), "")
-                                  : v;
-}
-
-/* ---- the reductions ---- */
 
 typedef struct reduction {
     int id;                  /* the builtin: CJ_B_NP_SUM ... */

@@ -123,12 +123,15 @@ LLVMValueRef cj_lower_array_method(cj_lower *L, int id, LLVMValueRef arr, const 
                                    cj_instr *in, const cj_call *call, int first_arg);
 LLVMValueRef cj_array_transpose(cj_lower *L, LLVMValueRef arr, const cj_type *at);
 
-/* ---- lower_array_reduce.c: whole-array reductions, and visiting every element ---- */
+/* ---- lower_loops.c: visiting every element of arrays ---- */
 /* A nest of loops over `shape` (C order) moving `nptrs` byte pointers by their own strides
- * per dimension (0: stays); fn gets the pointers at each element. */
-#define CJ_LOOP_NEST_PTRS 4
+ * per dimension (0: stays); fn gets the pointers at each element. When `versioned`, the
+ * innermost loop has a second copy stepping each pointer by elem_size[k] bytes (0: one that
+ * always stays), taken when the strides equal those sizes: a loop LLVM can vectorise. */
+#define CJ_LOOP_NEST_PTRS 16
 typedef struct cj_loop_nest {
-    int ndim, nptrs;
+    int ndim, nptrs, versioned;
+    int elem_size[CJ_LOOP_NEST_PTRS];
     LLVMValueRef shape[CJ_MAXDIM];
     LLVMValueRef strides[CJ_LOOP_NEST_PTRS][CJ_MAXDIM];
     void (*fn)(cj_lower *L, LLVMValueRef *ptrs, void *ctx);
