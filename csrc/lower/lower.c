@@ -270,8 +270,14 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
     const cj_type *b = in->nargs > 1 ? vtype(L, in->args[1]) : NULL;
     if ((in->op == CJ_I_BINOP || in->op == CJ_I_UNARY || in->op == CJ_I_COMPARE) &&
         (a->kind == CJ_ARRAY || (b != NULL && b->kind == CJ_ARRAY))) {
+        if (L->fused[in->dst] == in) {
+            return 0; /* computed in its reader's loop (lower_array_fuse.c) */
+        }
         int fresh;
         r = cj_lower_array_op(L, in, &fresh); /* lower_array_expr.c */
+        if (r == NULL) {
+            return -1;
+        }
         return fresh ? cj_store_var_taking(L, in->dst, r, in->rtype)
                      : cj_store_var(L, in->dst, r, in->rtype);
     }
@@ -487,7 +493,7 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
     L.b = LLVMCreateBuilderInContext(L.ctx);
     L.alloca_bb = cj_new_bb(&L, "entry");
     L.blocks = cj_arena_alloc(&ir->arena, sizeof(LLVMBasicBlockRef) * (size_t)ir->blocks.len);
-    int rc = L.blocks && make_slots(&L) == 0 ? 0 : -1;
+    int rc = L.blocks && make_slots(&L) == 0 && cj_find_fused_array_ops(&L) == 0 ? 0 : -1;
     for (int i = 0; rc == 0 && i < ir->blocks.len; i++) {
         if (CJ_BLOCK(ir, i)->reachable) {
             char bb_name[32];

@@ -7,48 +7,131 @@
 #include "lower/lower_internal.h"
 
 typedef struct operand {
-    const cj_type *t;    /* an array, or a scalar */
-    LLVMValueRef value;  /* the array, or the scalar in the loop's input type */
+    const cj_type *t;    /* an array */
+    LLVMValueRef value;
 } operand;
 
+/* One operator of the loop (or ufunc, id >= 0): each operand is a fused operator (child), an
+ * array (leaf: loop pointer 1 + leaf) or a scalar held in the loop's input type. */
+typedef struct node {
+    int op, sub; /* an operator (CJ_I_BINOP ...), or -1: the ufunc id */
+    int id, nin;
+    int vars[2], child[2], leaf[2];
+    LLVMValueRef scalar[2];
+    const cj_type *type[2];
+    const cj_type *loop_in, *loop_out;
+} node;
+
 typedef struct elementwise {
-    cj_instr *in;
-    int nin;
-    operand ops[2];
-    const cj_type *loop_in, *loop_out, *out_dtype;
+    node nodes[CJ_FUSED_NODES];
+    int nnodes;
+    operand leaves[CJ_LOOP_NEST_PTRS - 1];
+    int nleaves;
+    const cj_type *out_dtype;
+    int failed; /* an element could not be lowered: the exception is set */
 } elementwise;
 
-static LLVMValueRef input(cj_lower *L, const elementwise *e, int i, LLVMValueRef ptr) {
-    const operand *o = &e->ops[i];
-    if (o->t->kind != CJ_ARRAY) {
-        return o->value;
+int cj_elementwise_operands(const cj_instr *in, const int **vars) {
+    if (in->op == CJ_I_CALL) {
+        const cj_call *call = in->resolved;
+        *vars = call->args;
+        return call->nin;
     }
-    return cj_cast(L, cj_load_element(L, ptr, o->t->dtype), o->t->dtype, e->loop_in);
+    *vars = in->args;
+    return in->op == CJ_I_UNARY ? 1 : 2;
 }
 
-/* The loop's result for the elements at ptrs[1..] (in the loop's output type). */
-static LLVMValueRef element(cj_lower *L, const elementwise *e, LLVMValueRef *ptrs) {
-    cj_instr *in = e->in;
-    LLVMValueRef x = input(L, e, 0, ptrs[1]), r;
-    if (in->op == CJ_I_UNARY) {
-        r = cj_lower_unary(L, in->sub, x, e->loop_in, e->loop_out);
-    } else if (in->op == CJ_I_COMPARE) {
-        r = cj_lower_compare(L, in->sub, x, e->loop_in, input(L, e, 1, ptrs[2]), e->loop_in,
-                             e->loop_in);
-    } else if (e->loop_in->kind == CJ_BOOL && (in->sub == CJ_ADD || in->sub == CJ_MUL)) {
-        /* NumPy's boolean add and multiply are `or` and `and` */
-        LLVMValueRef y = input(L, e, 1, ptrs[2]);
-        r = in->sub == CJ_ADD ? LLVMBuildOr(L->b, x, y, "") : LLVMBuildAnd(L->b, x, y, "");
-    } else {
-        r = cj_lower_binop(L, in->sub, x, e->loop_in, input(L, e, 1, ptrs[2]), e->loop_in,
-                           e->loop_in, e->loop_out);
+/* Adds `in` (and the operators fused into it, lower_array_fuse.c, which keeps within the
+ * bounds) to the loop: its node's index, or -1 with an exception. */
+static int add_node(cj_lower *L, elementwise *e, cj_instr *in) {
+    if (e->nnodes == CJ_FUSED_NODES) {
+        CJ_UNREACHABLE("too many fused array operators");
+        return -1;
     }
-    return r;
+    int k = e->nnodes++;
+    node *n = &e->nodes[k];
+    const cj_call *call = in->op == CJ_I_CALL ? in->resolved : NULL;
+    const int *vars;
+    *n = (node){.op = in->op, .sub = in->sub, .id = call ? call->builtin : -1, .nin = cj_elementwise_operands(in, &vars),
+                .child = {-1, -1}, .leaf = {-1, -1},
+                .loop_in = call ? call->loop_in : in->optype,
+                .loop_out = call ? call->loop_out : in->resolved};
+    if (call != NULL) {
+        n->op = cj_ufunc_operator(call->builtin, &n->sub); /* np.add: + */
+    }
+    for (int i = 0; i < n->nin; i++) {
+        int v = n->vars[i] = vars[i];
+        n->type[i] = CJ_VAR(L->ir, v)->type;
+        if (L->fused != NULL && L->fused[v] != NULL) {
+            if ((n->child[i] = add_node(L, e, L->fused[v])) < 0) {
+                return -1;
+            }
+        } else if (n->type[i]->kind == CJ_ARRAY) {
+            if (e->nleaves == CJ_LOOP_NEST_PTRS - 1) {
+                CJ_UNREACHABLE("too many arrays in one fused loop");
+                return -1;
+            }
+            n->leaf[i] = e->nleaves;
+            e->leaves[e->nleaves++] = (operand){n->type[i], cj_load_var(L, v)};
+        } else {
+            n->scalar[i] = cj_cast(L, cj_load_var(L, v), n->type[i], n->loop_in);
+        }
+    }
+    return k;
+}
+
+static LLVMValueRef node_value(cj_lower *L, elementwise *e, const node *n, LLVMValueRef *ptrs);
+
+/* Operand i of n, in n's input type (NULL with an exception). */
+static LLVMValueRef input(cj_lower *L, elementwise *e, const node *n, int i,
+                          LLVMValueRef *ptrs) {
+    if (n->child[i] >= 0) { /* what the fused operator's array would have held */
+        const node *s = &e->nodes[n->child[i]];
+        const cj_type *dtype = n->type[i]->dtype;
+        LLVMValueRef v = node_value(L, e, s, ptrs);
+        return v ? cj_cast(L, cj_cast(L, v, s->loop_out, dtype), dtype, n->loop_in) : NULL;
+    }
+    if (n->leaf[i] >= 0) {
+        const cj_type *dtype = n->type[i]->dtype;
+        return cj_cast(L, cj_load_element(L, ptrs[1 + n->leaf[i]], dtype), dtype, n->loop_in);
+    }
+    return n->scalar[i];
+}
+
+/* The operator's result for the elements at ptrs[1..] (in its loop's output type); NULL with
+ * an exception. */
+static LLVMValueRef node_value(cj_lower *L, elementwise *e, const node *n, LLVMValueRef *ptrs) {
+    const cj_type *loop_in = n->loop_in, *loop_out = n->loop_out;
+    LLVMValueRef x = input(L, e, n, 0, ptrs);
+    LLVMValueRef y = x && n->nin > 1 ? input(L, e, n, 1, ptrs) : NULL;
+    if (x == NULL || (n->nin > 1 && y == NULL)) {
+        return NULL;
+    }
+    if (n->op < 0) {
+        return cj_lower_ufunc_element(L, n->id, x, y, loop_in, loop_out);
+    }
+    if (n->op == CJ_I_UNARY) {
+        return cj_lower_unary(L, n->sub, x, loop_in, loop_out);
+    }
+    if (n->op == CJ_I_COMPARE) {
+        return cj_lower_compare(L, n->sub, x, loop_in, y, loop_in, loop_in);
+    }
+    if (loop_in->kind == CJ_BOOL && (n->sub == CJ_ADD || n->sub == CJ_MUL)) {
+        /* NumPy's boolean add and multiply are `or` and `and` */
+        return n->sub == CJ_ADD ? LLVMBuildOr(L->b, x, y, "") : LLVMBuildAnd(L->b, x, y, "");
+    }
+    return cj_lower_binop(L, n->sub, x, loop_in, y, loop_in, loop_in, loop_out);
 }
 
 static void compute(cj_lower *L, LLVMValueRef *ptrs, void *ctx) {
-    const elementwise *e = ctx;
-    LLVMValueRef r = cj_cast(L, element(L, e, ptrs), e->loop_out, e->out_dtype);
+    elementwise *e = ctx;
+    const node *root = &e->nodes[0];
+    LLVMValueRef r = e->failed ? NULL : node_value(L, e, root, ptrs);
+    if (r == NULL) {
+        e->failed = 1;
+        return;
+    }
+    r = cj_cast(L, r, root->loop_out, e->out_dtype);
     LLVMTypeRef elem = cj_elem_type(L->ctx, e->out_dtype);
     if (e->out_dtype->kind == CJ_BOOL) {
         r = LLVMBuildZExt(L->b, r, elem, "");
@@ -56,37 +139,38 @@ static void compute(cj_lower *L, LLVMValueRef *ptrs, void *ctx) {
     LLVMBuildStore(L->b, r, LLVMBuildBitCast(L->b, ptrs[0], LLVMPointerType(elem, 0), ""));
 }
 
-/* The broadcast shape (rank `ndim`) of the array operands; ValueError when they do not
- * broadcast. */
-static void broadcast(cj_lower *L, const elementwise *e, int ndim, LLVMValueRef *shape) {
+/* The shape (rank `ndim`) the arrays broadcast to: their NumPy broadcast, or, with a
+ * destination `dest` (in place, out=), dest's own shape, which the operands stretch to but
+ * never change. ValueError when they do not broadcast. */
+static void broadcast(cj_lower *L, const elementwise *e, int ndim, LLVMValueRef dest,
+                      LLVMValueRef *shape) {
     LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx);
-    LLVMValueRef bad = LLVMConstNull(i1), one = cj_i64(L, 1);
+    LLVMValueRef bad = LLVMConstNull(i1), one = cj_i64(L, 1), no = LLVMConstNull(i1);
     for (int d = 0; d < ndim; d++) {
-        shape[d] = one;
-        for (int i = 0; i < e->nin; i++) {
-            const cj_type *t = e->ops[i].t;
-            int k = t->kind == CJ_ARRAY ? d - (ndim - t->ndim) : -1;
+        shape[d] = dest ? cj_array_dim(L, dest, CJ_ARR_SHAPE, d) : one;
+        for (int i = 0; i < e->nleaves; i++) {
+            const operand *o = &e->leaves[i];
+            int k = d - (ndim - o->t->ndim);
             if (k < 0) {
                 continue;
             }
-            LLVMValueRef n = cj_array_dim(L, e->ops[i].value, CJ_ARR_SHAPE, k);
+            LLVMValueRef n = cj_array_dim(L, o->value, CJ_ARR_SHAPE, k);
             LLVMValueRef n_is_one = LLVMBuildICmp(L->b, LLVMIntEQ, n, one, "");
-            LLVMValueRef so_far_one = LLVMBuildICmp(L->b, LLVMIntEQ, shape[d], one, "");
+            LLVMValueRef so_far_one = dest ? no : LLVMBuildICmp(L->b, LLVMIntEQ, shape[d], one, "");
             LLVMValueRef differ = LLVMBuildICmp(L->b, LLVMIntNE, n, shape[d], "");
-            bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, differ,
-                                                      LLVMBuildNot(L->b,
-                                                                   LLVMBuildOr(L->b, n_is_one,
-                                                                               so_far_one, ""),
-                                                                   ""), ""), "");
+            LLVMValueRef stretches = LLVMBuildOr(L->b, n_is_one, so_far_one, "");
+            bad = LLVMBuildOr(L->b, bad,
+                              LLVMBuildAnd(L->b, differ, LLVMBuildNot(L->b, stretches, ""), ""),
+                              "");
             shape[d] = LLVMBuildSelect(L->b, so_far_one, n, shape[d], "");
         }
     }
     cj_emit_raise_if(L, bad, CJ_EXC_BROADCAST);
 }
 
-/* Operand i's byte stride along result dimension d: 0 where it is absent or stretched. */
+/* An array's byte stride along result dimension d: 0 where it is absent or stretched. */
 static LLVMValueRef stride_of(cj_lower *L, const operand *o, int ndim, int d) {
-    int k = o->t->kind == CJ_ARRAY ? d - (ndim - o->t->ndim) : -1;
+    int k = d - (ndim - o->t->ndim);
     if (k < 0) {
         return cj_i64(L, 0);
     }
@@ -96,66 +180,69 @@ static LLVMValueRef stride_of(cj_lower *L, const operand *o, int ndim, int d) {
                            cj_i64(L, 0), s, "");
 }
 
-LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh) {
-    elementwise e = {.in = in, .nin = in->op == CJ_I_UNARY ? 1 : 2, .loop_in = in->optype,
-                     .loop_out = in->resolved};
-    int ndim = 0;
-    for (int i = 0; i < e.nin; i++) {
-        const cj_type *t = CJ_VAR(L->ir, in->args[i])->type;
-        LLVMValueRef v = cj_load_var(L, in->args[i]);
-        e.ops[i] = (operand){t, t->kind == CJ_ARRAY ? v : cj_cast(L, v, t, e.loop_in)};
-        ndim = t->kind == CJ_ARRAY && t->ndim > ndim ? t->ndim : ndim;
+/* The variable a ufunc writes into: the left array of `a += b`, a ufunc's out=; or -1. */
+static int destination_of(cj_lower *L, const cj_instr *in) {
+    if (in->op == CJ_I_CALL) {
+        const cj_call *call = in->resolved;
+        return call->nargs > call->nin ? call->args[call->nin] : -1;
     }
-    if (in->rtype->kind != CJ_ARRAY) { /* 0-d arrays: one element, a number */
-        LLVMValueRef ptrs[3] = {NULL, NULL, NULL};
-        for (int i = 0; i < e.nin; i++) {
-            ptrs[1 + i] = e.ops[i].t->kind == CJ_ARRAY ? cj_array_bytes(L, e.ops[i].value) : NULL;
-        }
-        int model = L->env->error_model;
-        L->env->error_model = CJ_ERRORS_NUMPY;
-        LLVMValueRef r = element(L, &e, ptrs);
-        L->env->error_model = model;
-        *fresh = 0;
-        return r;
+    int inplace = (in->flags & CJ_F_INPLACE) && in->op == CJ_I_BINOP &&
+                  CJ_VAR(L->ir, in->args[0])->type == in->rtype;
+    return inplace ? in->args[0] : -1;
+}
+
+/* 0-d arrays only: one element, a number. */
+static LLVMValueRef one_element(cj_lower *L, elementwise *e) {
+    LLVMValueRef ptrs[CJ_LOOP_NEST_PTRS] = {NULL};
+    for (int i = 0; i < e->nleaves; i++) {
+        ptrs[1 + i] = cj_array_bytes(L, e->leaves[i].value);
     }
-    cj_loop_nest n = {.ndim = ndim, .nptrs = 1 + e.nin, .fn = compute, .ctx = &e};
-    broadcast(L, &e, ndim, n.shape);
-    int inplace = (in->flags & CJ_F_INPLACE) && in->op == CJ_I_BINOP && e.ops[0].t == in->rtype;
-    /* the library's rule for in-place: the left array must already have the result's shape */
-    LLVMValueRef out;
-    if (inplace) {
-        out = e.ops[0].value;
-        LLVMValueRef mismatch = LLVMConstNull(LLVMInt1TypeInContext(L->ctx));
-        for (int d = 0; d < ndim; d++) {
-            mismatch = LLVMBuildOr(L->b, mismatch,
-                                   LLVMBuildICmp(L->b, LLVMIntNE, n.shape[d],
-                                                 cj_array_dim(L, out, CJ_ARR_SHAPE, d), ""), "");
-        }
-        cj_emit_raise_if(L, mismatch, CJ_EXC_BROADCAST);
-    } else {
-        out = cj_new_array(L, in->rtype, n.shape, 0);
-    }
-    e.out_dtype = in->rtype->dtype;
-    LLVMValueRef bases[3] = {cj_array_bytes(L, out), NULL, NULL};
-    n.versioned = 1;
-    n.elem_size[0] = (int)cj_abi_size(e.out_dtype);
+    return node_value(L, e, &e->nodes[0], ptrs);
+}
+
+/* The loops writing every element of `out` (rank ndim, of the broadcast shape). */
+static int emit_loops(cj_lower *L, elementwise *e, cj_loop_nest *n, LLVMValueRef out) {
+    int ndim = n->ndim;
+    LLVMValueRef bases[CJ_LOOP_NEST_PTRS] = {cj_array_bytes(L, out)};
+    n->elem_size[0] = (int)cj_abi_size(e->out_dtype);
     for (int d = 0; d < ndim; d++) {
-        n.strides[0][d] = cj_array_dim(L, out, CJ_ARR_STRIDES, d);
+        n->strides[0][d] = cj_array_dim(L, out, CJ_ARR_STRIDES, d);
     }
-    for (int i = 0; i < e.nin; i++) {
+    for (int i = 0; i < e->nleaves; i++) {
         for (int d = 0; d < ndim; d++) {
-            n.strides[1 + i][d] = stride_of(L, &e.ops[i], ndim, d);
+            n->strides[1 + i][d] = stride_of(L, &e->leaves[i], ndim, d);
         }
-        /* a scalar operand's pointer is unused (0: it stays) */
-        n.elem_size[1 + i] = e.ops[i].t->kind == CJ_ARRAY ? (int)cj_abi_size(e.ops[i].t->dtype)
-                                                          : 0;
-        bases[1 + i] = e.ops[i].t->kind == CJ_ARRAY ? cj_array_bytes(L, e.ops[i].value)
-                                                    : bases[0]; /* unused: the value is held */
+        n->elem_size[1 + i] = (int)cj_abi_size(e->leaves[i].t->dtype);
+        bases[1 + i] = cj_array_bytes(L, e->leaves[i].value);
+    }
+    cj_emit_loop_nest(L, n, bases);
+    return e->failed ? -1 : 0;
+}
+
+LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh) {
+    elementwise e = {.nnodes = 0};
+    if (add_node(L, &e, in) < 0) {
+        return NULL;
     }
     int model = L->env->error_model; /* NumPy's: no exception from an element */
     L->env->error_model = CJ_ERRORS_NUMPY;
-    cj_emit_loop_nest(L, &n, bases);
+    LLVMValueRef out;
+    *fresh = 0;
+    if (in->rtype->kind != CJ_ARRAY) {
+        out = one_element(L, &e);
+    } else {
+        int dest = destination_of(L, in), ndim = in->rtype->ndim;
+        cj_loop_nest n = {.ndim = ndim, .nptrs = 1 + e.nleaves, .fn = compute, .ctx = &e,
+                          .versioned = 1};
+        out = dest >= 0 ? cj_load_var(L, dest) : NULL;
+        broadcast(L, &e, ndim, out, n.shape);
+        out = out ? out : cj_new_array(L, in->rtype, n.shape, 0);
+        *fresh = dest < 0;
+        e.out_dtype = in->rtype->dtype;
+        if (emit_loops(L, &e, &n, out) < 0) {
+            out = NULL; /* the new array is not leaked: the function is not made */
+        }
+    }
     L->env->error_model = model;
-    *fresh = !inplace;
     return out;
 }

@@ -316,6 +316,69 @@ static LLVMValueRef lower_rule_math(cj_lower *L, cj_instr *in, const cj_call *ca
     }
 }
 
+/* The cmath function computing NumPy's `id` on complex numbers (np.arcsin: cmath.asin). */
+static int cmath_twin(int id) {
+    const char *attr = cj_builtin_table[id].attr;
+    char name[32];
+    PyOS_snprintf(name, sizeof(name), "%s%s", strncmp(attr, "arc", 3) == 0 ? "a" : "",
+                  strncmp(attr, "arc", 3) == 0 ? attr + 3 : attr);
+    for (int k = CJ_B_C_SQRT; k <= CJ_B_C_ATANH; k++) {
+        if (strcmp(cj_builtin_table[k].attr, name) == 0) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+LLVMValueRef cj_lower_ufunc_element(cj_lower *L, int id, LLVMValueRef x, LLVMValueRef y,
+                                    const cj_type *loop_in, const cj_type *loop_out) {
+    const cj_builtin_info *bi = &cj_builtin_table[id];
+    switch (id) {
+    case CJ_B_ABS:
+    case CJ_B_NP_ABSOLUTE:
+        return loop_in->kind == CJ_BOOL ? x : abs_of(L, x, loop_in, loop_out);
+    case CJ_B_NP_SIGN:
+        return sign_of(L, x, loop_in);
+    case CJ_B_NP_SQUARE:
+        return cj_lower_binop(L, CJ_MUL, x, loop_in, x, loop_in, loop_in, loop_out);
+    case CJ_B_NP_POWER:
+        return cj_lower_binop(L, CJ_POW, x, loop_in, y, loop_in, loop_in, loop_out);
+    case CJ_B_NP_LOGICAL_NOT:
+        return LLVMBuildNot(L->b, cj_truth(L, x, loop_in), "");
+    case CJ_B_NP_LOGICAL_AND:
+        return LLVMBuildAnd(L->b, cj_truth(L, x, loop_in), cj_truth(L, y, loop_in), "");
+    case CJ_B_NP_LOGICAL_OR:
+        return LLVMBuildOr(L->b, cj_truth(L, x, loop_in), cj_truth(L, y, loop_in), "");
+    case CJ_B_NP_LOGICAL_XOR:
+        return LLVMBuildXor(L->b, cj_truth(L, x, loop_in), cj_truth(L, y, loop_in), "");
+    default:
+        break;
+    }
+    switch (bi->rule) {
+    case CJ_R_F1:
+        if (loop_in->kind == CJ_COMPLEX && cmath_twin(id) >= 0) {
+            return cj_lower_cmath1(L, cmath_twin(id), x, loop_in);
+        }
+        if (loop_in->kind != CJ_FLOAT) { /* floor, ceil, trunc, rint of integers */
+            return x;
+        }
+        if (id == CJ_B_NP_RAD2DEG || id == CJ_B_NP_DEG2RAD) {
+            double k = id == CJ_B_NP_RAD2DEG ? 180.0 / M_PI : M_PI / 180.0;
+            return LLVMBuildFMul(L->b, x, cj_float_const(L, loop_in, k), "");
+        }
+        return cj_math1(L, bi->cname, loop_out, x);
+    case CJ_R_F2:
+        return cj_math2(L, bi->cname, loop_out, x, y);
+    case CJ_R_PRED:
+        return predicate(L, id, x, loop_in);
+    case CJ_R_MINMAX2:
+        return np_minmax(L, id, x, y, loop_in);
+    default:
+        PyErr_Format(cj_LoweringError, "ufunc '%s' has no element loop", bi->attr);
+        return NULL;
+    }
+}
+
 /* divmod(x, y): (x // y, x % y). */
 static LLVMValueRef divmod_of(cj_lower *L, cj_instr *in, const cj_call *call) {
     const cj_type *rt = in->rtype;
@@ -596,6 +659,16 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
     case CJ_CALL_OBJMODE: /* lower_objmode.c */
         r = cj_lower_objmode_call(L, in, call);
         break;
+    case CJ_CALL_UFUNC: { /* lower_array_expr.c */
+        if (L->fused[in->dst] == in) {
+            return 0; /* computed in its reader's loop (lower_array_fuse.c) */
+        }
+        int fresh;
+        r = cj_lower_array_op(L, in, &fresh);
+        return r == NULL ? -1
+               : fresh   ? cj_store_var_taking(L, in->dst, r, in->rtype)
+                         : cj_store_var(L, in->dst, r, in->rtype);
+    }
     }
     if (r == NULL) {
         return -1;

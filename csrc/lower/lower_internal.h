@@ -21,7 +21,8 @@ typedef struct cj_lower {
     LLVMValueRef *slots;          /* per variable: its alloca */
     const cj_type *ret_type;
     const cj_type *const *argtypes;
-    cj_instr **def;               /* per variable: its only definition, or NULL */
+    cj_instr **fused;             /* per variable: the array operator computed inside its
+                                   * reader's loop that defines it, or NULL (lower_array_fuse.c) */
     int owns_refs;                /* some variable holds arrays (CPU): returns go by exit_bb */
     LLVMBasicBlockRef exit_bb;    /* lower_refs.c: drops the variables' references, returns */
     LLVMValueRef exit_status;     /* its phi of the status to return */
@@ -149,10 +150,21 @@ LLVMValueRef cj_load_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype
 LLVMValueRef cj_lower_array_reduce(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
                                    const cj_type *rt);
 
+/* ---- lower_array_fuse.c: operators on arrays computed inside their reader's loop ---- */
+#define CJ_FUSED_NODES 64
+int cj_is_elementwise_array_op(cj_lower *L, const cj_instr *in);
+/* lower_array_expr.c: the operand variables of an element-wise operator or ufunc call. */
+int cj_elementwise_operands(const cj_instr *in, const int **vars);
+int cj_find_fused_array_ops(cj_lower *L); /* fills L->fused; -1 with MemoryError */
+
 /* ---- lower_array_expr.c: operators on arrays (typing/array_expr.c) ---- */
-/* BINOP / UNARY / COMPARE `in` with an array operand: the result (a new array, or the left
- * array for an in-place operator); *fresh says whether it is a new array to hand over. */
+/* BINOP / UNARY / COMPARE `in` with an array operand, or a CJ_CALL_UFUNC call: the result
+ * (a new array, or the left array of an in-place operator, or `out`); *fresh says whether it
+ * is a new array to hand over. */
 LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh);
+/* lower_call.c: ufunc `id`'s element (y: the second input, or NULL) in its loop's types. */
+LLVMValueRef cj_lower_ufunc_element(cj_lower *L, int id, LLVMValueRef x, LLVMValueRef y,
+                                    const cj_type *loop_in, const cj_type *loop_out);
 
 /* ---- lower_objmode.c: the call a `with objmode()` block became (CJ_CALL_OBJMODE) ---- */
 LLVMValueRef cj_lower_objmode_call(cj_lower *L, cj_instr *in, const cj_call *call);

@@ -6,6 +6,8 @@
  * C-contiguous array of the broadcast rank (a number when that rank is 0), or, for an
  * in-place operator, the left array itself. in->optype is the loop's input type (the operator loops take one type for both),
  * in->resolved its output type (a cj_type).
+ * A NumPy ufunc called with an array (np.sqrt(a), np.arctan2(a, 1.0), abs(a), np.add(a, b,
+ * out=c)) is typed the same way, its loop recorded in a CJ_CALL_UFUNC call.
  * Lowering: lower/lower_array_expr.c. */
 #include "typing/infer_internal.h"
 
@@ -27,6 +29,41 @@ static const char *const unary_ufuncs[] = {
     [CJ_NEG] = "negative", [CJ_POS] = "positive", [CJ_INVERT] = "invert",
 };
 
+/* np.add ... np.bitwise_not: the operator each one is. */
+static const struct {
+    int id, op, sub;
+} operator_ufuncs[] = {
+    {CJ_B_NP_ADD, CJ_I_BINOP, CJ_ADD}, {CJ_B_NP_SUBTRACT, CJ_I_BINOP, CJ_SUB},
+    {CJ_B_NP_MULTIPLY, CJ_I_BINOP, CJ_MUL}, {CJ_B_NP_DIVIDE, CJ_I_BINOP, CJ_TRUEDIV},
+    {CJ_B_NP_TRUE_DIVIDE, CJ_I_BINOP, CJ_TRUEDIV},
+    {CJ_B_NP_FLOOR_DIVIDE, CJ_I_BINOP, CJ_FLOORDIV}, {CJ_B_NP_REMAINDER, CJ_I_BINOP, CJ_MOD},
+    {CJ_B_NP_MOD, CJ_I_BINOP, CJ_MOD}, {CJ_B_NP_LEFT_SHIFT, CJ_I_BINOP, CJ_LSHIFT},
+    {CJ_B_NP_RIGHT_SHIFT, CJ_I_BINOP, CJ_RSHIFT}, {CJ_B_NP_BITWISE_AND, CJ_I_BINOP, CJ_AND},
+    {CJ_B_NP_BITWISE_OR, CJ_I_BINOP, CJ_OR}, {CJ_B_NP_BITWISE_XOR, CJ_I_BINOP, CJ_XOR},
+    {CJ_B_NP_LESS, CJ_I_COMPARE, CJ_LT}, {CJ_B_NP_LESS_EQUAL, CJ_I_COMPARE, CJ_LE},
+    {CJ_B_NP_EQUAL, CJ_I_COMPARE, CJ_EQ}, {CJ_B_NP_NOT_EQUAL, CJ_I_COMPARE, CJ_NE},
+    {CJ_B_NP_GREATER, CJ_I_COMPARE, CJ_GT}, {CJ_B_NP_GREATER_EQUAL, CJ_I_COMPARE, CJ_GE},
+    {CJ_B_NP_NEGATIVE, CJ_I_UNARY, CJ_NEG}, {CJ_B_NP_POSITIVE, CJ_I_UNARY, CJ_POS},
+    {CJ_B_NP_INVERT, CJ_I_UNARY, CJ_INVERT}, {CJ_B_NP_BITWISE_NOT, CJ_I_UNARY, CJ_INVERT},
+};
+
+int cj_ufunc_operator(int id, int *sub) {
+    for (size_t k = 0; k < sizeof(operator_ufuncs) / sizeof(operator_ufuncs[0]); k++) {
+        if (operator_ufuncs[k].id == id) {
+            *sub = operator_ufuncs[k].sub;
+            return operator_ufuncs[k].op;
+        }
+    }
+    return -1;
+}
+
+/* numba has no loop for these, though NumPy's tables list one. */
+static int refused_loop(int op, int sub, const cj_type *loop_in) {
+    int ordering = op == CJ_I_COMPARE && sub != CJ_EQ && sub != CJ_NE;
+    int bool_sub = op == CJ_I_BINOP && sub == CJ_SUB && loop_in->kind == CJ_BOOL;
+    return (ordering && loop_in->kind == CJ_COMPLEX) || bool_sub;
+}
+
 static int is_int_kind(int typenum) {
     return PyTypeNum_ISINTEGER(typenum);
 }
@@ -43,17 +80,27 @@ static int can_cast(int from, int to, int mixed) {
     return PyArray_CanCastSafely(from, to);
 }
 
+/* np.<name> when it is a ufunc (a new reference); NULL, with an exception only on failure. */
+static PyUFuncObject *numpy_ufunc(const char *name) {
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    PyObject *obj = numpy ? PyObject_GetAttrString(numpy, name) : NULL;
+    Py_XDECREF(numpy);
+    if (obj != NULL && !PyObject_TypeCheck(obj, &PyUFunc_Type)) {
+        Py_CLEAR(obj);
+    }
+    PyErr_Clear(); /* not a NumPy name: not a ufunc */
+    return (PyUFuncObject *)obj;
+}
+
 /* The loop of ufunc `name` for `nin` inputs of these dtypes: its input and output types; 0 when
  * none takes them, -1 with an exception. */
 static int find_loop(const char *name, int nin, const cj_type *const *dtypes,
                      const cj_type **loop_in, const cj_type **loop_out) {
-    PyObject *numpy = PyImport_ImportModule("numpy");
-    PyObject *obj = numpy ? PyObject_GetAttrString(numpy, name) : NULL;
-    Py_XDECREF(numpy);
-    if (obj == NULL) {
-        return -1;
+    PyUFuncObject *u = numpy_ufunc(name);
+    if (u == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
     }
-    PyUFuncObject *u = (PyUFuncObject *)obj;
+    PyObject *obj = (PyObject *)u;
     int in[2], mixed_int = 0, mixed_inexact = 0, found = 0;
     for (int i = 0; i < nin; i++) {
         in[i] = cj_type_npy_typenum(dtypes[i]);
@@ -92,6 +139,34 @@ static int no_loop(cj_infer_ctx *c, cj_instr *in, const char *name) {
     return rc;
 }
 
+/* The array a ufunc writes its results to (`a += b`'s left array, `out=`): it takes the
+ * broadcast rank and the loop's output dtype by NumPy's same_kind rule. */
+static int check_destination(cj_infer_ctx *c, cj_instr *in, const char *name,
+                             const cj_type *dest, int ndim, const cj_type *loop_out,
+                             const char *what) {
+    if (dest->kind != CJ_ARRAY) {
+        return cj_typing_error(c, in, "the %s of ufunc '%s' must be an array, not %s", what,
+                               name, dest->name);
+    }
+    if (dest->ndim < ndim || dest->readonly) {
+        return dest->readonly ? cj_typing_error(c, in, "cannot modify a read-only array")
+                              : cj_typing_error(c, in, "the %s of ufunc '%s' cannot broadcast: "
+                                                       "it has fewer dimensions than the result",
+                                                what, name);
+    }
+    PyArray_Descr *from = PyArray_DescrFromType(cj_type_npy_typenum(loop_out));
+    PyArray_Descr *to = PyArray_DescrFromType(cj_type_npy_typenum(dest->dtype));
+    int castable = from && to && PyArray_CanCastTypeTo(from, to, NPY_SAME_KIND_CASTING);
+    Py_XDECREF(from);
+    Py_XDECREF(to);
+    if (!castable) { /* NumPy's words */
+        return cj_typing_error(c, in, "Cannot cast ufunc '%s' output from dtype('%s') to "
+                                      "dtype('%s') with casting rule 'same_kind'", name,
+                               loop_out->name, dest->dtype->name);
+    }
+    return 1;
+}
+
 int cj_type_array_op(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     int nin = in->op == CJ_I_UNARY ? 1 : 2;
     const char *name = in->op == CJ_I_BINOP  ? (in->sub <= CJ_XOR ? binop_ufuncs[in->sub] : NULL)
@@ -120,34 +195,115 @@ int cj_type_array_op(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (rc <= 0) {
         return rc < 0 ? -1 : no_loop(c, in, name);
     }
-    int ordering = in->op == CJ_I_COMPARE && in->sub != CJ_EQ && in->sub != CJ_NE;
-    int bool_sub = in->op == CJ_I_BINOP && in->sub == CJ_SUB && loop_in->kind == CJ_BOOL;
-    if ((ordering && loop_in->kind == CJ_COMPLEX) || bool_sub) {
-        return no_loop(c, in, name); /* numba has no such loop either */
+    if (refused_loop(in->op, in->sub, loop_in)) {
+        return no_loop(c, in, name);
     }
     in->optype = loop_in;
     in->resolved = loop_out; /* the element type the loop computes */
     const cj_type *left = cj_vt(c, in->args[0]);
     if (in->op == CJ_I_BINOP && (in->flags & CJ_F_INPLACE) && left->kind == CJ_ARRAY) {
-        if (left->ndim < ndim || left->readonly) {
-            return cj_typing_error(c, in, left->readonly ? "cannot modify a read-only array"
-                                                         : "an in-place operator cannot "
-                                                           "broadcast its left array");
-        }
-        PyArray_Descr *from = PyArray_DescrFromType(cj_type_npy_typenum(loop_out));
-        PyArray_Descr *to = PyArray_DescrFromType(cj_type_npy_typenum(left->dtype));
-        int castable = from && to && PyArray_CanCastTypeTo(from, to, NPY_SAME_KIND_CASTING);
-        Py_XDECREF(from);
-        Py_XDECREF(to);
-        if (!castable) { /* NumPy's words */
-            return cj_typing_error(c, in, "Cannot cast ufunc '%s' output from dtype('%s') to "
-                                          "dtype('%s') with casting rule 'same_kind'", name,
-                                   loop_out->name, left->dtype->name);
-        }
         *out = left; /* written in place, in its own dtype */
-        return 1;
+        return check_destination(c, in, name, left, ndim, loop_out, "left array");
     }
     /* of 0-d arrays only, a number (numba's, and NumPy's scalar) */
+    *out = ndim == 0 ? loop_out : cj_type_array(loop_out, ndim, 'C', 0);
+    return *out ? 1 : -1;
+}
+
+/* Which complex loops the element lowering has (lower_call.c): the cmath functions, abs,
+ * square, power, the logical ufuncs and the predicates. */
+static int complex_loop_supported(int id) {
+    switch (id) {
+    case CJ_B_NP_SQRT: case CJ_B_NP_EXP: case CJ_B_NP_LOG: case CJ_B_NP_LOG10:
+    case CJ_B_NP_SIN: case CJ_B_NP_COS: case CJ_B_NP_TAN: case CJ_B_NP_SINH:
+    case CJ_B_NP_COSH: case CJ_B_NP_TANH: case CJ_B_NP_ARCSIN: case CJ_B_NP_ARCCOS:
+    case CJ_B_NP_ARCTAN: case CJ_B_NP_ARCSINH: case CJ_B_NP_ARCCOSH: case CJ_B_NP_ARCTANH:
+    case CJ_B_ABS: case CJ_B_NP_ABSOLUTE: case CJ_B_NP_SQUARE: case CJ_B_NP_POWER:
+    case CJ_B_NP_LOGICAL_AND: case CJ_B_NP_LOGICAL_OR: case CJ_B_NP_LOGICAL_XOR:
+    case CJ_B_NP_LOGICAL_NOT: case CJ_B_NP_ISNAN: case CJ_B_NP_ISINF: case CJ_B_NP_ISFINITE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The inputs and `out` (positional after them, or keyword) of a ufunc call: 1, or -1 with
+ * an exception. */
+static int ufunc_operands(cj_infer_ctx *c, cj_instr *in, const char *name, int nin,
+                          int *out_var) {
+    int nkw = in->index, npos = in->nargs - 1 - nkw;
+    *out_var = npos == nin + 1 ? in->args[in->nargs - nkw - 1] : -1;
+    for (int k = 0; k < nkw; k++) {
+        const char *kw = PyUnicode_AsUTF8(PyTuple_GET_ITEM(in->obj, k));
+        if (kw == NULL) {
+            return -1;
+        }
+        if (strcmp(kw, "out") != 0 || *out_var >= 0) {
+            return cj_unsupported_error(c, in, "ufunc '%s': the keyword argument '%s' is not "
+                                               "supported (only out=)", name, kw);
+        }
+        *out_var = in->args[in->nargs - nkw + k];
+    }
+    if (npos != nin && !(npos == nin + 1 && nkw == 0)) {
+        return cj_typing_error(c, in, "ufunc '%s' takes %d input argument%s (and out), not %d",
+                               name, nin, nin == 1 ? "" : "s", npos);
+    }
+    return 1;
+}
+
+int cj_type_array_ufunc(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    const char *name = id == CJ_B_ABS ? "absolute" : cj_builtin_table[id].attr;
+    PyUFuncObject *u = numpy_ufunc(name);
+    int nin = u != NULL && u->nout == 1 && u->nin <= 2 ? u->nin : 0;
+    Py_XDECREF(u);
+    if (nin == 0) {
+        return 0; /* not a ufunc the element loops take: the caller's own rules */
+    }
+    if (c->env->target == CJ_TARGET_CUDA) {
+        return cj_unsupported_error(c, in, "ufuncs on arrays are not supported in CUDA code "
+                                           "(numba-cuda refuses them too): write the loop");
+    }
+    int out_var;
+    if (ufunc_operands(c, in, name, nin, &out_var) < 0) {
+        return -1;
+    }
+    const cj_type *dtypes[2], *loop_in, *loop_out;
+    int ndim = 0;
+    for (int i = 0; i < nin; i++) {
+        const cj_type *t = cj_vt(c, in->args[1 + i]);
+        if ((dtypes[i] = dtype_of(t)) == NULL) {
+            return no_loop(c, in, name);
+        }
+        ndim = t->kind == CJ_ARRAY && t->ndim > ndim ? t->ndim : ndim;
+    }
+    int rc = find_loop(name, nin, dtypes, &loop_in, &loop_out);
+    if (rc <= 0) {
+        return rc < 0 ? -1 : no_loop(c, in, name);
+    }
+    int sub, op = cj_ufunc_operator(id, &sub);
+    int complex_ok = op >= 0 ? !(op == CJ_I_COMPARE && sub != CJ_EQ && sub != CJ_NE)
+                             : complex_loop_supported(id);
+    if (loop_in->kind == CJ_COMPLEX && !complex_ok) {
+        return cj_unsupported_error(c, in, "ufunc '%s' of complex arrays is not supported yet",
+                                    name);
+    }
+    cj_call *call = cj_call_record(c, in, CJ_CALL_UFUNC, nin + (out_var >= 0));
+    if (call == NULL) {
+        return -1;
+    }
+    *call = (cj_call){.kind = CJ_CALL_UFUNC, .builtin = id, .nargs = call->nargs,
+                      .args = call->args, .defaults = call->defaults,
+                      .argtypes = call->argtypes, .nin = nin, .loop_in = loop_in,
+                      .loop_out = loop_out};
+    for (int i = 0; i < call->nargs; i++) {
+        call->args[i] = i < nin ? in->args[1 + i] : out_var;
+        call->argtypes[i] = cj_vt(c, call->args[i]);
+    }
+    in->optype = loop_in;
+    if (out_var >= 0) {
+        *out = cj_vt(c, out_var);
+        return check_destination(c, in, name, *out, ndim, loop_out, "out argument");
+    }
     *out = ndim == 0 ? loop_out : cj_type_array(loop_out, ndim, 'C', 0);
     return *out ? 1 : -1;
 }

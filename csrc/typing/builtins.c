@@ -497,6 +497,18 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     if (cj_builtin_array_method(id)) { /* array_methods.c */
         return cj_type_array_method(c, in, id, NULL, out);
     }
+    int numpy = strcmp(b->module, "numpy") == 0;
+    int arrays = 0;
+    for (int i = 1; i < in->nargs; i++) {
+        arrays |= cj_vt(c, in->args[i])->kind == CJ_ARRAY;
+    }
+    /* array_expr.c: np.sqrt(a), abs(a), ...; np.add(x, y) ... even of numbers */
+    if ((arrays && (numpy || id == CJ_B_ABS)) || cj_builtin_operator_ufunc(id)) {
+        int rc = cj_type_array_ufunc(c, in, id, out);
+        if (rc != 0) {
+            return rc;
+        }
+    }
     if (in->index > 0) {
         return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
     }
@@ -504,7 +516,6 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return -1;
     }
     const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
-    int numpy = strcmp(b->module, "numpy") == 0;
     switch (b->rule) {
     case CJ_R_F1:
         if (n != 1 || !cj_type_is_number(a) || a->kind == CJ_COMPLEX) {

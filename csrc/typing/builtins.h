@@ -201,7 +201,34 @@ typedef enum cj_builtin_rule {
     X(METH_ASTYPE, "", "astype", CJ_R_SPECIAL, "")                                  \
     X(METH_FILL, "", "fill", CJ_R_SPECIAL, "")                                      \
     X(NP_TRANSPOSE, "numpy", "transpose", CJ_R_SPECIAL, "")                         \
-    X(METH_CONJUGATE, "", "conjugate", CJ_R_SPECIAL, "")
+    X(METH_CONJUGATE, "", "conjugate", CJ_R_SPECIAL, "")                            \
+    X(NP_ADD, "numpy", "add", CJ_R_SPECIAL, "")                                     \
+    X(NP_SUBTRACT, "numpy", "subtract", CJ_R_SPECIAL, "")                           \
+    X(NP_MULTIPLY, "numpy", "multiply", CJ_R_SPECIAL, "")                           \
+    X(NP_DIVIDE, "numpy", "divide", CJ_R_SPECIAL, "")                               \
+    X(NP_TRUE_DIVIDE, "numpy", "true_divide", CJ_R_SPECIAL, "")                     \
+    X(NP_FLOOR_DIVIDE, "numpy", "floor_divide", CJ_R_SPECIAL, "")                   \
+    X(NP_REMAINDER, "numpy", "remainder", CJ_R_SPECIAL, "")                         \
+    X(NP_MOD, "numpy", "mod", CJ_R_SPECIAL, "")                                     \
+    X(NP_LEFT_SHIFT, "numpy", "left_shift", CJ_R_SPECIAL, "")                       \
+    X(NP_RIGHT_SHIFT, "numpy", "right_shift", CJ_R_SPECIAL, "")                     \
+    X(NP_BITWISE_AND, "numpy", "bitwise_and", CJ_R_SPECIAL, "")                     \
+    X(NP_BITWISE_OR, "numpy", "bitwise_or", CJ_R_SPECIAL, "")                       \
+    X(NP_BITWISE_XOR, "numpy", "bitwise_xor", CJ_R_SPECIAL, "")                     \
+    X(NP_LESS, "numpy", "less", CJ_R_SPECIAL, "")                                   \
+    X(NP_LESS_EQUAL, "numpy", "less_equal", CJ_R_SPECIAL, "")                       \
+    X(NP_EQUAL, "numpy", "equal", CJ_R_SPECIAL, "")                                 \
+    X(NP_NOT_EQUAL, "numpy", "not_equal", CJ_R_SPECIAL, "")                         \
+    X(NP_GREATER, "numpy", "greater", CJ_R_SPECIAL, "")                             \
+    X(NP_GREATER_EQUAL, "numpy", "greater_equal", CJ_R_SPECIAL, "")                 \
+    X(NP_NEGATIVE, "numpy", "negative", CJ_R_SPECIAL, "")                           \
+    X(NP_POSITIVE, "numpy", "positive", CJ_R_SPECIAL, "")                           \
+    X(NP_INVERT, "numpy", "invert", CJ_R_SPECIAL, "")                               \
+    X(NP_BITWISE_NOT, "numpy", "bitwise_not", CJ_R_SPECIAL, "")                     \
+    X(NP_LOGICAL_AND, "numpy", "logical_and", CJ_R_SPECIAL, "")                     \
+    X(NP_LOGICAL_OR, "numpy", "logical_or", CJ_R_SPECIAL, "")                       \
+    X(NP_LOGICAL_XOR, "numpy", "logical_xor", CJ_R_SPECIAL, "")                     \
+    X(NP_LOGICAL_NOT, "numpy", "logical_not", CJ_R_SPECIAL, "")                     
 
 typedef enum cj_builtin {
 #define CJ_BUILTIN_ENUM(id, mod, attr, rule, cname) CJ_B_##id,
@@ -230,6 +257,11 @@ static inline int cj_builtin_reduces(int id) { return id >= CJ_B_NP_SUM && id <=
 /* Array methods (a.copy(), a.astype(t), a.fill(v), a.transpose(); np.copy, np.transpose). */
 static inline int cj_builtin_array_method(int id) {
     return id >= CJ_B_NP_COPY && id <= CJ_B_NP_TRANSPOSE;
+}
+
+/* The NumPy ufuncs np.add ... np.logical_not, typed by their loops even for scalars. */
+static inline int cj_builtin_operator_ufunc(int id) {
+    return id >= CJ_B_NP_ADD && id <= CJ_B_NP_LOGICAL_NOT;
 }
 
 /* The builtin id of a Python object, or -1 (no exception) when it is none of them. */

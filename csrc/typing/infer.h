@@ -21,6 +21,8 @@ typedef enum cj_call_kind {
     CJ_CALL_CUDA,        /* a CUDA intrinsic (cuda_intrinsics.h): builtin = intrinsic id */
     CJ_CALL_OBJMODE,     /* a `with objmode()` block: callee is the ObjModeBlock (kept by
                           * the IR); the result is its declared output type */
+    CJ_CALL_UFUNC,       /* a NumPy ufunc (builtin id) on arrays, element by element: args
+                          * are its inputs, then `out` when given (array_expr.c) */
 } cj_call_kind;
 
 typedef struct cj_call {
@@ -32,7 +34,13 @@ typedef struct cj_call {
     PyObject **defaults;    /* borrowed default values (kept by the IR) where args[i] == -1 */
     const cj_type **argtypes;
     PyObject *exception;    /* CJ_CALL_EXCEPTION: the exception instance (kept by the IR) */
+    int nin;                /* CJ_CALL_UFUNC: the inputs (args beyond them: out) */
+    const cj_type *loop_in, *loop_out; /* CJ_CALL_UFUNC: the NumPy loop's types */
 } cj_call;
+
+/* array_expr.c: the operator a NumPy ufunc builtin is (np.add: CJ_I_BINOP with *sub CJ_ADD),
+ * or -1 (np.logical_and, np.sqrt, ...). */
+int cj_ufunc_operator(int id, int *sub);
 
 typedef struct cj_typing_env cj_typing_env;
 struct cj_typing_env {

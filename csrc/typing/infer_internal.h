@@ -39,6 +39,9 @@ int cj_array_method_by_name(const char *name); /* the builtin id of a.<name>(), 
 const cj_type *cj_transposed(const cj_type *at); /* the type of a.T */
 /* array_expr.c: an operator (BINOP, UNARY, COMPARE) with an array operand. */
 int cj_type_array_op(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* A NumPy ufunc builtin `id` called with an array operand: 1, 0 when `id` is no ufunc the
+ * element loops take, -1 with an exception (array_expr.c). */
+int cj_type_array_ufunc(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
 /* array_reduce.c: np.sum(a) / a.sum() and the other whole-array reductions; `receiver` is
  * the array for the method form, NULL for the function's. */
 int cj_type_array_reduce(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
