@@ -3,8 +3,8 @@ run, as ratios of cujit's time. What exists so far:
   (c) allocation-heavy: 10**6 calls of a jitted function returning np.empty(4), from Python
       (call + allocate + box + free), and 10**6 allocations inside one compiled loop;
   zeros: np.zeros((4000, 4000)) made and walked in compiled code;
-  (a) the expression a*b + c*d - e on 10**7 float64 (each operator its own loop in cujit for
-      now: the fusion numba does comes later);
+  (a) the expression a*b + c*d - e on 10**7 float64 (fused into one loop, as numba does);
+  (a2) np.sqrt(a*a + b*b) * np.sign(a) on 10**7 float64 (ufuncs fused with operators);
   (b) a.sum() of 4000x4000 float64.
 The rest of the issue's list (axis reductions, np.dot, np.random, np.sort) is added as those
 land. Usage: python benchmarks/cpu_arrays.py"""
@@ -41,6 +41,10 @@ def expression(a, b, c, d, e):
     return a * b + c * d - e
 
 
+def hypot_sign(a, b):
+    return np.sqrt(a * a + b * b) * np.sign(a)
+
+
 def total(a):
     return a.sum()
 
@@ -68,16 +72,18 @@ def main():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             f, g, h = jit(returns_empty), jit(allocates_in_loop), jit(zeros_and_walk)
-            x, s = jit(expression), jit(total)
-            f(), g(10), h(10), x(*ops), s(big)
+            x, s, u = jit(expression), jit(total), jit(hypot_sign)
+            f(), g(10), h(10), x(*ops), s(big), u(*ops[:2])
         rows[name] = (best_of(calls(f, 10**6), 3), best_of(lambda: g(10**6), 5),
                       best_of(lambda: h(4000), 5), best_of(lambda: x(*ops), 5),
-                      best_of(lambda: s(big), 5))
+                      best_of(lambda: u(*ops[:2]), 5), best_of(lambda: s(big), 5))
     rows["numpy"] = (best_of(calls(lambda: np.empty(4), 10**6), 3), float("nan"),
                      best_of(lambda: np.zeros((4000, 4000)).trace() + 4000, 5),
-                     best_of(lambda: expression(*ops), 5), best_of(lambda: big.sum(), 5))
+                     best_of(lambda: expression(*ops), 5),
+                     best_of(lambda: hypot_sign(*ops[:2]), 5), best_of(lambda: big.sum(), 5))
     titles = ["10**6 calls returning np.empty(4)", "10**6 np.empty(4) in a compiled loop",
               "np.zeros((4000, 4000)) + diagonal walk", "(a) a*b + c*d - e, 10**7 float64",
+              "(a2) np.sqrt(a*a + b*b) * np.sign(a), 10**7 float64",
               "(b) a.sum(), 4000x4000 float64"]
     for k, title in enumerate(titles):
         print(title)

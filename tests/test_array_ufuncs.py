@@ -169,3 +169,77 @@ def test_ufunc_errors_name_the_problem():
         njit(lambda a: np.bitwise_and(a, a))(np.zeros(3))
     with pytest.raises(UnsupportedError, match="complex"):
         njit(lambda a: np.sign(a))(np.zeros(3, dtype=np.complex128))
+
+
+def where3(c, x, y):
+    return np.where(c, x, y)
+
+
+def clip(a, lo, hi):
+    return np.clip(a, lo, hi)
+
+
+def clip_out(a, lo, hi, out):
+    return np.clip(a, lo, hi, out=out)
+
+
+def test_where_matches_numba_types_and_numpy_values():
+    rng = np.random.default_rng(11)
+    cond = rng.integers(0, 2, (3, 4)).astype(bool)
+    cases = [(cond, make(np.int8, rng), make(np.uint8, rng, (4,))),
+             (cond, make(np.float32, rng), 2.5), (cond, 3, make(np.int32, rng)),
+             (make(np.float64, rng) > 0, make(np.complex128, rng), 1.0),
+             (rng.integers(0, 3, (4,)), make(np.int64, rng), make(np.float32, rng)),
+             (cond[0], 1, 2.0), (True, 1, 2)]
+    for args in cases:
+        got = njit(where3)(*args)
+        want = numba_result(where3, args)
+        assert isinstance(got, np.ndarray) and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, np.where(*args))
+
+
+def test_clip_matches_numba_types_and_numpy_values():
+    rng = np.random.default_rng(12)
+    a = make(np.float64, rng, (20,))
+    a[3] = np.nan
+    cases = [(a, -0.5, 0.5), (a, None, 0.1), (a, 0, None), (a, np.full(20, -0.2), 0.3),
+             (make(np.int64, rng), 2, 3), (make(np.int16, rng), 1.5, 3),
+             (make(np.float32, rng), np.zeros(4, np.float32), np.ones(4, np.float32))]
+    for args in cases:
+        got = njit(clip)(*args)
+        want = numba_result(clip, args)
+        if want is not None:
+            assert got.dtype == want.dtype
+        assert got.dtype == args[0].dtype
+        np.testing.assert_array_equal(got, np.clip(*args).astype(args[0].dtype))
+    out = np.zeros(20)
+    assert njit(clip_out)(a, 0.0, 0.25, out) is not None
+    np.testing.assert_array_equal(out, np.clip(a, 0.0, 0.25))
+
+
+def where_chain(a, b):
+    return np.where(a > b, a - b, 0.0) * 2 + np.clip(a, 0.0, 1.0)
+
+
+def test_where_and_clip_fuse():
+    rng = np.random.default_rng(13)
+    a, b = rng.standard_normal(40), rng.standard_normal(40)
+    before = _core.nrt_stats()[0]
+    got = njit(where_chain)(a, b)
+    assert _core.nrt_stats()[0] - before == 1
+    np.testing.assert_allclose(got, where_chain(a, b))
+
+
+def test_where_and_clip_errors():
+    with pytest.raises(TypingError, match="must set either max or min"):
+        njit(clip)(np.zeros(3), None, None)
+    with pytest.raises(TypingError, match="must be array-like"):
+        njit(clip)(1.0, 0.0, 2.0)
+    with pytest.raises(TypingError, match="same number of dimensions"):
+        njit(clip_out)(np.zeros((2, 2)), 0.0, 1.0, np.zeros(4))
+    with pytest.raises(UnsupportedError, match="np.nonzero"):
+        njit(lambda c: np.where(c))(np.zeros(2))
+    with pytest.raises(TypingError, match="takes 3 input"):
+        njit(lambda c, x: np.where(c, x))(np.zeros(2), np.zeros(2))
+    with pytest.raises(ValueError):
+        njit(where3)(np.ones(3, dtype=bool), np.zeros(4), 1.0)

@@ -11,14 +11,16 @@ typedef struct operand {
     LLVMValueRef value;
 } operand;
 
-/* One operator of the loop (or ufunc, id >= 0): each operand is a fused operator (child), an
- * array (leaf: loop pointer 1 + leaf) or a scalar held in the loop's input type. */
+/* One operator of the loop (or ufunc, id >= 0; np.where and np.clip have three operands):
+ * each operand is a fused operator (child), an array (leaf: loop pointer 1 + leaf) or a scalar
+ * held in the type the element takes it in. */
 typedef struct node {
     int op, sub; /* an operator (CJ_I_BINOP ...), or -1: the ufunc id */
     int id, nin;
-    int vars[2], child[2], leaf[2];
-    LLVMValueRef scalar[2];
-    const cj_type *type[2];
+    int vars[3], child[3], leaf[3];
+    LLVMValueRef scalar[3];     /* NULL for np.clip's None bound */
+    const cj_type *type[3];     /* the operand's own type */
+    const cj_type *in_type[3];  /* the type the element takes it in */
     const cj_type *loop_in, *loop_out;
 } node;
 
@@ -53,7 +55,7 @@ static int add_node(cj_lower *L, elementwise *e, cj_instr *in) {
     const cj_call *call = in->op == CJ_I_CALL ? in->resolved : NULL;
     const int *vars;
     *n = (node){.op = in->op, .sub = in->sub, .id = call ? call->builtin : -1, .nin = cj_elementwise_operands(in, &vars),
-                .child = {-1, -1}, .leaf = {-1, -1},
+                .child = {-1, -1, -1}, .leaf = {-1, -1, -1},
                 .loop_in = call ? call->loop_in : in->optype,
                 .loop_out = call ? call->loop_out : in->resolved};
     if (call != NULL) {
@@ -62,6 +64,13 @@ static int add_node(cj_lower *L, elementwise *e, cj_instr *in) {
     for (int i = 0; i < n->nin; i++) {
         int v = n->vars[i] = vars[i];
         n->type[i] = CJ_VAR(L->ir, v)->type;
+        n->in_type[i] = n->loop_in;
+        if (n->id == CJ_B_NP_WHERE && i == 0) { /* the condition: its truth, in its type */
+            n->in_type[i] = n->type[i]->kind == CJ_ARRAY ? n->type[i]->dtype : n->type[i];
+        }
+        if (n->type[i]->kind == CJ_NONE) {
+            continue; /* np.clip's absent bound */
+        }
         if (L->fused != NULL && L->fused[v] != NULL) {
             if ((n->child[i] = add_node(L, e, L->fused[v])) < 0) {
                 return -1;
@@ -74,7 +83,7 @@ static int add_node(cj_lower *L, elementwise *e, cj_instr *in) {
             n->leaf[i] = e->nleaves;
             e->leaves[e->nleaves++] = (operand){n->type[i], cj_load_var(L, v)};
         } else {
-            n->scalar[i] = cj_cast(L, cj_load_var(L, v), n->type[i], n->loop_in);
+            n->scalar[i] = cj_cast(L, cj_load_var(L, v), n->type[i], n->in_type[i]);
         }
     }
     return k;
@@ -89,19 +98,44 @@ static LLVMValueRef input(cj_lower *L, elementwise *e, const node *n, int i,
         const node *s = &e->nodes[n->child[i]];
         const cj_type *dtype = n->type[i]->dtype;
         LLVMValueRef v = node_value(L, e, s, ptrs);
-        return v ? cj_cast(L, cj_cast(L, v, s->loop_out, dtype), dtype, n->loop_in) : NULL;
+        return v ? cj_cast(L, cj_cast(L, v, s->loop_out, dtype), dtype, n->in_type[i]) : NULL;
     }
     if (n->leaf[i] >= 0) {
         const cj_type *dtype = n->type[i]->dtype;
-        return cj_cast(L, cj_load_element(L, ptrs[1 + n->leaf[i]], dtype), dtype, n->loop_in);
+        return cj_cast(L, cj_load_element(L, ptrs[1 + n->leaf[i]], dtype), dtype,
+                       n->in_type[i]);
     }
     return n->scalar[i];
 }
 
 /* The operator's result for the elements at ptrs[1..] (in its loop's output type); NULL with
  * an exception. */
+/* np.where's choice, np.clip's bounds (NaN propagates, as NumPy's np.clip). */
+static LLVMValueRef select_value(cj_lower *L, elementwise *e, const node *n, LLVMValueRef *ptrs) {
+    LLVMValueRef v[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++) {
+        if (n->type[i]->kind != CJ_NONE && (v[i] = input(L, e, n, i, ptrs)) == NULL) {
+            return NULL;
+        }
+    }
+    if (n->id == CJ_B_NP_WHERE) {
+        return LLVMBuildSelect(L->b, cj_truth(L, v[0], n->in_type[0]), v[1], v[2], "where");
+    }
+    LLVMValueRef x = v[0];
+    if (x != NULL && v[1] != NULL) {
+        x = cj_lower_ufunc_element(L, CJ_B_NP_MAXIMUM, x, v[1], n->loop_in, n->loop_in);
+    }
+    if (x != NULL && v[2] != NULL) {
+        x = cj_lower_ufunc_element(L, CJ_B_NP_MINIMUM, x, v[2], n->loop_in, n->loop_in);
+    }
+    return x;
+}
+
 static LLVMValueRef node_value(cj_lower *L, elementwise *e, const node *n, LLVMValueRef *ptrs) {
     const cj_type *loop_in = n->loop_in, *loop_out = n->loop_out;
+    if (n->nin == 3) {
+        return select_value(L, e, n, ptrs);
+    }
     LLVMValueRef x = input(L, e, n, 0, ptrs);
     LLVMValueRef y = x && n->nin > 1 ? input(L, e, n, 1, ptrs) : NULL;
     if (x == NULL || (n->nin > 1 && y == NULL)) {

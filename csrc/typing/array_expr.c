@@ -210,6 +210,8 @@ int cj_type_array_op(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     return *out ? 1 : -1;
 }
 
+static int type_select(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+
 /* Which complex loops the element lowering has (lower_call.c): the cmath functions, abs,
  * square, power, the logical ufuncs and the predicates. */
 static int complex_loop_supported(int id) {
@@ -252,6 +254,9 @@ static int ufunc_operands(cj_infer_ctx *c, cj_instr *in, const char *name, int n
 }
 
 int cj_type_array_ufunc(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    if (cj_builtin_select(id)) {
+        return type_select(c, in, id, out);
+    }
     const char *name = id == CJ_B_ABS ? "absolute" : cj_builtin_table[id].attr;
     PyUFuncObject *u = numpy_ufunc(name);
     int nin = u != NULL && u->nout == 1 && u->nin <= 2 ? u->nin : 0;
@@ -305,5 +310,77 @@ int cj_type_array_ufunc(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return check_destination(c, in, name, *out, ndim, loop_out, "out argument");
     }
     *out = ndim == 0 ? loop_out : cj_type_array(loop_out, ndim, 'C', 0);
+    return *out ? 1 : -1;
+}
+
+/* np.where(c, x, y): numba's result dtype, the promotion of x's and y's (a scalar by its
+ * cujit type), always an array (0-d of numbers only). np.clip(a, lo, hi): a's dtype, each
+ * bound a number, an array or None, computed in the promotion of the three. Each call is a
+ * CJ_CALL_UFUNC of three inputs (a None bound's variable is typed none). */
+static int type_select(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    const char *name = cj_builtin_table[id].attr;
+    int out_var, ndim = 0;
+    if (c->env->target == CJ_TARGET_CUDA) {
+        return cj_unsupported_error(c, in, "np.%s() is not supported in CUDA code", name);
+    }
+    if (id == CJ_B_NP_WHERE && in->nargs == 2) {
+        return cj_unsupported_error(c, in, "np.where(condition) with one argument (np.nonzero) "
+                                           "is not supported yet");
+    }
+    if (ufunc_operands(c, in, name, 3, &out_var) < 0) {
+        return -1;
+    }
+    if (id == CJ_B_NP_WHERE && out_var >= 0) {
+        return cj_typing_error(c, in, "np.where() takes no out argument");
+    }
+    const cj_type *dtypes[3];
+    for (int i = 0; i < 3; i++) {
+        const cj_type *t = cj_vt(c, in->args[1 + i]);
+        dtypes[i] = id == CJ_B_NP_CLIP && i > 0 && t->kind == CJ_NONE ? NULL : dtype_of(t);
+        if (dtypes[i] == NULL && !(id == CJ_B_NP_CLIP && i > 0 && t->kind == CJ_NONE)) {
+            return cj_typing_error(c, in, "np.%s(): argument %d must be a number or an array, "
+                                          "not %s", name, i + 1, t->name);
+        }
+        ndim = t->kind == CJ_ARRAY && t->ndim > ndim ? t->ndim : ndim;
+    }
+    const cj_type *compute = dtypes[id == CJ_B_NP_WHERE ? 1 : 0], *result = compute;
+    for (int i = id == CJ_B_NP_WHERE ? 2 : 1; i < 3; i++) {
+        compute = dtypes[i] ? cj_promote(compute, dtypes[i]) : compute;
+    }
+    if (id == CJ_B_NP_CLIP) {
+        if (cj_vt(c, in->args[1])->kind != CJ_ARRAY) {
+            return cj_typing_error(c, in, "The argument \"a\" must be array-like");
+        }
+        if (dtypes[1] == NULL && dtypes[2] == NULL) {
+            return cj_typing_error(c, in, "array_clip: must set either max or min");
+        }
+        if (compute->kind == CJ_COMPLEX) {
+            return cj_unsupported_error(c, in, "np.clip() of complex numbers is not supported");
+        }
+    } else {
+        result = compute;
+    }
+    cj_call *call = cj_call_record(c, in, CJ_CALL_UFUNC, 3 + (out_var >= 0));
+    if (call == NULL) {
+        return -1;
+    }
+    *call = (cj_call){.kind = CJ_CALL_UFUNC, .builtin = id, .nargs = call->nargs,
+                      .args = call->args, .defaults = call->defaults,
+                      .argtypes = call->argtypes, .nin = 3, .loop_in = compute,
+                      .loop_out = compute};
+    for (int i = 0; i < call->nargs; i++) {
+        call->args[i] = i < 3 ? in->args[1 + i] : out_var;
+        call->argtypes[i] = cj_vt(c, call->args[i]);
+    }
+    in->optype = compute;
+    if (out_var >= 0) {
+        *out = cj_vt(c, out_var);
+        if ((*out)->kind == CJ_ARRAY && (*out)->ndim != ndim) {
+            return cj_typing_error(c, in, "The argument \"out\" must have the same number of "
+                                          "dimensions as the result");
+        }
+        return check_destination(c, in, name, *out, ndim, compute, "out argument");
+    }
+    *out = cj_type_array(result, ndim, 'C', 0);
     return *out ? 1 : -1;
 }

@@ -503,7 +503,8 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         arrays |= cj_vt(c, in->args[i])->kind == CJ_ARRAY;
     }
     /* array_expr.c: np.sqrt(a), abs(a), ...; np.add(x, y) ... even of numbers */
-    if ((arrays && (numpy || id == CJ_B_ABS)) || cj_builtin_operator_ufunc(id)) {
+    if ((arrays && (numpy || id == CJ_B_ABS)) || cj_builtin_operator_ufunc(id) ||
+        cj_builtin_select(id)) {
         int rc = cj_type_array_ufunc(c, in, id, out);
         if (rc != 0) {
             return rc;

@@ -228,7 +228,9 @@ typedef enum cj_builtin_rule {
     X(NP_LOGICAL_AND, "numpy", "logical_and", CJ_R_SPECIAL, "")                     \
     X(NP_LOGICAL_OR, "numpy", "logical_or", CJ_R_SPECIAL, "")                       \
     X(NP_LOGICAL_XOR, "numpy", "logical_xor", CJ_R_SPECIAL, "")                     \
-    X(NP_LOGICAL_NOT, "numpy", "logical_not", CJ_R_SPECIAL, "")                     
+    X(NP_LOGICAL_NOT, "numpy", "logical_not", CJ_R_SPECIAL, "")                     \
+    X(NP_WHERE, "numpy", "where", CJ_R_SPECIAL, "")                                 \
+    X(NP_CLIP, "numpy", "clip", CJ_R_SPECIAL, "")
 
 typedef enum cj_builtin {
 #define CJ_BUILTIN_ENUM(id, mod, attr, rule, cname) CJ_B_##id,
@@ -258,6 +260,9 @@ static inline int cj_builtin_reduces(int id) { return id >= CJ_B_NP_SUM && id <=
 static inline int cj_builtin_array_method(int id) {
     return id >= CJ_B_NP_COPY && id <= CJ_B_NP_TRANSPOSE;
 }
+
+/* np.where(c, x, y) and np.clip(a, lo, hi): element by element, like the ufuncs. */
+static inline int cj_builtin_select(int id) { return id == CJ_B_NP_WHERE || id == CJ_B_NP_CLIP; }
 
 /* The NumPy ufuncs np.add ... np.logical_not, typed by their loops even for scalars. */
 static inline int cj_builtin_operator_ufunc(int id) {
