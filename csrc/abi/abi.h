@@ -64,6 +64,13 @@ enum {
                                * which has no identity'), and maximum: */
     CJ_EXC_EMPTY_MAX,
     CJ_EXC_BROADCAST,         /* ValueError('operands could not be broadcast together') */
+    CJ_EXC_DOT_VV,            /* ValueError('incompatible array sizes for np.dot(a, b) (vector *
+                               * vector)'), and for the other shapes: */
+    CJ_EXC_DOT_MV,
+    CJ_EXC_DOT_VM,
+    CJ_EXC_DOT_MM,
+    CJ_EXC_DOT_OUT,           /* ValueError('incompatible output array size for np.dot(a, b,
+                               * out)') */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);
@@ -85,6 +92,17 @@ void cj_nrt_decref(cj_meminfo *mi); /* NULL: nothing; the last reference frees i
 void cj_nrt_free(cj_meminfo *mi);   /* for compiled code, when its count reached zero */
 /* Allocations made and freed since the process started. */
 void cj_nrt_stats(unsigned long long *allocated, unsigned long long *freed);
+
+/* ---- blas.c: np.dot / np.vdot / @ through the process's BLAS (found at run time) ---- */
+/* kind: 0 float32, 1 float64, 2 complex64, 3 complex128. Strides in bytes, any sign. */
+int cj_blas_find(void); /* 1 when a BLAS was found (compile time, with the GIL), else 0 */
+/* c (m x n, C-contiguous, n >= 1 columns apart) = a (m x k) @ b (k x n): 0, or -1 when a
+ * copy of a non-contiguous operand could not be allocated. */
+int cj_blas_gemm(int kind, int64_t m, int64_t n, int64_t k, const char *a, int64_t as0,
+                 int64_t as1, const char *b, int64_t bs0, int64_t bs1, char *c);
+/* *out = sum x[i] * y[i] (conj: conj(x[i]) * y[i]) over n elements: 0, or -1 as above. */
+int cj_blas_dot(int kind, int conj, int64_t n, const char *x, int64_t xs, const char *y,
+                int64_t ys, char *out);
 
 /* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);

@@ -197,7 +197,17 @@ int cj_excinfo_init(PyObject *module) {
         register_builtin(CJ_EXC_EMPTY_MAX, PyExc_ValueError, "zero-size array to reduction "
                          "operation maximum which has no identity") ||
         register_builtin(CJ_EXC_BROADCAST, PyExc_ValueError, "operands could not be broadcast "
-                         "together")) {
+                         "together") ||
+        register_builtin(CJ_EXC_DOT_VV, PyExc_ValueError, "incompatible array sizes for "
+                         "np.dot(a, b) (vector * vector)") ||
+        register_builtin(CJ_EXC_DOT_MV, PyExc_ValueError, "incompatible array sizes for "
+                         "np.dot(a, b) (matrix * vector)") ||
+        register_builtin(CJ_EXC_DOT_VM, PyExc_ValueError, "incompatible array sizes for "
+                         "np.dot(a, b) (vector * matrix)") ||
+        register_builtin(CJ_EXC_DOT_MM, PyExc_ValueError, "incompatible array sizes for "
+                         "np.dot(a, b) (matrix * matrix)") ||
+        register_builtin(CJ_EXC_DOT_OUT, PyExc_ValueError, "incompatible output array size "
+                         "for np.dot(a, b, out)")) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

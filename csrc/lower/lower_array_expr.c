@@ -254,6 +254,9 @@ static int emit_loops(cj_lower *L, elementwise *e, cj_loop_nest *n, LLVMValueRef
 }
 
 LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh) {
+    if (in->op == CJ_I_BINOP && in->sub == CJ_MATMUL) { /* lower_array_linalg.c */
+        return cj_lower_dot(L, in, in->args[0], in->args[1], -1, 0, fresh);
+    }
     elementwise e = {.nnodes = 0};
     if (add_node(L, &e, in) < 0) {
         return NULL;

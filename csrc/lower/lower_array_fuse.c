@@ -35,7 +35,8 @@ int cj_is_elementwise_array_op(cj_lower *L, const cj_instr *in) {
     if (in->op != CJ_I_BINOP && in->op != CJ_I_UNARY && in->op != CJ_I_COMPARE) {
         return 0;
     }
-    if ((in->flags & CJ_F_INPLACE) || in->optype == NULL) {
+    if ((in->flags & CJ_F_INPLACE) || in->optype == NULL ||
+        (in->op == CJ_I_BINOP && in->sub == CJ_MATMUL)) {
         return 0;
     }
     for (int i = 0; i < in->nargs; i++) {

@@ -143,7 +143,9 @@ void cj_fill_array(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRe
 
 int cj_call_hands_over(const cj_call *call) {
     int id = call->builtin;
-    return (call->kind == CJ_CALL_BUILTIN && cj_builtin_makes_array(id)) ||
+    int dot_makes_array = id == CJ_B_NP_DOT && call->nargs == 2 &&
+                          call->argtypes[0]->ndim + call->argtypes[1]->ndim > 2;
+    return (call->kind == CJ_CALL_BUILTIN && (cj_builtin_makes_array(id) || dot_makes_array)) ||
            ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) &&
             (id == CJ_B_NP_COPY || id == CJ_B_METH_ASTYPE));
 }

@@ -538,6 +538,11 @@ static LLVMValueRef lower_operator_fn(cj_lower *L, cj_instr *in, const cj_call *
 
 static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call) {
     int id = call->builtin;
+    if (id == CJ_B_NP_DOT || id == CJ_B_NP_VDOT) { /* lower_array_linalg.c */
+        int fresh;
+        return cj_lower_dot(L, in, call->args[0], call->args[1],
+                            call->nargs > 2 ? call->args[2] : -1, id == CJ_B_NP_VDOT, &fresh);
+    }
     if (cj_builtin_makes_array(id)) {
         return cj_lower_array_new(L, in, call);
     }

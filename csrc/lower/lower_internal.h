@@ -162,6 +162,10 @@ int cj_find_fused_array_ops(cj_lower *L); /* fills L->fused; -1 with MemoryError
  * (a new array, or the left array of an in-place operator, or `out`); *fresh says whether it
  * is a new array to hand over. */
 LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh);
+/* lower_array_linalg.c: np.dot(a, b[, out]) (out_var -1 when absent), np.vdot (conj), a @ b:
+ * a number, a new array (*fresh) or out. */
+LLVMValueRef cj_lower_dot(cj_lower *L, cj_instr *in, int a_var, int b_var, int out_var,
+                          int conj, int *fresh);
 /* lower_call.c: ufunc `id`'s element (y: the second input, or NULL) in its loop's types. */
 LLVMValueRef cj_lower_ufunc_element(cj_lower *L, int id, LLVMValueRef x, LLVMValueRef y,
                                     const cj_type *loop_in, const cj_type *loop_out);

@@ -174,7 +174,10 @@ int cj_type_array_op(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
                                                                       : NULL)
                        : in->sub <= CJ_GE     ? compare_ufuncs[in->sub]
                                               : NULL;
-    if (name == NULL) { /* @ (matmul), `not`, is/in */
+    if (in->op == CJ_I_BINOP && in->sub == CJ_MATMUL && !(in->flags & CJ_F_INPLACE)) {
+        return cj_type_array_dot(c, in, 0, in->args[0], in->args[1], -1, out);
+    }
+    if (name == NULL) { /* @=, `not`, is/in */
         return cj_unsupported_error(c, in, "this operator on arrays is not supported yet");
     }
     if (c->env->target == CJ_TARGET_CUDA) {

@@ -497,6 +497,18 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     if (cj_builtin_array_method(id)) { /* array_methods.c */
         return cj_type_array_method(c, in, id, NULL, out);
     }
+    if (id == CJ_B_NP_DOT || id == CJ_B_NP_VDOT) { /* array_linalg.c */
+        int npos = n - in->index;
+        if (in->index > 0 || npos < 2 || npos > (id == CJ_B_NP_DOT ? 3 : 2)) {
+            return cj_typing_error(c, in, "%s() takes 2 %sarguments", b->attr,
+                                   id == CJ_B_NP_DOT ? "(or 3: out) positional " : "");
+        }
+        if (cj_plain_call(c, in, CJ_CALL_BUILTIN, id) == NULL) {
+            return -1;
+        }
+        return cj_type_array_dot(c, in, id == CJ_B_NP_VDOT, in->args[1], in->args[2],
+                                 n == 3 ? in->args[3] : -1, out);
+    }
     int numpy = strcmp(b->module, "numpy") == 0;
     int arrays = 0;
     for (int i = 1; i < in->nargs; i++) {

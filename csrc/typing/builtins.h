@@ -230,7 +230,9 @@ typedef enum cj_builtin_rule {
     X(NP_LOGICAL_XOR, "numpy", "logical_xor", CJ_R_SPECIAL, "")                     \
     X(NP_LOGICAL_NOT, "numpy", "logical_not", CJ_R_SPECIAL, "")                     \
     X(NP_WHERE, "numpy", "where", CJ_R_SPECIAL, "")                                 \
-    X(NP_CLIP, "numpy", "clip", CJ_R_SPECIAL, "")
+    X(NP_CLIP, "numpy", "clip", CJ_R_SPECIAL, "")                                   \
+    X(NP_DOT, "numpy", "dot", CJ_R_SPECIAL, "")                                     \
+    X(NP_VDOT, "numpy", "vdot", CJ_R_SPECIAL, "")
 
 typedef enum cj_builtin {
 #define CJ_BUILTIN_ENUM(id, mod, attr, rule, cname) CJ_B_##id,
