@@ -485,18 +485,11 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     }
 }
 
-static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+/* The builtins on arrays typed elsewhere: np.dot/np.vdot (array_linalg.c), ufuncs of arrays,
+ * the operator ufuncs, np.where and np.clip (array_expr.c): 1, -1, or 0 for the others. */
+static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const cj_builtin_info *b = &cj_builtin_table[id];
     int n = in->nargs - 1;
-    if (cj_builtin_makes_array(id)) { /* array_new.c: keywords too */
-        return cj_type_array_new(c, in, id, out);
-    }
-    if (cj_builtin_reduces(id)) { /* array_reduce.c */
-        return cj_type_array_reduce(c, in, id, NULL, out);
-    }
-    if (cj_builtin_array_method(id)) { /* array_methods.c */
-        return cj_type_array_method(c, in, id, NULL, out);
-    }
     if (id == CJ_B_NP_DOT || id == CJ_B_NP_VDOT) { /* array_linalg.c */
         int npos = n - in->index;
         if (in->index > 0 || npos < 2 || npos > (id == CJ_B_NP_DOT ? 3 : 2)) {
@@ -509,19 +502,36 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return cj_type_array_dot(c, in, id == CJ_B_NP_VDOT, in->args[1], in->args[2],
                                  n == 3 ? in->args[3] : -1, out);
     }
-    int numpy = strcmp(b->module, "numpy") == 0;
     int arrays = 0;
     for (int i = 1; i < in->nargs; i++) {
         arrays |= cj_vt(c, in->args[i])->kind == CJ_ARRAY;
     }
     /* array_expr.c: np.sqrt(a), abs(a), ...; np.add(x, y) ... even of numbers */
+    int numpy = strcmp(b->module, "numpy") == 0;
     if ((arrays && (numpy || id == CJ_B_ABS)) || cj_builtin_operator_ufunc(id) ||
         cj_builtin_select(id)) {
-        int rc = cj_type_array_ufunc(c, in, id, out);
-        if (rc != 0) {
-            return rc;
-        }
+        return cj_type_array_ufunc(c, in, id, out);
     }
+    return 0;
+}
+
+static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    const cj_builtin_info *b = &cj_builtin_table[id];
+    int n = in->nargs - 1;
+    if (cj_builtin_makes_array(id)) { /* array_new.c: keywords too */
+        return cj_type_array_new(c, in, id, out);
+    }
+    if (cj_builtin_reduces(id)) { /* array_reduce.c */
+        return cj_type_array_reduce(c, in, id, NULL, out);
+    }
+    if (cj_builtin_array_method(id)) { /* array_methods.c */
+        return cj_type_array_method(c, in, id, NULL, out);
+    }
+    int rc = type_array_builtin(c, in, id, out);
+    if (rc != 0) {
+        return rc;
+    }
+    int numpy = strcmp(b->module, "numpy") == 0;
     if (in->index > 0) {
         return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
     }
