@@ -71,6 +71,10 @@ enum {
     CJ_EXC_DOT_MM,
     CJ_EXC_DOT_OUT,           /* ValueError('incompatible output array size for np.dot(a, b,
                                * out)') */
+    CJ_EXC_MASK_SHAPE,        /* IndexError('boolean index did not match indexed array') */
+    CJ_EXC_MASK_VALUES,       /* ValueError('NumPy boolean array indexing assignment cannot
+                               * assign input values to the output values where the mask is
+                               * true') */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);

@@ -207,7 +207,12 @@ int cj_excinfo_init(PyObject *module) {
         register_builtin(CJ_EXC_DOT_MM, PyExc_ValueError, "incompatible array sizes for "
                          "np.dot(a, b) (matrix * matrix)") ||
         register_builtin(CJ_EXC_DOT_OUT, PyExc_ValueError, "incompatible output array size "
-                         "for np.dot(a, b, out)")) {
+                         "for np.dot(a, b, out)") ||
+        register_builtin(CJ_EXC_MASK_SHAPE, PyExc_IndexError, "boolean index did not match "
+                         "indexed array") ||
+        register_builtin(CJ_EXC_MASK_VALUES, PyExc_ValueError, "NumPy boolean array indexing "
+                         "assignment cannot assign input values to the output values where "
+                         "the mask is true")) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

@@ -251,6 +251,9 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
     LLVMValueRef r;
     if (t->kind == CJ_TUPLE) {
         r = tuple_getitem(L, in, t);
+    } else if (vtype(L, in->args[1])->kind == CJ_ARRAY) { /* lower_array_fancy.c */
+        r = cj_lower_fancy_getitem(L, in);
+        return r ? cj_store_var_taking(L, in->dst, r, in->rtype) : -1;
     } else {
         r = cj_array_getitem(L, cj_load_var(L, in->args[0]), t, cj_load_var(L, in->args[1]),
                              vtype(L, in->args[1]), in->rtype);
@@ -259,6 +262,9 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
 }
 
 static int lower_setitem(cj_lower *L, cj_instr *in) {
+    if (vtype(L, in->args[1])->kind == CJ_ARRAY) { /* lower_array_fancy.c */
+        return cj_lower_fancy_setitem(L, in);
+    }
     return cj_array_setitem(L, cj_load_var(L, in->args[0]), vtype(L, in->args[0]),
                             cj_load_var(L, in->args[1]), vtype(L, in->args[1]),
                             cj_load_var(L, in->args[2]), vtype(L, in->args[2]), in->optype);

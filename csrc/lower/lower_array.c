@@ -241,6 +241,10 @@ static void fill_view(cj_lower *L, LLVMValueRef data, int ndim, LLVMValueRef *sh
 int cj_array_setitem(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRef idx,
                      const cj_type *it, LLVMValueRef v, const cj_type *vt,
                      const cj_type *target) {
+    if (vt->kind == CJ_ARRAY) { /* a[...] = array: lower_array_expr.c */
+        LLVMValueRef view = cj_array_getitem(L, arr, at, idx, it, target);
+        return view ? cj_array_assign(L, view, target, v, vt) : -1;
+    }
     LLVMValueRef offset, shape[32], strides[32];
     int ndim = apply_indices(L, arr, at, idx, it, &offset, shape, strides);
     LLVMValueRef value = cj_cast(L, v, vt, at->dtype);

@@ -141,6 +141,9 @@ static LLVMValueRef node_value(cj_lower *L, elementwise *e, const node *n, LLVMV
     if (x == NULL || (n->nin > 1 && y == NULL)) {
         return NULL;
     }
+    if (n->op == CJ_I_COPY) { /* cj_array_assign */
+        return x;
+    }
     if (n->op < 0) {
         return cj_lower_ufunc_element(L, n->id, x, y, loop_in, loop_out);
     }
@@ -282,4 +285,75 @@ LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh) {
     }
     L->env->error_model = model;
     return out;
+}
+
+/* ---- dest[...] = src: a copy with broadcasting and casting ---- */
+
+/* [lo, hi) of the bytes an array's elements span; an empty array spans nothing. */
+static void extent(cj_lower *L, LLVMValueRef arr, const cj_type *t, LLVMValueRef *lo,
+                   LLVMValueRef *hi) {
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMValueRef base = LLVMBuildPtrToInt(L->b, cj_array_bytes(L, arr), i64, "");
+    LLVMValueRef zero = cj_i64(L, 0), down = zero, up = cj_i64(L, (long long)cj_abi_size(t->dtype));
+    LLVMValueRef empty = LLVMConstNull(LLVMInt1TypeInContext(L->ctx));
+    for (int d = 0; d < t->ndim; d++) {
+        LLVMValueRef n = cj_array_dim(L, arr, CJ_ARR_SHAPE, d);
+        LLVMValueRef span = LLVMBuildMul(L->b, LLVMBuildSub(L->b, n, cj_i64(L, 1), ""),
+                                         cj_array_dim(L, arr, CJ_ARR_STRIDES, d), "");
+        LLVMValueRef negative = LLVMBuildICmp(L->b, LLVMIntSLT, span, zero, "");
+        down = LLVMBuildAdd(L->b, down, LLVMBuildSelect(L->b, negative, span, zero, ""), "");
+        up = LLVMBuildAdd(L->b, up, LLVMBuildSelect(L->b, negative, zero, span, ""), "");
+        empty = LLVMBuildOr(L->b, empty, LLVMBuildICmp(L->b, LLVMIntEQ, n, zero, ""), "");
+    }
+    *lo = LLVMBuildAdd(L->b, base, down, "");
+    *hi = LLVMBuildSelect(L->b, empty, *lo, LLVMBuildAdd(L->b, base, up, ""), "");
+}
+
+static int assign(cj_lower *L, LLVMValueRef dest, const cj_type *dt, LLVMValueRef src,
+                  const cj_type *st) {
+    elementwise e = {.nnodes = 1, .nleaves = 1, .out_dtype = dt->dtype};
+    e.nodes[0] = (node){.op = CJ_I_COPY, .id = -1, .nin = 1, .child = {-1, -1, -1},
+                        .leaf = {0, -1, -1}, .type = {st}, .in_type = {st->dtype},
+                        .loop_in = st->dtype, .loop_out = st->dtype};
+    e.leaves[0] = (operand){st, src};
+    cj_loop_nest n = {.ndim = dt->ndim, .nptrs = 2, .fn = compute, .ctx = &e, .versioned = 1};
+    broadcast(L, &e, dt->ndim, dest, n.shape);
+    return emit_loops(L, &e, &n, dest);
+}
+
+int cj_array_assign(cj_lower *L, LLVMValueRef dest, const cj_type *dt, LLVMValueRef src,
+                    const cj_type *st) {
+    /* NumPy's rule: as if src were copied first, when the two share memory (a[1:] = a[:-1]) */
+    LLVMValueRef dlo, dhi, slo, shi;
+    extent(L, dest, dt, &dlo, &dhi);
+    extent(L, src, st, &slo, &shi);
+    LLVMValueRef overlap = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, dlo, shi, ""),
+                                        LLVMBuildICmp(L->b, LLVMIntULT, slo, dhi, ""), "");
+    LLVMBasicBlockRef copy = cj_new_bb(L, "assign_copy"), go = cj_new_bb(L, "assign");
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
+    LLVMBuildCondBr(L->b, overlap, copy, go);
+    LLVMPositionBuilderAtEnd(L->b, copy);
+    const cj_type *ct = cj_type_array(st->dtype, st->ndim, 'C', 0);
+    LLVMValueRef shape[CJ_MAXDIM];
+    for (int d = 0; d < st->ndim; d++) {
+        shape[d] = cj_array_dim(L, src, CJ_ARR_SHAPE, d);
+    }
+    LLVMValueRef tmp = ct ? cj_new_array(L, ct, shape, 0) : NULL;
+    if (tmp == NULL || assign(L, tmp, ct, src, st) < 0) {
+        return -1;
+    }
+    LLVMBasicBlockRef copied = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, go);
+    LLVMPositionBuilderAtEnd(L->b, go);
+    LLVMValueRef source = LLVMBuildPhi(L->b, LLVMTypeOf(src), "source");
+    LLVMValueRef made = LLVMBuildPhi(L->b, LLVMTypeOf(src), "made"); /* the copy, or none */
+    LLVMValueRef sources[2] = {src, tmp}, mades[2] = {LLVMConstNull(LLVMTypeOf(src)), tmp};
+    LLVMBasicBlockRef blocks[2] = {from, copied};
+    LLVMAddIncoming(source, sources, blocks, 2);
+    LLVMAddIncoming(made, mades, blocks, 2);
+    if (assign(L, dest, dt, source, st) < 0) {
+        return -1;
+    }
+    cj_decref(L, made, ct); /* a NULL meminfo: nothing */
+    return 0;
 }

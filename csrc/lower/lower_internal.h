@@ -140,6 +140,9 @@ typedef struct cj_loop_nest {
 } cj_loop_nest;
 void cj_emit_loop_nest(cj_lower *L, const cj_loop_nest *n, LLVMValueRef *bases);
 LLVMValueRef cj_array_bytes(cj_lower *L, LLVMValueRef arr); /* data as an i8* */
+/* for (i = 0; i < n; i++) fn(i): an emitted loop over an i64. */
+typedef void (*cj_index_fn)(cj_lower *L, LLVMValueRef i, void *ctx);
+void cj_emit_for(cj_lower *L, LLVMValueRef n, cj_index_fn fn, void *ctx);
 typedef void (*cj_element_fn)(cj_lower *L, LLVMValueRef element_ptr, void *ctx);
 /* Calls fn at each element of `arr` (C order; element_ptr an i8*), in emitted loops. */
 void cj_array_for_each(cj_lower *L, LLVMValueRef arr, const cj_type *at, cj_element_fn fn,
@@ -162,6 +165,14 @@ int cj_find_fused_array_ops(cj_lower *L); /* fills L->fused; -1 with MemoryError
  * (a new array, or the left array of an in-place operator, or `out`); *fresh says whether it
  * is a new array to hand over. */
 LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh);
+/* dest = src element by element (src broadcast to dest's shape, cast to its dtype), as if src
+ * were copied first when the two share memory: 0, or -1 with an exception. */
+int cj_array_assign(cj_lower *L, LLVMValueRef dest, const cj_type *dt, LLVMValueRef src,
+                    const cj_type *st);
+/* lower_array_fancy.c: a[mask], a[idx] (typing/array_fancy.c): a new array; and the
+ * assignments a[mask] = v, a[idx] = v: 0, or -1 with an exception. */
+LLVMValueRef cj_lower_fancy_getitem(cj_lower *L, cj_instr *in);
+int cj_lower_fancy_setitem(cj_lower *L, cj_instr *in);
 /* lower_array_linalg.c: np.dot(a, b[, out]) (out_var -1 when absent), np.vdot (conj), a @ b:
  * a number, a new array (*fresh) or out. */
 LLVMValueRef cj_lower_dot(cj_lower *L, cj_instr *in, int a_var, int b_var, int out_var,

@@ -1,6 +1,6 @@
 /* lower_loops.c: loops over the elements of arrays: cj_emit_loop_nest (C order, any strides,
  * several arrays in step; the innermost loop has a second, vectorisable copy for when every
- * array steps by its element size), cj_array_for_each over one array, and the element load that reads
+ * array steps by its element size), cj_emit_for (i from 0 to n), cj_array_for_each over one array, and the element load that reads
  * a bool as an i1. */
 #include "lower/lower_internal.h"
 
@@ -74,6 +74,26 @@ static void nest_dim(cj_lower *L, const cj_loop_nest *n, int d, LLVMValueRef *ba
 
 void cj_emit_loop_nest(cj_lower *L, const cj_loop_nest *n, LLVMValueRef *bases) {
     nest(L, n, 0, bases);
+}
+
+void cj_emit_for(cj_lower *L, LLVMValueRef n, cj_index_fn fn, void *ctx) {
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMBasicBlockRef before = LLVMGetInsertBlock(L->b);
+    LLVMBasicBlockRef head = cj_new_bb(L, "for"), body = cj_new_bb(L, "for_body"),
+                      done = cj_new_bb(L, "for_done");
+    LLVMBuildBr(L->b, head);
+    LLVMPositionBuilderAtEnd(L->b, head);
+    LLVMValueRef i = LLVMBuildPhi(L->b, i64, "i");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, n, ""), body, done);
+    LLVMPositionBuilderAtEnd(L->b, body);
+    fn(L, i, ctx);
+    LLVMValueRef next = LLVMBuildAdd(L->b, i, LLVMConstInt(i64, 1, 0), "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, head);
+    LLVMValueRef in_v[2] = {LLVMConstInt(i64, 0, 0), next};
+    LLVMBasicBlockRef in_b[2] = {before, latch};
+    LLVMAddIncoming(i, in_v, in_b, 2);
+    LLVMPositionBuilderAtEnd(L->b, done);
 }
 
 /* The array's data as an i8*. */

@@ -237,10 +237,13 @@ int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (t->kind != CJ_ARRAY) {
         return invalid_use(c, in, "getitem");
     }
+    if (idx->kind == CJ_ARRAY) { /* array_fancy.c */
+        return cj_type_fancy_getitem(c, in, t, idx, out);
+    }
     int kinds[32];
     int n = collect_kinds(idx, kinds, t->ndim);
     if (n < 0) {
-        if (idx->kind == CJ_ARRAY || (idx->kind == CJ_TUPLE && idx->n <= t->ndim)) {
+        if (idx->kind == CJ_TUPLE && idx->n <= t->ndim) {
             return cj_unsupported_error(c, in, "advanced (array or boolean) indexing of %s "
                                                "with %s is not supported yet", t->name,
                                         idx->name);
@@ -271,6 +274,9 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
         Py_DECREF(types);
         return -1;
     }
+    if (idx->kind == CJ_ARRAY) { /* array_fancy.c */
+        return cj_type_fancy_setitem(c, in, t, idx, val);
+    }
     int kinds[32];
     int n = collect_kinds(idx, kinds, t->ndim);
     if (n < 0) {
@@ -282,11 +288,10 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
     }
     int scalar_ok = cj_type_is_number(val) &&
                     !(val->kind == CJ_COMPLEX && t->dtype->kind != CJ_COMPLEX);
-    if (!scalar_ok) {
-        if (val->kind == CJ_ARRAY && target->kind == CJ_ARRAY) {
-            return cj_unsupported_error(c, in, "assigning an array to an array slice is not "
-                                               "supported yet");
-        }
+    int array_ok = val->kind == CJ_ARRAY && target->kind == CJ_ARRAY &&
+                   val->ndim <= target->ndim &&
+                   !(val->dtype->kind == CJ_COMPLEX && t->dtype->kind != CJ_COMPLEX);
+    if (!scalar_ok && !array_ok) { /* an array broadcasts into the view (lower_array_expr.c) */
         return invalid_use(c, in, "setitem");
     }
     in->optype = target; /* a scalar target stores one element, an array target fills */

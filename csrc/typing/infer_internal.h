@@ -42,6 +42,11 @@ int cj_type_array_op(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 /* A NumPy ufunc builtin `id` called with an array operand: 1, 0 when `id` is no ufunc the
  * element loops take, -1 with an exception (array_expr.c). */
 int cj_type_array_ufunc(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* array_fancy.c: a[mask], a[idx] and their assignments (idx an array type). */
+int cj_type_fancy_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *idx,
+                          const cj_type **out);
+int cj_type_fancy_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *idx,
+                          const cj_type *val);
 /* array_linalg.c: np.dot(a, b[, out]) (out_var -1 when absent), np.vdot (vdot), a @ b. */
 int cj_type_array_dot(cj_infer_ctx *c, cj_instr *in, int vdot, int a_var, int b_var,
                       int out_var, const cj_type **out);
