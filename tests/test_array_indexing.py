@@ -11,7 +11,10 @@ from cujit.errors import TypingError, UnsupportedError
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
 
-DTYPES = [np.bool_, np.int8, np.uint32, np.int64, np.float32, np.float64, np.complex128]
+# each dtype compiles many variants: the rest of the sweep is behind the `slow` marker (run by
+# dev/test.sh, not under the sanitizers)
+DTYPES = [np.int64, np.float64] + [pytest.param(t, marks=pytest.mark.slow) for t in
+                                   (np.bool_, np.int8, np.uint32, np.float32, np.complex128)]
 
 
 def sample(dtype, shape, rng):
@@ -48,17 +51,17 @@ def shift_left(a):
     return a
 
 
-def test_assigning_arrays_into_views_matches_numpy():
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_assigning_arrays_into_views_matches_numpy(dtype):
     rng = np.random.default_rng(1)
-    for dtype in DTYPES:
-        for shape in [(5,), (3, 4), (0, 2), (2, 3, 2)]:
-            for b in layouts(sample(dtype, shape, rng)):
-                got = njit(fill_all)(np.zeros(shape, np.float64 if dtype != np.complex128
-                                              else dtype), b)
-                want = fill_all(np.zeros(shape, got.dtype), b)
-                np.testing.assert_array_equal(got, want)
-        a, b = sample(dtype, (4, 6), rng), sample(dtype, (3,), rng)
-        np.testing.assert_array_equal(njit(fill_rows)(a.copy(), b), fill_rows(a.copy(), b))
+    for shape in [(5,), (3, 4), (0, 2), (2, 3, 2)]:
+        for b in layouts(sample(dtype, shape, rng)):
+            got = njit(fill_all)(np.zeros(shape, np.float64 if dtype != np.complex128
+                                          else dtype), b)
+            want = fill_all(np.zeros(shape, got.dtype), b)
+            np.testing.assert_array_equal(got, want)
+    a, b = sample(dtype, (4, 6), rng), sample(dtype, (3,), rng)
+    np.testing.assert_array_equal(njit(fill_rows)(a.copy(), b), fill_rows(a.copy(), b))
 
 
 def test_overlapping_assignment_reads_the_source_first():
@@ -94,51 +97,51 @@ def put_index(a, i, v):
     return a
 
 
-def test_masks_select_in_c_order():
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_masks_select_in_c_order(dtype):
     rng = np.random.default_rng(2)
-    for dtype in DTYPES:
-        for shape in [(7,), (3, 4), (0, 3), (2, 3, 2)]:
-            for a in layouts(sample(dtype, shape, rng)):
-                m = rng.integers(0, 2, shape).astype(bool)
-                got = njit(select)(a, m)
-                assert got.dtype == a.dtype and got.ndim == 1
-                np.testing.assert_array_equal(got, a[m])
-                np.testing.assert_array_equal(njit(select_positive)(a.real), a.real[a.real > 0])
+    for shape in [(7,), (3, 4), (0, 3), (2, 3, 2)]:
+        for a in layouts(sample(dtype, shape, rng)):
+            m = rng.integers(0, 2, shape).astype(bool)
+            got = njit(select)(a, m)
+            assert got.dtype == a.dtype and got.ndim == 1
+            np.testing.assert_array_equal(got, a[m])
+            np.testing.assert_array_equal(njit(select_positive)(a.real), a.real[a.real > 0])
 
 
-def test_integer_arrays_take_along_the_first_axis():
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_integer_arrays_take_along_the_first_axis(dtype):
     rng = np.random.default_rng(3)
-    for dtype in DTYPES:
-        for shape in [(6,), (4, 3), (3, 2, 2)]:
-            for a in layouts(sample(dtype, shape, rng)):
-                for idx_dtype in (np.int64, np.int32, np.uint8):
-                    idx = rng.integers(0, shape[0], 9).astype(idx_dtype)
-                    np.testing.assert_array_equal(njit(take)(a, idx), a[idx])
-                neg = np.array([-1, 0, -shape[0]])
-                np.testing.assert_array_equal(njit(take)(a, neg), a[neg])
-                np.testing.assert_array_equal(njit(take)(a, neg[:0]), a[neg[:0]])
+    for shape in [(6,), (4, 3), (3, 2, 2)]:
+        for a in layouts(sample(dtype, shape, rng)):
+            for idx_dtype in (np.int64, np.int32, np.uint8):
+                idx = rng.integers(0, shape[0], 9).astype(idx_dtype)
+                np.testing.assert_array_equal(njit(take)(a, idx), a[idx])
+            neg = np.array([-1, 0, -shape[0]])
+            np.testing.assert_array_equal(njit(take)(a, neg), a[neg])
+            np.testing.assert_array_equal(njit(take)(a, neg[:0]), a[neg[:0]])
 
 
-def test_mask_and_index_assignment_match_numpy():
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_mask_and_index_assignment_match_numpy(dtype):
     rng = np.random.default_rng(4)
-    for dtype in DTYPES:
-        a = sample(dtype, (4, 5), rng)
-        m = rng.integers(0, 2, (4, 5)).astype(bool)
-        np.testing.assert_array_equal(njit(put_mask)(a.copy(), m, 7), put_mask(a.copy(), m, 7))
-        v = sample(dtype, (int(m.sum()),), rng)
-        np.testing.assert_array_equal(njit(put_mask)(a.copy(), m, v), put_mask(a.copy(), m, v))
-        idx = np.array([3, -4, 1])
-        np.testing.assert_array_equal(njit(put_index)(a.copy(), idx, 2),
-                                      put_index(a.copy(), idx, 2))
-        rows = sample(dtype, (3, 5), rng)
-        np.testing.assert_array_equal(njit(put_index)(a.copy(), idx, rows),
-                                      put_index(a.copy(), idx, rows))
-        row = sample(dtype, (5,), rng)
-        np.testing.assert_array_equal(njit(put_index)(a.copy(), idx, row),
-                                      put_index(a.copy(), idx, row))
-        flat = a.ravel().copy()
-        np.testing.assert_array_equal(njit(put_index)(flat.copy(), idx, v[:3]),
-                                      put_index(flat.copy(), idx, v[:3]))
+    a = sample(dtype, (4, 5), rng)
+    m = rng.integers(0, 2, (4, 5)).astype(bool)
+    np.testing.assert_array_equal(njit(put_mask)(a.copy(), m, 7), put_mask(a.copy(), m, 7))
+    v = sample(dtype, (int(m.sum()),), rng)
+    np.testing.assert_array_equal(njit(put_mask)(a.copy(), m, v), put_mask(a.copy(), m, v))
+    idx = np.array([3, -4, 1])
+    np.testing.assert_array_equal(njit(put_index)(a.copy(), idx, 2),
+                                  put_index(a.copy(), idx, 2))
+    rows = sample(dtype, (3, 5), rng)
+    np.testing.assert_array_equal(njit(put_index)(a.copy(), idx, rows),
+                                  put_index(a.copy(), idx, rows))
+    row = sample(dtype, (5,), rng)
+    np.testing.assert_array_equal(njit(put_index)(a.copy(), idx, row),
+                                  put_index(a.copy(), idx, row))
+    flat = a.ravel().copy()
+    np.testing.assert_array_equal(njit(put_index)(flat.copy(), idx, v[:3]),
+                                  put_index(flat.copy(), idx, v[:3]))
 
 
 def test_errors_are_numpys():

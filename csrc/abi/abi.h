@@ -108,6 +108,16 @@ int cj_blas_gemm(int kind, int64_t m, int64_t n, int64_t k, const char *a, int64
 int cj_blas_dot(int kind, int conj, int64_t n, const char *x, int64_t xs, const char *y,
                 int64_t ys, char *out);
 
+/* ---- sort.c: np.sort / np.argsort of one contiguous row (NaN last) ---- */
+enum {
+    CJ_SORT_INT8, CJ_SORT_UINT8, CJ_SORT_INT16, CJ_SORT_UINT16, CJ_SORT_INT32, CJ_SORT_UINT32,
+    CJ_SORT_INT64, CJ_SORT_UINT64, CJ_SORT_FLOAT32, CJ_SORT_FLOAT64 /* bool sorts as UINT8 */
+};
+void cj_sort(int kind, char *data, int64_t n); /* in place */
+/* out[0..n) = the indices of data's n elements in sorted order (stable): 0, or -1 when the
+ * scratch buffer could not be allocated. */
+int cj_argsort(int kind, const char *data, int64_t n, int64_t *out);
+
 /* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);
  * an array with a 0 in its shape holds nothing and is contiguous both ways; default strides

@@ -145,7 +145,9 @@ int cj_call_hands_over(const cj_call *call) {
     int id = call->builtin;
     int dot_makes_array = id == CJ_B_NP_DOT && call->nargs == 2 &&
                           call->argtypes[0]->ndim + call->argtypes[1]->ndim > 2;
+    int sorted_copy = id == CJ_B_NP_ARGSORT || (id == CJ_B_NP_SORT && call->kind == CJ_CALL_BUILTIN);
     return (call->kind == CJ_CALL_BUILTIN && (cj_builtin_makes_array(id) || dot_makes_array)) ||
+           ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) && sorted_copy) ||
            ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) &&
             (id == CJ_B_NP_COPY || id == CJ_B_METH_ASTYPE));
 }

@@ -538,6 +538,11 @@ static LLVMValueRef lower_operator_fn(cj_lower *L, cj_instr *in, const cj_call *
 
 static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call) {
     int id = call->builtin;
+    if (id == CJ_B_NP_SORT || id == CJ_B_NP_ARGSORT) { /* lower_array_sort.c */
+        int fresh;
+        return cj_lower_array_sort(L, in, id, cj_load_var(L, call->args[0]), call->argtypes[0],
+                                   0, &fresh);
+    }
     if (id == CJ_B_NP_DOT || id == CJ_B_NP_VDOT) { /* lower_array_linalg.c */
         int fresh;
         return cj_lower_dot(L, in, call->args[0], call->args[1],
@@ -632,6 +637,12 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
             return -1;
         }
         const cj_type *rt = vt(L, get->args[0]);
+        if (call->builtin == CJ_B_NP_SORT || call->builtin == CJ_B_NP_ARGSORT) {
+            int fresh; /* lower_array_sort.c: a.sort() in place */
+            r = cj_lower_array_sort(L, in, call->builtin, cj_load_var(L, get->args[0]), rt,
+                                    call->builtin == CJ_B_NP_SORT, &fresh);
+            break;
+        }
         if (cj_builtin_reduces(call->builtin)) {
             r = cj_lower_array_reduce(L, call->builtin, cj_load_var(L, get->args[0]), rt,
                                       in->rtype);

@@ -173,6 +173,10 @@ int cj_array_assign(cj_lower *L, LLVMValueRef dest, const cj_type *dt, LLVMValue
  * assignments a[mask] = v, a[idx] = v: 0, or -1 with an exception. */
 LLVMValueRef cj_lower_fancy_getitem(cj_lower *L, cj_instr *in);
 int cj_lower_fancy_setitem(cj_lower *L, cj_instr *in);
+/* lower_array_sort.c: np.sort / np.argsort of `arr`, or a.sort() (in_place: None): the
+ * result, a new array when *fresh. */
+LLVMValueRef cj_lower_array_sort(cj_lower *L, cj_instr *in, int id, LLVMValueRef arr,
+                                 const cj_type *at, int in_place, int *fresh);
 /* lower_array_linalg.c: np.dot(a, b[, out]) (out_var -1 when absent), np.vdot (conj), a @ b:
  * a number, a new array (*fresh) or out. */
 LLVMValueRef cj_lower_dot(cj_lower *L, cj_instr *in, int a_var, int b_var, int out_var,

@@ -82,6 +82,8 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_nrt_decref", (void (*)(void))cj_nrt_decref},
         {"cj_blas_gemm", (void (*)(void))cj_blas_gemm},
         {"cj_blas_dot", (void (*)(void))cj_blas_dot},
+        {"cj_sort", (void (*)(void))cj_sort},
+        {"cj_argsort", (void (*)(void))cj_argsort},
     };
     enum { N = sizeof(runtime) / sizeof(runtime[0]) };
     LLVMJITCSymbolMapPair pairs[N];

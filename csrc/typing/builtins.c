@@ -490,6 +490,9 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
 static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const cj_builtin_info *b = &cj_builtin_table[id];
     int n = in->nargs - 1;
+    if (id == CJ_B_NP_SORT || id == CJ_B_NP_ARGSORT) { /* array_sort.c */
+        return cj_type_array_sort(c, in, id, NULL, out);
+    }
     if (id == CJ_B_NP_DOT || id == CJ_B_NP_VDOT) { /* array_linalg.c */
         int npos = n - in->index;
         if (in->index > 0 || npos < 2 || npos > (id == CJ_B_NP_DOT ? 3 : 2)) {
@@ -641,6 +644,10 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     int reduction = bound->source->kind == CJ_ARRAY ? cj_reduction_by_name(name) : -1;
     if (reduction >= 0 && strcmp(name, "amin") != 0 && strcmp(name, "amax") != 0) {
         return cj_type_array_reduce(c, in, reduction, bound->source, out);
+    }
+    int sorting = bound->source->kind == CJ_ARRAY ? cj_sort_method_by_name(name) : -1;
+    if (sorting >= 0) { /* array_sort.c */
+        return cj_type_array_sort(c, in, sorting, bound->source, out);
     }
     int method = bound->source->kind == CJ_ARRAY ? cj_array_method_by_name(name) : -1;
     if (method >= 0) {

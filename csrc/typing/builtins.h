@@ -232,7 +232,9 @@ typedef enum cj_builtin_rule {
     X(NP_WHERE, "numpy", "where", CJ_R_SPECIAL, "")                                 \
     X(NP_CLIP, "numpy", "clip", CJ_R_SPECIAL, "")                                   \
     X(NP_DOT, "numpy", "dot", CJ_R_SPECIAL, "")                                     \
-    X(NP_VDOT, "numpy", "vdot", CJ_R_SPECIAL, "")
+    X(NP_VDOT, "numpy", "vdot", CJ_R_SPECIAL, "")                                   \
+    X(NP_SORT, "numpy", "sort", CJ_R_SPECIAL, "")                                   \
+    X(NP_ARGSORT, "numpy", "argsort", CJ_R_SPECIAL, "")
 
 typedef enum cj_builtin {
 #define CJ_BUILTIN_ENUM(id, mod, attr, rule, cname) CJ_B_##id,

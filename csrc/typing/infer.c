@@ -370,13 +370,17 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
             ((PyType_Check(callee->obj) &&
               PyType_IsSubtype((PyTypeObject *)callee->obj, (PyTypeObject *)PyExc_BaseException)) ||
              cj_builtin_lookup(callee->obj) == CJ_B_PRINT ||
-             cj_builtin_makes_array(cj_builtin_lookup(callee->obj)))) {
-            return 0; /* exception messages, print("text", x) where print is supported, and
-                       * np.zeros(n, dtype="float32", order="C") */
+             cj_builtin_makes_array(cj_builtin_lookup(callee->obj)) ||
+             cj_builtin_lookup(callee->obj) == CJ_B_NP_SORT ||
+             cj_builtin_lookup(callee->obj) == CJ_B_NP_ARGSORT)) {
+            return 0; /* exception messages, print("text", x) where print is supported,
+                       * np.zeros(n, dtype="float32", order="C"), np.sort(a, kind="stable") */
         }
         if (callee != NULL && callee->kind == CJ_BOUND &&
-            PyUnicode_CompareWithASCIIString(callee->obj, "astype") == 0) {
-            return 0; /* a.astype("float32") */
+            (PyUnicode_CompareWithASCIIString(callee->obj, "astype") == 0 ||
+             PyUnicode_CompareWithASCIIString(callee->obj, "sort") == 0 ||
+             PyUnicode_CompareWithASCIIString(callee->obj, "argsort") == 0)) {
+            return 0; /* a.astype("float32"), a.argsort(kind="mergesort") */
         }
         first = 1;
     }

@@ -47,6 +47,10 @@ int cj_type_fancy_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const
                           const cj_type **out);
 int cj_type_fancy_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *idx,
                           const cj_type *val);
+/* array_sort.c: np.sort/np.argsort (receiver NULL), a.sort()/a.argsort(). */
+int cj_sort_method_by_name(const char *name); /* CJ_B_NP_SORT / CJ_B_NP_ARGSORT, or -1 */
+int cj_type_array_sort(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
+                       const cj_type **out);
 /* array_linalg.c: np.dot(a, b[, out]) (out_var -1 when absent), np.vdot (vdot), a @ b. */
 int cj_type_array_dot(cj_infer_ctx *c, cj_instr *in, int vdot, int a_var, int b_var,
                       int out_var, const cj_type **out);
