@@ -615,6 +615,34 @@ static const cj_instr *method_getattr(cj_lower *L, const cj_instr *in) {
     return NULL;
 }
 
+/* A method call: the receiver is the bound GETATTR's object. */
+static LLVMValueRef lower_method_call(cj_lower *L, cj_instr *in, const cj_call *call) {
+    const cj_instr *get = method_getattr(L, in);
+    if (get == NULL) {
+        return NULL;
+    }
+    const cj_type *rt = vt(L, get->args[0]);
+    LLVMValueRef receiver = cj_load_var(L, get->args[0]);
+    if (call->builtin == CJ_B_NP_SORT || call->builtin == CJ_B_NP_ARGSORT) {
+        int fresh; /* lower_array_sort.c: a.sort() in place */
+        return cj_lower_array_sort(L, in, call->builtin, receiver, rt,
+                                   call->builtin == CJ_B_NP_SORT, &fresh);
+    }
+    if (cj_builtin_reduces(call->builtin)) {
+        return cj_lower_array_reduce(L, call->builtin, receiver, rt, in->rtype);
+    }
+    if (cj_builtin_array_method(call->builtin)) {
+        return cj_lower_array_method(L, call->builtin, receiver, rt, in, call, 0);
+    }
+    LLVMValueRef z = cj_cast(L, receiver, rt, in->rtype); /* conjugate() */
+    if (in->rtype->kind == CJ_COMPLEX) {
+        LLVMValueRef im;
+        LLVMValueRef re = cj_complex_parts(L, z, &im);
+        z = cj_make_complex(L, in->rtype, re, LLVMBuildFNeg(L->b, im, ""));
+    }
+    return z;
+}
+
 int cj_lower_call(cj_lower *L, cj_instr *in) {
     const cj_call *call = in->resolved;
     LLVMValueRef r = NULL;
@@ -631,37 +659,9 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
                 ? cj_float_to_int_checked(L, cj_load_var(L, call->args[0]), in->rtype)
                 : arg_as(L, call, 0, in->rtype);
         break;
-    case CJ_CALL_METHOD: { /* conjugate(), and a.sum() ... a.all() */
-        const cj_instr *get = method_getattr(L, in);
-        if (get == NULL) {
-            return -1;
-        }
-        const cj_type *rt = vt(L, get->args[0]);
-        if (call->builtin == CJ_B_NP_SORT || call->builtin == CJ_B_NP_ARGSORT) {
-            int fresh; /* lower_array_sort.c: a.sort() in place */
-            r = cj_lower_array_sort(L, in, call->builtin, cj_load_var(L, get->args[0]), rt,
-                                    call->builtin == CJ_B_NP_SORT, &fresh);
-            break;
-        }
-        if (cj_builtin_reduces(call->builtin)) {
-            r = cj_lower_array_reduce(L, call->builtin, cj_load_var(L, get->args[0]), rt,
-                                      in->rtype);
-            break;
-        }
-        if (cj_builtin_array_method(call->builtin)) {
-            r = cj_lower_array_method(L, call->builtin, cj_load_var(L, get->args[0]), rt, in,
-                                      call, 0);
-            break;
-        }
-        LLVMValueRef z = cj_cast(L, cj_load_var(L, get->args[0]), rt, in->rtype);
-        if (in->rtype->kind == CJ_COMPLEX) {
-            LLVMValueRef im;
-            LLVMValueRef re = cj_complex_parts(L, z, &im);
-            z = cj_make_complex(L, in->rtype, re, LLVMBuildFNeg(L->b, im, ""));
-        }
-        r = z;
+    case CJ_CALL_METHOD: /* conjugate(), a.sum() ... a.all(), a.copy() ..., a.sort() */
+        r = lower_method_call(L, in, call);
         break;
-    }
     case CJ_CALL_DISPATCHER:
     case CJ_CALL_SELF:
         r = lower_jitted_call(L, in, call);
