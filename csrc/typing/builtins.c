@@ -747,6 +747,10 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (id >= 0) {
         return type_builtin(c, in, id, out);
     }
+    int library = cj_type_library_call(c, in, obj, out); /* jitted_calls.c: np.diff ... */
+    if (library != 2) {
+        return library;
+    }
     if (PyType_Check(obj) &&
         PyType_IsSubtype((PyTypeObject *)obj, (PyTypeObject *)PyExc_BaseException)) {
         return type_exception_call(c, in, obj, out);

@@ -193,6 +193,23 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     return 1;
 }
 
+/* Two integer constants compared (`a.ndim == 1`, whose ndim typing made a constant): its
+ * truth, so the branch it decides is pruned and each rank compiles only its own code. */
+static int known_comparison(cj_infer_ctx *c, const cj_instr *in) {
+    static const int ops[] = {[CJ_LT] = Py_LT, [CJ_LE] = Py_LE, [CJ_EQ] = Py_EQ,
+                              [CJ_NE] = Py_NE, [CJ_GT] = Py_GT, [CJ_GE] = Py_GE};
+    PyObject *x = cj_const_of(c, in->args[0]), *y = cj_const_of(c, in->args[1]);
+    if (in->sub > CJ_GE || x == NULL || y == NULL || !PyLong_Check(x) || !PyLong_Check(y)) {
+        return KNOWN_VARIES;
+    }
+    int r = PyObject_RichCompareBool(x, y, ops[in->sub]);
+    if (r < 0) {
+        PyErr_Clear();
+        return KNOWN_VARIES;
+    }
+    return r;
+}
+
 /* The compile-time truth of a variable's value, or KNOWN_VARIES. */
 static int known_value(cj_infer_ctx *c, const cj_instr *in) {
     switch (in->op) {
@@ -205,7 +222,7 @@ static int known_value(cj_infer_ctx *c, const cj_instr *in) {
         return CJ_VAR(c->ir, in->args[0])->known;
     case CJ_I_COMPARE: {
         if (in->sub != CJ_IS && in->sub != CJ_ISNOT) {
-            return KNOWN_VARIES;
+            return known_comparison(c, in);
         }
         const cj_type *a = cj_vt(c, in->args[0]), *b = cj_vt(c, in->args[1]);
         int a_none = a->kind == CJ_NONE || a->kind == CJ_OMITTED;

@@ -26,6 +26,9 @@ cj_call *cj_plain_call(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int bui
 /* jitted_calls.c: a call of `callee`, a jitted function whose Python function is `pyfunc`. */
 int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
                             const cj_type **out);
+/* A NumPy function implemented in Python (cujit.np.arraymath), on the CPU: typed as a call of
+ * its jitted implementation (1 or -1), or 2 when `obj` is none of them. */
+int cj_type_library_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 /* array_new.c: np.empty/zeros/ones/full and their *_like forms. */
 int cj_type_array_new(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
 /* The dtype a compile-time object spells (np.float32, np.dtype('f4'), 'float32', float, a

@@ -1,6 +1,8 @@
 /* jitted_calls.c: calls to other jitted functions: keyword arguments and defaults folded into
  * parameter positions (numba's rules and messages), then the callee's overload for the
- * argument types from the env, or the function being compiled itself (recursion). */
+ * argument types from the env, or the function being compiled itself (recursion). The NumPy
+ * functions cujit implements in Python (cujit.np.arraymath, as numba implements most of its
+ * NumPy library) are such calls too, to their jitted implementation. */
 #include "typing/infer_internal.h"
 
 static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_call *call) {
@@ -98,4 +100,40 @@ int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyO
     call->callee = handle;
     *out = ret;
     return 1;
+}
+
+/* The jitted implementation of `obj` in cujit.np.arraymath's IMPLEMENTATIONS (borrowed), or
+ * NULL (with an exception only on failure). */
+static PyObject *library_implementation(PyObject *obj) {
+    static PyObject *table; /* the module's dict, kept for the process */
+    if (table == NULL) {
+        PyObject *module = PyImport_ImportModule("cujit.np.arraymath");
+        table = module ? PyObject_GetAttrString(module, "IMPLEMENTATIONS") : NULL;
+        Py_XDECREF(module);
+        if (table == NULL || !PyDict_Check(table)) {
+            Py_CLEAR(table);
+            return NULL;
+        }
+    }
+    PyObject *impl = PyDict_GetItemWithError(table, obj);
+    if (impl == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear(); /* an unhashable callee is none of them */
+    }
+    return impl;
+}
+
+int cj_type_library_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out) {
+    if (c->env->target != CJ_TARGET_CPU || c->env->dispatcher_pyfunc == NULL) {
+        return 2;
+    }
+    PyObject *impl = library_implementation(obj);
+    if (impl == NULL) {
+        return PyErr_Occurred() ? -1 : 2;
+    }
+    PyObject *pyfunc = c->env->dispatcher_pyfunc(impl);
+    if (pyfunc == NULL) {
+        CJ_UNREACHABLE("a library implementation that is not a jitted function");
+        return -1;
+    }
+    return cj_type_dispatcher_call(c, in, impl, pyfunc, out);
 }
