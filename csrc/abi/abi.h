@@ -64,6 +64,13 @@ enum {
                                * which has no identity'), and maximum: */
     CJ_EXC_EMPTY_MAX,
     CJ_EXC_BROADCAST,         /* ValueError('operands could not be broadcast together') */
+    CJ_EXC_ARANGE_SIZE,       /* ValueError('Maximum allowed size exceeded'): np.arange */
+    CJ_EXC_RESHAPE_SIZE,      /* ValueError('total size of new array must be unchanged') */
+    CJ_EXC_RESHAPE_NEG,       /* ValueError('multiple negative shape values') */
+    CJ_EXC_ITEM_SIZE,         /* ValueError('item(): can only convert an array of size 1 ...') */
+    CJ_EXC_VIEW_0D,           /* ValueError: a.view() of a 0-d array to another item size */
+    CJ_EXC_VIEW_AXIS,         /* ValueError: ... whose last axis is not contiguous */
+    CJ_EXC_VIEW_LARGER,       /* ValueError: ... whose last axis has bytes the size doesn't divide */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);

@@ -197,7 +197,21 @@ int cj_excinfo_init(PyObject *module) {
         register_builtin(CJ_EXC_EMPTY_MAX, PyExc_ValueError, "zero-size array to reduction "
                          "operation maximum which has no identity") ||
         register_builtin(CJ_EXC_BROADCAST, PyExc_ValueError, "operands could not be broadcast "
-                         "together")) {
+                         "together") ||
+        register_builtin(CJ_EXC_ARANGE_SIZE, PyExc_ValueError, "Maximum allowed size exceeded") ||
+        register_builtin(CJ_EXC_RESHAPE_SIZE, PyExc_ValueError, "total size of new array must "
+                         "be unchanged") ||
+        register_builtin(CJ_EXC_RESHAPE_NEG, PyExc_ValueError, "multiple negative shape "
+                         "values") ||
+        register_builtin(CJ_EXC_ITEM_SIZE, PyExc_ValueError, "item(): can only convert an array "
+                         "of size 1 to a Python scalar") ||
+        register_builtin(CJ_EXC_VIEW_0D, PyExc_ValueError, "Changing the dtype of a 0d array is "
+                         "only supported if the itemsize is unchanged") ||
+        register_builtin(CJ_EXC_VIEW_AXIS, PyExc_ValueError, "To change to a dtype of a "
+                         "different size, the last axis must be contiguous") ||
+        register_builtin(CJ_EXC_VIEW_LARGER, PyExc_ValueError, "When changing to a larger "
+                         "dtype, its size must be a divisor of the total size in bytes of the "
+                         "last axis of the array.")) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

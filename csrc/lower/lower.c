@@ -206,8 +206,11 @@ static int lower_getattr(cj_lower *L, cj_instr *in) {
     }
     LLVMValueRef v = cj_load_var(L, in->args[0]);
     LLVMValueRef r;
+    int fresh = 0; /* a new array the variable takes over (a real array's imag) */
     if (in->rtype->kind == CJ_BOUND) { /* a method: its call reads the receiver */
         r = cj_empty(L);
+    } else if (t->kind == CJ_ARRAY && (strcmp(name, "real") == 0 || strcmp(name, "imag") == 0)) {
+        r = cj_array_part(L, v, t, name[0] == 'i', in->rtype, &fresh); /* lower_array_shape.c */
     } else if (t->kind == CJ_ARRAY) {
         r = cj_array_attr(L, v, t, name);
     } else if (t->kind == CJ_COMPLEX) {
@@ -219,7 +222,11 @@ static int lower_getattr(cj_lower *L, cj_instr *in) {
         r = strcmp(name, "real") == 0 ? cj_cast(L, v, t, rt)
                                       : LLVMConstNull(cj_llvm_type(L->ctx, rt));
     }
-    return r ? cj_store_var(L, in->dst, r, in->rtype) : -1;
+    if (r == NULL) {
+        return -1;
+    }
+    return fresh ? cj_store_var_taking(L, in->dst, r, in->rtype)
+                 : cj_store_var(L, in->dst, r, in->rtype);
 }
 
 /* tuple[i]: a static index, or a run-time index into a homogeneous tuple. */

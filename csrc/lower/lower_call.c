@@ -486,6 +486,13 @@ static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call
         return cj_lower_array_method(L, id, cj_load_var(L, call->args[0]), call->argtypes[0],
                                      in, call, 1);
     }
+    if (cj_builtin_creates(id)) { /* np.arange, np.linspace, np.eye, np.array ... */
+        return cj_lower_array_create(L, in, call);
+    }
+    if (cj_builtin_shapes(id)) { /* np.reshape(a, shape), np.ravel(a), np.conj(a) */
+        return cj_lower_array_shape(L, id, cj_load_var(L, call->args[0]), call->argtypes[0],
+                                    in, call, 1);
+    }
     switch (cj_builtin_table[id].rule) {
     case CJ_R_SPECIAL:
         return lower_special(L, in, call, id);
@@ -572,6 +579,11 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
         if (cj_builtin_array_method(call->builtin)) {
             r = cj_lower_array_method(L, call->builtin, cj_load_var(L, get->args[0]), rt, in,
                                       call, 0);
+            break;
+        }
+        if (cj_builtin_shapes(call->builtin)) {
+            r = cj_lower_array_shape(L, call->builtin, cj_load_var(L, get->args[0]), rt, in,
+                                     call, 0);
             break;
         }
         LLVMValueRef z = cj_cast(L, cj_load_var(L, get->args[0]), rt, in->rtype);

@@ -497,6 +497,12 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     if (cj_builtin_array_method(id)) { /* array_methods.c */
         return cj_type_array_method(c, in, id, NULL, out);
     }
+    if (cj_builtin_creates(id)) { /* array_create.c */
+        return cj_type_array_create(c, in, id, out);
+    }
+    if (cj_builtin_shapes(id)) { /* array_shape.c */
+        return cj_type_array_shape(c, in, id, NULL, out);
+    }
     if (in->index > 0) {
         return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
     }
@@ -611,6 +617,10 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     int method = bound->source->kind == CJ_ARRAY ? cj_array_method_by_name(name) : -1;
     if (method >= 0) {
         return cj_type_array_method(c, in, method, bound->source, out);
+    }
+    method = bound->source->kind == CJ_ARRAY ? cj_shape_method_by_name(name) : -1;
+    if (method >= 0) {
+        return cj_type_array_shape(c, in, method, bound->source, out);
     }
     return cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name,
                            bound->source->name);

@@ -370,13 +370,15 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
             ((PyType_Check(callee->obj) &&
               PyType_IsSubtype((PyTypeObject *)callee->obj, (PyTypeObject *)PyExc_BaseException)) ||
              cj_builtin_lookup(callee->obj) == CJ_B_PRINT ||
-             cj_builtin_makes_array(cj_builtin_lookup(callee->obj)))) {
+             cj_builtin_makes_array(cj_builtin_lookup(callee->obj)) ||
+             cj_builtin_creates(cj_builtin_lookup(callee->obj)))) {
             return 0; /* exception messages, print("text", x) where print is supported, and
-                       * np.zeros(n, dtype="float32", order="C") */
+                       * np.zeros(n, dtype="float32", order="C"), np.arange(n, dtype="i4") */
         }
         if (callee != NULL && callee->kind == CJ_BOUND &&
-            PyUnicode_CompareWithASCIIString(callee->obj, "astype") == 0) {
-            return 0; /* a.astype("float32") */
+            (PyUnicode_CompareWithASCIIString(callee->obj, "astype") == 0 ||
+             PyUnicode_CompareWithASCIIString(callee->obj, "view") == 0)) {
+            return 0; /* a.astype("float32"), a.view("int32") */
         }
         first = 1;
     }
