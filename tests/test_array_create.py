@@ -229,5 +229,49 @@ def test_array_errors():
         njit(lambda: np.array(()))()
     with pytest.raises(TypingError, match="dtype must be"):
         njit(lambda: np.array((1, 2), dtype="nope"))()
-    with pytest.raises(UnsupportedError, match="lists"):
-        njit(lambda: np.array([1, 2]))()
+    with pytest.raises(TypingError, match="every level of one length"):
+        njit(lambda: np.array([[1, 2], [3]]))()
+
+
+def list1():
+    return np.array([1, 2])
+
+
+def list2():
+    return np.array([[1.0, 2.0], [3.0, 4.0]])
+
+
+def list_folded():  # CPython folds constants: BUILD_LIST 0, a constant tuple, LIST_EXTEND
+    return np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+
+def list_typed():
+    return np.asarray([[1, 2, 3], [4, 5, 6]], dtype=np.float32)
+
+
+def list_mixed():
+    return np.array([1, 2.5, True, 4])
+
+
+@pytest.mark.parametrize("f", [list1, list2, list_folded, list_typed, list_mixed])
+def test_array_of_list_literals(f):
+    check(f, (), f())
+
+
+def test_array_of_list_literals_at_run_time():
+    f = lambda x, y: np.array([[x, y, 1], [y, x, 2]])  # noqa: E731
+    check(f, (1.5, 2), f(1.5, 2))
+    g = lambda x: np.array([(x, 1), [2, x]])  # noqa: E731  (tuples and lists together)
+    check(g, (3,), g(3), numba_too=False)
+
+
+def named_list():
+    x = [1, 2]
+    return np.array(x)
+
+
+@pytest.mark.parametrize("f", [lambda: [1, 2], lambda: len([1, 2]), lambda: np.sum([1, 2, 3]),
+                               named_list, lambda x: [x, 2][0]])
+def test_lists_elsewhere_are_unsupported(f):
+    with pytest.raises(UnsupportedError, match="a list literal only as np.array"):
+        njit(f)(*([1] if f.__code__.co_argcount else []))
