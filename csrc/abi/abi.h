@@ -71,6 +71,8 @@ enum {
     CJ_EXC_VIEW_0D,           /* ValueError: a.view() of a 0-d array to another item size */
     CJ_EXC_VIEW_AXIS,         /* ValueError: ... whose last axis is not contiguous */
     CJ_EXC_VIEW_LARGER,       /* ValueError: ... whose last axis has bytes the size doesn't divide */
+    CJ_EXC_RESHAPE_COPY,      /* NotImplementedError('incompatible shape for array'): numba's
+                               * reshape of an F array that would need a copy */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);

@@ -211,7 +211,9 @@ int cj_excinfo_init(PyObject *module) {
                          "different size, the last axis must be contiguous") ||
         register_builtin(CJ_EXC_VIEW_LARGER, PyExc_ValueError, "When changing to a larger "
                          "dtype, its size must be a divisor of the total size in bytes of the "
-                         "last axis of the array.")) {
+                         "last axis of the array.") ||
+        register_builtin(CJ_EXC_RESHAPE_COPY, PyExc_NotImplementedError, "incompatible shape "
+                         "for array")) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

@@ -76,12 +76,93 @@ static LLVMValueRef c_view(cj_lower *L, LLVMValueRef arr, const cj_type *rt, int
     return cj_array_view(L, arr, cj_i64(L, 0), n, dims, strides, rt);
 }
 
+/* Prefix products of `n` dimensions. */
+static void prefix_products(cj_lower *L, int n, LLVMValueRef *dims, LLVMValueRef *p) {
+    LLVMValueRef acc = cj_i64(L, 1);
+    for (int d = 0; d < n; d++) {
+        p[d] = acc = LLVMBuildMul(L->b, acc, dims[d], "");
+    }
+}
+
+/* NumPy's _attempt_nocopy_reshape (C order) of the non-empty `arr` to `n` dims `dims`:
+ * dimensions end groups where the prefix products of the old and the new shape meet; old
+ * dimensions merged in one group must be C-contiguous among themselves (else numba's
+ * NotImplementedError); a new dimension's stride is its group's last old stride times the
+ * product of the new dimensions after it in the group. Strides of length-1 dimensions may
+ * differ from NumPy's. */
+static void nocopy_strides(cj_lower *L, LLVMValueRef arr, const cj_type *at, int n,
+                           LLVMValueRef *dims, LLVMValueRef *strides) {
+    LLVMBuilderRef B = L->b;
+    int m = at->ndim;
+    LLVMValueRef od[CJ_MAXDIM], os[CJ_MAXDIM], po[CJ_MAXDIM], pn[CJ_MAXDIM], ends[CJ_MAXDIM];
+    for (int j = 0; j < m; j++) {
+        od[j] = cj_array_dim(L, arr, CJ_ARR_SHAPE, j);
+        os[j] = cj_array_dim(L, arr, CJ_ARR_STRIDES, j);
+    }
+    prefix_products(L, m, od, po);
+    prefix_products(L, n, dims, pn);
+    LLVMValueRef bad = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
+    LLVMValueRef next_dim = cj_i64(L, 1), next_stride = cj_i64(L, 0); /* nearest non-1 after j */
+    for (int j = m - 1; j >= 0; j--) {
+        LLVMValueRef real = LLVMBuildICmp(B, LLVMIntNE, od[j], cj_i64(L, 1), "");
+        LLVMValueRef meets = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
+        for (int i = 0; i < n; i++) {
+            meets = LLVMBuildOr(B, meets, LLVMBuildICmp(B, LLVMIntEQ, po[j], pn[i], ""), "");
+        }
+        ends[j] = LLVMBuildAnd(B, real, meets, "group_end");
+        LLVMValueRef merged = LLVMBuildICmp(B, LLVMIntNE, os[j],
+                                            LLVMBuildMul(B, next_dim, next_stride, ""), "");
+        bad = LLVMBuildOr(B, bad, LLVMBuildAnd(B, LLVMBuildAnd(B, real, LLVMBuildNot(B, meets, ""),
+                                                               ""), merged, ""), "");
+        next_dim = LLVMBuildSelect(B, real, od[j], next_dim, "");
+        next_stride = LLVMBuildSelect(B, real, os[j], next_stride, "");
+    }
+    cj_emit_raise_if(L, bad, CJ_EXC_RESHAPE_COPY);
+    for (int i = 0; i < n; i++) { /* the first group end at or past new dimension i */
+        LLVMValueRef end_p = cj_i64(L, 1), end_s = cj_i64(L, 0);
+        for (int j = m - 1; j >= 0; j--) {
+            LLVMValueRef pick = LLVMBuildAnd(B, ends[j], LLVMBuildICmp(B, LLVMIntSGE, po[j], pn[i],
+                                                                      ""), "");
+            end_p = LLVMBuildSelect(B, pick, po[j], end_p, "");
+            end_s = LLVMBuildSelect(B, pick, os[j], end_s, "");
+        }
+        LLVMValueRef q = LLVMBuildSDiv(B, end_p, pn[i], "");
+        cj_ub_proof(q, "divisor: a prefix product of a non-empty shape, >= 1");
+        strides[i] = LLVMBuildMul(B, end_s, q, "");
+    }
+}
+
 static LLVMValueRef reshape(cj_lower *L, LLVMValueRef arr, const cj_type *at,
                             const cj_type *rt, const cj_call *call, int first) {
-    LLVMValueRef dims[CJ_MAXDIM];
+    LLVMValueRef dims[CJ_MAXDIM], strides[CJ_MAXDIM];
     int n = requested(L, call, first, dims);
-    normalize(L, n, dims, cj_array_size(L, arr, at));
-    return c_view(L, arr, rt, n, dims);
+    LLVMValueRef size = cj_array_size(L, arr, at);
+    normalize(L, n, dims, size);
+    if (rt->layout == 'C') {
+        return c_view(L, arr, rt, n, dims);
+    }
+    /* an F array: C strides when it has at most one element, else NumPy's no-copy rule */
+    LLVMBasicBlockRef before = LLVMGetInsertBlock(L->b);
+    LLVMBasicBlockRef general = cj_new_bb(L, "reshape_nocopy"), done = cj_new_bb(L, "reshape_done");
+    c_strides(L, n, dims, (long long)cj_abi_size(rt->dtype), strides);
+    LLVMValueRef c_st[CJ_MAXDIM];
+    for (int i = 0; i < n; i++) {
+        c_st[i] = strides[i];
+    }
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLE, size, cj_i64(L, 1), ""), done, general);
+    LLVMPositionBuilderAtEnd(L->b, general);
+    nocopy_strides(L, arr, at, n, dims, strides);
+    LLVMBasicBlockRef general_end = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, done);
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef phi = LLVMBuildPhi(L->b, LLVMInt64TypeInContext(L->ctx), "stride");
+        LLVMValueRef vals[2] = {c_st[i], strides[i]};
+        LLVMBasicBlockRef from[2] = {before, general_end};
+        LLVMAddIncoming(phi, vals, from, 2);
+        strides[i] = phi;
+    }
+    return cj_array_view(L, arr, cj_i64(L, 0), n, dims, strides, rt);
 }
 
 /* ---- view(dtype) ---- */

@@ -1,9 +1,10 @@
 /* array_shape.c: typing of the array methods that reshape or reinterpret (numba's rules):
- * a.reshape(shape) / a.reshape(d0, d1, ...) / np.reshape(a, shape) (a C-contiguous view; numba
- * refuses arrays not known contiguous), a.ravel() / np.ravel(a) (a view of a C array, else a
- * copy: typed as flatten), a.flatten() (a copy), a.view(dtype) (the same memory as another
- * dtype), a.item() (the one element), a.conj() / a.conjugate() / np.conj(a) (a new array) and
- * the attributes a.real / a.imag. Lowering: lower/lower_array_shape.c. */
+ * a.reshape(shape) / a.reshape(d0, d1, ...) / np.reshape(a, shape) (a C-contiguous view of a C
+ * array, a view of layout A of an F array; numba refuses arrays not known contiguous),
+ * a.ravel() / np.ravel(a) (a view of a C array, else a copy: typed as flatten), a.flatten() (a
+ * copy), a.view(dtype) (the same memory as another dtype), a.item() (the one element),
+ * a.conj() / a.conjugate() / np.conj(a) (a new array) and the attributes a.real / a.imag.
+ * Lowering: lower/lower_array_shape.c. */
 #include "typing/infer_internal.h"
 
 #include <string.h>
@@ -72,12 +73,15 @@ static const cj_type *reshaped(cj_infer_ctx *c, cj_instr *in, const cj_type *at,
         cj_typing_error(c, in, "reshape() supports contiguous array only");
         return NULL;
     }
-    if (at->layout == 'F' && at->ndim > 1) {
-        cj_unsupported_error(c, in, "reshape() of an F-ordered array is not supported yet");
+    /* an F-ordered array: a view when no copy is needed (NumPy's rule), of layout A (numba
+     * says F, yet the strides of a split dimension are not F's) */
+    char layout = at->layout == 'F' && at->ndim > 1 ? 'A' : 'C';
+    if (layout == 'A' && c->env->target == CJ_TARGET_CUDA) {
+        cj_unsupported_error(c, in, "reshape() of an F-ordered array in CUDA code");
         return NULL;
     }
     int ndim = reshape_rank(c, in, args, n);
-    return ndim < 0 ? NULL : cj_type_array(at->dtype, ndim, 'C', at->readonly);
+    return ndim < 0 ? NULL : cj_type_array(at->dtype, ndim, layout, at->readonly);
 }
 
 /* The result type of method `id` of `at` given args[0..n); NULL with an exception. */
