@@ -1,7 +1,9 @@
 /* lower_array.c: arrays as {T* data, i8* parent, [n x i64] shape, [n x i64] strides}.
  * Integer indices wrap when negative (as numba; no bounds check unless boundscheck),
- * slices follow Python's slice.indices(), and indexing that leaves dimensions gives a view
- * sharing the data and the parent. Global arrays are frozen into the module as constants. */
+ * slices follow Python's slice.indices(), None adds an axis of length 1 (stride 0), and
+ * indexing that leaves dimensions gives a view sharing the data, the parent and the allocation
+ * (cj_array_view, which reshape, view and .real/.imag use too). Global arrays are frozen into
+ * the module as constants. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -131,8 +133,9 @@ static LLVMValueRef index_offset(cj_lower *L, LLVMValueRef offset, LLVMValueRef 
      * out of bounds is undefined anyway (no bounds check without boundscheck) */
     LLVMValueRef step = LLVMBuildNSWMul(L->b, i, stride, "");
     offset = LLVMBuildNSWAdd(L->b, offset, step, "");
-    cj_ub_proof(step, "an element's offset: within the array (numba: no check unless boundscheck)");
-    cj_ub_proof(offset, "an element's offset: within the array (numba: no check unless boundscheck)");
+    const char *why = "an element's offset: within the array (numba: no check unless boundscheck)";
+    cj_ub_proof(step, why);
+    cj_ub_proof(offset, why);
     return offset;
 }
 
@@ -186,8 +189,8 @@ LLVMValueRef cj_array_view(cj_lower *L, LLVMValueRef arr, LLVMValueRef offset, i
     LLVMValueRef data = LLVMBuildExtractValue(L->b, arr, CJ_ARR_DATA, "");
     LLVMValueRef v = LLVMGetUndef(cj_llvm_type(L->ctx, vt));
     LLVMTypeRef elem_p = LLVMPointerType(cj_elem_type(L->ctx, vt->dtype), 0);
-    v = LLVMBuildInsertValue(L->b, v, LLVMBuildBitCast(L->b, offset_ptr(L, data, offset), elem_p, ""),
-                             CJ_ARR_DATA, "");
+    LLVMValueRef at = LLVMBuildBitCast(L->b, offset_ptr(L, data, offset), elem_p, "");
+    v = LLVMBuildInsertValue(L->b, v, at, CJ_ARR_DATA, "");
     v = LLVMBuildInsertValue(L->b, v, LLVMBuildExtractValue(L->b, arr, CJ_ARR_PARENT, ""),
                              CJ_ARR_PARENT, "");
     v = LLVMBuildInsertValue(L->b, v, LLVMBuildExtractValue(L->b, arr, CJ_ARR_MEMINFO, ""),

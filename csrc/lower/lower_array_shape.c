@@ -54,7 +54,8 @@ static void normalize(cj_lower *L, int n, LLVMValueRef *dims, LLVMValueRef size)
     LLVMValueRef none = LLVMBuildICmp(B, LLVMIntEQ, negatives, zero, "");
     LLVMValueRef known0 = LLVMBuildICmp(B, LLVMIntEQ, known, zero, "");
     LLVMValueRef divisor = LLVMBuildSelect(B, known0, cj_i64(L, 1), known, "");
-    LLVMValueRef quot = LLVMBuildSDiv(B, size, divisor, ""), rem = LLVMBuildSRem(B, size, divisor, "");
+    LLVMValueRef quot = LLVMBuildSDiv(B, size, divisor, "");
+    LLVMValueRef rem = LLVMBuildSRem(B, size, divisor, "");
     cj_ub_proof(quot, "divisor: known, 1 where it is 0; the size is >= 0: no INT64_MIN / -1");
     cj_ub_proof(rem, "divisor: known, 1 where it is 0; the size is >= 0: no INT64_MIN % -1");
     LLVMValueRef inferred = LLVMBuildSelect(B, known0, zero, quot, "inferred");

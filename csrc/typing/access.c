@@ -1,7 +1,8 @@
 /* access.c: typing of attributes, indexing, item assignment and unpacking.
  * Array indexing follows numba's layout rules: integer indices on the left keep an array
  * C-contiguous, as does a step-less slice in the innermost indexed position; anything else
- * gives layout 'A'. Module attributes are resolved now: the instruction becomes a constant
+ * gives layout 'A'. None (np.newaxis) adds an axis of length 1 and leaves the layout to the
+ * other indices. Arrays' .real/.imag and reshaping methods: array_shape.c. Module attributes are resolved now: the instruction becomes a constant
  * (math.pi) or a global object (math.sqrt). */
 #include "typing/infer_internal.h"
 #include "typing/cuda_intrinsics.h"
@@ -81,7 +82,8 @@ static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cha
     }
     if ((cj_reduction_by_name(name) >= 0 && strcmp(name, "amin") != 0 &&
          strcmp(name, "amax") != 0) ||
-        cj_array_method_by_name(name) >= 0 || cj_shape_method_by_name(name) >= 0) { /* a.sum(), a.copy(): typed at the call */
+        cj_array_method_by_name(name) >= 0 || cj_shape_method_by_name(name) >= 0) {
+        /* a.sum(), a.copy(), a.reshape(): typed at the call */
         *out = cj_type_bound(t, in->obj);
         return *out ? 1 : -1;
     }
