@@ -305,3 +305,16 @@ def test_newaxis_setitem_and_loops():
         return s
     a = np.zeros(4)
     assert f(a) == 12.0 and list(a) == [0.0, 5.0, 7.0, 0.0]
+
+
+@pytest.mark.parametrize("f, arg, exc", [
+    (lambda n: np.arange(n).reshape(3, 4), 10, ValueError),
+    (lambda n: np.arange(n).reshape(2, -1).T.reshape(-1), 10, NotImplementedError),
+    (lambda n: np.ones((n, 2)).view(np.int32).item(), 3, ValueError),
+    (lambda n: np.eye(n).conj().imag.reshape((n, n, 1))[:, None].flatten().item(), 2,
+     ValueError),
+], ids=["reshape", "f-reshape", "view-item", "chain"])
+def test_errors_free_the_arrays_made_before(f, arg, exc):
+    """The allocations made before a raise are freed (nrt_balanced)."""
+    with pytest.raises(exc):
+        njit(f)(arg)
