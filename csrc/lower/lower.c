@@ -170,7 +170,9 @@ static int lower_arg(cj_lower *L, cj_instr *in) {
 
 static int lower_build_tuple(cj_lower *L, cj_instr *in) {
     const cj_type *t = in->rtype;
-    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, t));
+    /* () (an empty list literal): a constant, not undef */
+    LLVMValueRef r = in->nargs == 0 ? LLVMConstNull(cj_llvm_type(L->ctx, t))
+                                    : LLVMGetUndef(cj_llvm_type(L->ctx, t));
     for (int i = 0; i < in->nargs; i++) {
         r = LLVMBuildInsertValue(L->b, r, cj_load_var(L, in->args[i]), (unsigned)i, "");
     }
