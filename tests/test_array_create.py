@@ -94,23 +94,30 @@ def test_arange_errors():
 
 
 LINSPACE = [(0, 1), (0, 1, 5), (0, 1, 1), (0, 1, 0), (1, 0, 7), (-3.5, 10, 13), (2, 2, 4),
-            (0, 5e-324, 4), (np.float32(0.1), 1, 4), (1e300, -1e300, 9), (0.1, 0.7, 3)]
+            (0, 5e-324, 4), (np.float32(0.1), 1, 4), (1e300, -1e300, 9), (0.1, 0.7, 3),
+            (1j, 2, 6), (0.5 - 2j, -3 + 1e-3j, 9), (1 + 1j, 1 + 1j, 3), (0, 5e-324j, 4),
+            (np.complex64(1 + 2j), 0, 3), (2j, 0, 1), (0j, 1), (0.1 + 0.3j, 0.7 - 0.9j, 4),
+            (1 - 1j, 7, 11), (3, 1e-300j, 7)]
 
 
 @pytest.mark.parametrize("args", LINSPACE, ids=repr)
 def test_linspace_values_and_types(args):
     f = [None, None, lambda a, b: np.linspace(a, b), lambda a, b, n: np.linspace(a, b, n)]
-    # numba's float64 whatever the numbers' types (NumPy keeps float32)
-    check(f[len(args)], args, np.linspace(float(args[0]), float(args[1]), *args[2:]))
+    # numba's float64 or complex128 whatever the numbers' types (NumPy keeps float32)
+    wide = [complex(a) if isinstance(a, (complex, np.complexfloating)) else float(a)
+            for a in args[:2]]
+    check(f[len(args)], args, np.linspace(*wide, *args[2:]))
 
 
 @pytest.mark.parametrize("num", [0, 1, 2, 5, 50])
 def test_linspace_keywords(num):
     f = njit(lambda a, b, n: (np.linspace(a, b, num=n, endpoint=False),
                               np.linspace(a, b, n, True)))
-    got = f(-2.0, 7, num)
-    np.testing.assert_array_equal(got[0], np.linspace(-2.0, 7, num, endpoint=False), strict=True)
-    np.testing.assert_array_equal(got[1], np.linspace(-2.0, 7, num), strict=True)
+    for start in (-2.0, 1 - 1j):
+        got = f(start, 7, num)
+        np.testing.assert_array_equal(got[0], np.linspace(start, 7, num, endpoint=False),
+                                      strict=True)
+        np.testing.assert_array_equal(got[1], np.linspace(start, 7, num), strict=True)
 
 
 def test_linspace_errors():
@@ -118,8 +125,8 @@ def test_linspace_errors():
         njit(lambda n: np.linspace(0, 1, n))(-1)
     with pytest.raises(TypingError, match='"num" must be an integer'):
         njit(lambda: np.linspace(0, 1, 5.0))()
-    with pytest.raises(UnsupportedError, match="complex"):
-        njit(lambda: np.linspace(0j, 1, 3))()
+    with pytest.raises(TypingError, match="takes numbers"):
+        njit(lambda: np.linspace(0, (1, 2), 3))()
 
 
 @pytest.mark.parametrize("n, m, k", [(3, 3, 0), (3, 4, 1), (3, 4, -1), (4, 2, 0), (3, 4, 7),

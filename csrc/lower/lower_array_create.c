@@ -1,7 +1,8 @@
 /* lower_array_create.c: np.arange, np.linspace, np.eye/np.identity and np.array/np.asarray of
  * numbers (typing/array_create.c): new C-contiguous arrays the call hands over, with NumPy's
  * values: arange writes start, start + step, then start + i * delta with delta the difference
- * of those two in the dtype (NumPy's fill); linspace i * step + start and stop last; eye the
+ * of those two in the dtype (NumPy's fill); linspace i * step + start (float64, or complex128
+ * from complex numbers as numba) and stop last; eye the
  * ones of diagonal k into zeroed memory. Its length ceil((stop - start) / step) is NumPy's;
  * a step of 0, or a length that is NaN or past int64, is numba's ValueError. */
 #include "lower/lower_internal.h"
@@ -125,47 +126,95 @@ static LLVMValueRef lower_arange(cj_lower *L, const cj_call *call, const cj_type
 
 /* ---- np.linspace ---- */
 
+/* Values as their parts: [0] the real part, [1] the imaginary part of a complex128 (NULL for a
+ * float64). */
 typedef struct linspace_fill {
-    LLVMValueRef arr, start, delta, step, div, by_step;
+    LLVMValueRef arr, start[2], delta[2], step[2], div, by_step;
+    LLVMValueRef scale; /* complex: NumPy's division by div + 0j multiplies by 1 / div */
 } linspace_fill;
 
 static void linspace_element(cj_lower *L, LLVMValueRef i, void *ctx) {
     const linspace_fill *f = ctx;
     LLVMBuilderRef B = L->b;
     LLVMValueRef fi = LLVMBuildSIToFP(B, i, LLVMDoubleTypeInContext(L->ctx), "");
-    /* NumPy: i * step + start; (i / div) * delta + start where the step is 0 */
-    LLVMValueRef y = LLVMBuildSelect(B, f->by_step, LLVMBuildFMul(B, fi, f->step, ""),
-                                     LLVMBuildFMul(B, LLVMBuildFDiv(B, fi, f->div, ""),
-                                                   f->delta, ""), "");
-    store_at(L, f->arr, cj_t_float64, i, LLVMBuildFAdd(B, y, f->start, ""));
+    /* NumPy: i * step + start; (i / div) * delta + start where the step is 0; a complex
+     * product as NumPy's, of i + 0j */
+    LLVMValueRef part = f->scale ? LLVMBuildFMul(B, fi, f->scale, "")
+                                 : LLVMBuildFDiv(B, fi, f->div, "");
+    LLVMValueRef x = LLVMBuildSelect(B, f->by_step, fi, part, "");
+    LLVMValueRef m[2], y[2];
+    for (int k = 0; k < 2 && f->start[k] != NULL; k++) {
+        m[k] = LLVMBuildSelect(B, f->by_step, f->step[k], f->delta[k], "");
+    }
+    y[0] = LLVMBuildFMul(B, x, m[0], "");
+    if (f->start[1] == NULL) {
+        store_at(L, f->arr, cj_t_float64, i, LLVMBuildFAdd(B, y[0], f->start[0], ""));
+        return;
+    }
+    LLVMValueRef zero = cj_float_const(L, cj_t_float64, 0);
+    y[0] = LLVMBuildFSub(B, y[0], LLVMBuildFMul(B, zero, m[1], ""), "");
+    y[1] = LLVMBuildFAdd(B, LLVMBuildFMul(B, x, m[1], ""), LLVMBuildFMul(B, zero, m[0], ""), "");
+    store_at(L, f->arr, cj_t_complex128, i,
+             cj_make_complex(L, cj_t_complex128, LLVMBuildFAdd(B, y[0], f->start[0], ""),
+                             LLVMBuildFAdd(B, y[1], f->start[1], "")));
+}
+
+/* start, delta and step (in parts), div and by_step of linspace(start, stop, n) */
+static void linspace_steps(cj_lower *L, linspace_fill *f, LLVMValueRef *stop, LLVMValueRef idiv) {
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef positive = LLVMBuildICmp(B, LLVMIntSGT, idiv, cj_i64(L, 0), "");
+    LLVMValueRef zero = cj_float_const(L, cj_t_float64, 0);
+    LLVMValueRef div = LLVMBuildSIToFP(B, idiv, LLVMDoubleTypeInContext(L->ctx), "div");
+    LLVMValueRef step_zero = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 1, 0), q[2];
+    f->div = LLVMBuildSelect(B, positive, div, cj_float_const(L, cj_t_float64, 1), "");
+    for (int k = 0; k < 2 && f->start[k] != NULL; k++) {
+        f->delta[k] = LLVMBuildFSub(B, stop[k], f->start[k], "delta");
+    }
+    if (f->start[1] == NULL) {
+        q[0] = LLVMBuildFDiv(B, f->delta[0], f->div, "step");
+    } else { /* NumPy's complex division by div + 0j: ratio 0, scale 1 / div */
+        f->scale = LLVMBuildFDiv(B, cj_float_const(L, cj_t_float64, 1), f->div, "scale");
+        for (int k = 0; k < 2; k++) {
+            LLVMValueRef cross = LLVMBuildFMul(B, f->delta[1 - k], zero, "");
+            q[k] = LLVMBuildFMul(B, k == 0 ? LLVMBuildFAdd(B, f->delta[0], cross, "")
+                                           : LLVMBuildFSub(B, f->delta[1], cross, ""),
+                                 f->scale, "step");
+        }
+    }
+    for (int k = 0; k < 2 && f->start[k] != NULL; k++) {
+        /* div 0 (num 1 with the endpoint): i * delta + start, as NumPy's NaN step does not */
+        f->step[k] = LLVMBuildSelect(B, positive, q[k], f->delta[k], "");
+        step_zero = LLVMBuildAnd(B, step_zero, LLVMBuildFCmp(B, LLVMRealOEQ, f->step[k], zero, ""),
+                                 "");
+    }
+    f->by_step = LLVMBuildOr(B, LLVMBuildNot(B, positive, ""), LLVMBuildNot(B, step_zero, ""), "");
 }
 
 static LLVMValueRef lower_linspace(cj_lower *L, const cj_call *call, const cj_type *rt) {
     LLVMBuilderRef B = L->b;
+    const cj_type *dt = rt->dtype;
     LLVMValueRef n = call->args[2] >= 0 ? arg(L, call, 2, cj_t_int64) : cj_i64(L, 50);
     LLVMValueRef endpoint = call->args[3] >= 0 ? arg(L, call, 3, cj_t_bool)
                                                : LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 1, 0);
     LLVMValueRef arr = cj_new_array(L, rt, &n, 0); /* a negative num: NumPy's ValueError */
-    linspace_fill f = {.arr = arr, .start = arg(L, call, 0, cj_t_float64)};
-    LLVMValueRef stop = arg(L, call, 1, cj_t_float64);
-    LLVMValueRef idiv = LLVMBuildSub(B, n, LLVMBuildZExt(B, endpoint, LLVMTypeOf(n), ""), "");
-    f.div = LLVMBuildSIToFP(B, idiv, LLVMDoubleTypeInContext(L->ctx), "div");
-    f.delta = LLVMBuildFSub(B, stop, f.start, "delta");
-    f.step = LLVMBuildFDiv(B, f.delta, f.div, "step");
-    LLVMValueRef positive = LLVMBuildICmp(B, LLVMIntSGT, idiv, cj_i64(L, 0), "");
-    /* div 0 (num 1 with the endpoint): i * delta + start, as NumPy's NaN step does not */
-    f.step = LLVMBuildSelect(B, positive, f.step, f.delta, "");
-    f.div = LLVMBuildSelect(B, positive, f.div, cj_float_const(L, cj_t_float64, 1), "");
-    f.by_step = LLVMBuildOr(B, LLVMBuildNot(B, positive, ""),
-                            LLVMBuildFCmp(B, LLVMRealUNE, f.step,
-                                          cj_float_const(L, cj_t_float64, 0), ""), "");
+    linspace_fill f = {.arr = arr};
+    LLVMValueRef stop[2] = {NULL, NULL}, start = arg(L, call, 0, dt), end = arg(L, call, 1, dt);
+    if (dt->kind == CJ_COMPLEX) {
+        f.start[0] = cj_complex_parts(L, start, &f.start[1]);
+        stop[0] = cj_complex_parts(L, end, &stop[1]);
+    } else {
+        f.start[0] = start;
+        stop[0] = end;
+    }
+    linspace_steps(L, &f, stop, LLVMBuildSub(B, n, LLVMBuildZExt(B, endpoint, LLVMTypeOf(n), ""),
+                                            ""));
     cj_emit_count_loop(L, n, linspace_element, &f);
     LLVMValueRef last = LLVMBuildAnd(B, endpoint, LLVMBuildICmp(B, LLVMIntSGT, n, cj_i64(L, 1), ""),
                                      "");
     LLVMBasicBlockRef set = cj_new_bb(L, "linspace_stop"), done = cj_new_bb(L, "linspace_done");
     LLVMBuildCondBr(B, last, set, done);
     LLVMPositionBuilderAtEnd(B, set);
-    store_at(L, arr, cj_t_float64, LLVMBuildSub(B, n, cj_i64(L, 1), ""), stop);
+    store_at(L, arr, dt, LLVMBuildSub(B, n, cj_i64(L, 1), ""), end);
     LLVMBuildBr(B, done);
     LLVMPositionBuilderAtEnd(B, done);
     return arr;

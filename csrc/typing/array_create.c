@@ -1,11 +1,11 @@
 /* array_create.c: typing of the functions that make arrays from numbers (numba's rules):
  * np.arange(stop) / (start, stop[, step]) with dtype= (all ints: int64, any float: float64),
- * np.linspace(start, stop, num=50, endpoint=True) (float64), np.eye(N, M=None, k=0,
- * dtype=float), np.identity(n, dtype=float), np.array(x, dtype=None) of a number, a nested
- * tuple of numbers (its shape known now: every level the same length) or an array (a copy),
- * and np.asarray(x, dtype=None) (an array of that dtype is returned as it is). The results are
- * new C-contiguous arrays, made by lower/lower_array_create.c; the call record holds the
- * folded arguments (-1 where left out). */
+ * np.linspace(start, stop, num=50, endpoint=True) (float64; complex128 from complex numbers),
+ * np.eye(N, M=None, k=0, dtype=float), np.identity(n, dtype=float), np.array(x, dtype=None) of
+ * a number, a nested tuple (or list literal) of numbers (its shape known now: every level the
+ * same length) or an array (a copy), and np.asarray(x, dtype=None) (an array of that dtype is
+ * returned as it is). The results are new C-contiguous arrays, made by
+ * lower/lower_array_create.c; the call record holds the folded arguments (-1 where left out). */
 #include "typing/infer_internal.h"
 
 #include <string.h>
@@ -119,15 +119,13 @@ static int type_linspace(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (!given(c, v[0]) || !given(c, v[1])) {
         return cj_typing_error(c, in, "np.linspace() takes a start and a stop");
     }
+    const cj_type *dtype = cj_t_float64; /* numba's: complex128 from complex numbers */
     for (int i = 0; i < 2; i++) {
         const cj_type *t = cj_vt(c, v[i]);
-        if (t->kind == CJ_COMPLEX) {
-            return cj_unsupported_error(c, in, "np.linspace() of complex numbers");
+        if (!real_number(t) && t->kind != CJ_COMPLEX) {
+            return cj_typing_error(c, in, "np.linspace() takes numbers, not %s", t->name);
         }
-        if (!real_number(t)) {
-            return cj_typing_error(c, in, "np.linspace() takes ints and floats, not %s",
-                                   t->name);
-        }
+        dtype = t->kind == CJ_COMPLEX ? cj_t_complex128 : dtype;
     }
     if (given(c, v[2]) && cj_vt(c, v[2])->kind != CJ_INT) {
         return cj_typing_error(c, in, "The argument \"num\" must be an integer");
@@ -138,7 +136,7 @@ static int type_linspace(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (record(c, in, CJ_B_NP_LINSPACE, 4, v) == NULL) {
         return -1;
     }
-    *out = cj_type_array(cj_t_float64, 1, 'C', 0);
+    *out = cj_type_array(dtype, 1, 'C', 0);
     return *out ? 1 : -1;
 }
 
