@@ -75,6 +75,15 @@ enum {
     CJ_EXC_MASK_VALUES,       /* ValueError('NumPy boolean array indexing assignment cannot
                                * assign input values to the output values where the mask is
                                * true') */
+    CJ_EXC_ARANGE_SIZE,       /* ValueError('Maximum allowed size exceeded'): np.arange */
+    CJ_EXC_RESHAPE_SIZE,      /* ValueError('total size of new array must be unchanged') */
+    CJ_EXC_RESHAPE_NEG,       /* ValueError('multiple negative shape values') */
+    CJ_EXC_ITEM_SIZE,         /* ValueError('item(): can only convert an array of size 1 ...') */
+    CJ_EXC_VIEW_0D,           /* ValueError: a.view() of a 0-d array to another item size */
+    CJ_EXC_VIEW_AXIS,         /* ValueError: ... whose last axis is not contiguous */
+    CJ_EXC_VIEW_LARGER,       /* ValueError: ... whose last axis has bytes the size doesn't divide */
+    CJ_EXC_RESHAPE_COPY,      /* NotImplementedError('incompatible shape for array'): numba's
+                               * reshape of an F array that would need a copy */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);

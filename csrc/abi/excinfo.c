@@ -155,6 +155,41 @@ static int register_builtin(int id, PyObject *type, const char *message) {
     return rc;
 }
 
+/* The array library's exceptions (np.dot, masks, np.arange, reshape, view, item). */
+static int register_array_exceptions(void) {
+    return register_builtin(CJ_EXC_DOT_VV, PyExc_ValueError, "incompatible array sizes for "
+                         "np.dot(a, b) (vector * vector)") ||
+        register_builtin(CJ_EXC_DOT_MV, PyExc_ValueError, "incompatible array sizes for "
+                         "np.dot(a, b) (matrix * vector)") ||
+        register_builtin(CJ_EXC_DOT_VM, PyExc_ValueError, "incompatible array sizes for "
+                         "np.dot(a, b) (vector * matrix)") ||
+        register_builtin(CJ_EXC_DOT_MM, PyExc_ValueError, "incompatible array sizes for "
+                         "np.dot(a, b) (matrix * matrix)") ||
+        register_builtin(CJ_EXC_DOT_OUT, PyExc_ValueError, "incompatible output array size "
+                         "for np.dot(a, b, out)") ||
+        register_builtin(CJ_EXC_MASK_SHAPE, PyExc_IndexError, "boolean index did not match "
+                         "indexed array") ||
+        register_builtin(CJ_EXC_MASK_VALUES, PyExc_ValueError, "NumPy boolean array indexing "
+                         "assignment cannot assign input values to the output values where "
+                         "the mask is true") ||
+        register_builtin(CJ_EXC_ARANGE_SIZE, PyExc_ValueError, "Maximum allowed size exceeded") ||
+        register_builtin(CJ_EXC_RESHAPE_SIZE, PyExc_ValueError, "total size of new array must "
+                         "be unchanged") ||
+        register_builtin(CJ_EXC_RESHAPE_NEG, PyExc_ValueError, "multiple negative shape "
+                         "values") ||
+        register_builtin(CJ_EXC_ITEM_SIZE, PyExc_ValueError, "item(): can only convert an array "
+                         "of size 1 to a Python scalar") ||
+        register_builtin(CJ_EXC_VIEW_0D, PyExc_ValueError, "Changing the dtype of a 0d array is "
+                         "only supported if the itemsize is unchanged") ||
+        register_builtin(CJ_EXC_VIEW_AXIS, PyExc_ValueError, "To change to a dtype of a "
+                         "different size, the last axis must be contiguous") ||
+        register_builtin(CJ_EXC_VIEW_LARGER, PyExc_ValueError, "When changing to a larger "
+                         "dtype, its size must be a divisor of the total size in bytes of the "
+                         "last axis of the array.") ||
+        register_builtin(CJ_EXC_RESHAPE_COPY, PyExc_NotImplementedError, "incompatible shape "
+                         "for array");
+}
+
 int cj_excinfo_init(PyObject *module) {
     registry = PyDict_New();
     by_identity = PyDict_New();
@@ -198,21 +233,7 @@ int cj_excinfo_init(PyObject *module) {
                          "operation maximum which has no identity") ||
         register_builtin(CJ_EXC_BROADCAST, PyExc_ValueError, "operands could not be broadcast "
                          "together") ||
-        register_builtin(CJ_EXC_DOT_VV, PyExc_ValueError, "incompatible array sizes for "
-                         "np.dot(a, b) (vector * vector)") ||
-        register_builtin(CJ_EXC_DOT_MV, PyExc_ValueError, "incompatible array sizes for "
-                         "np.dot(a, b) (matrix * vector)") ||
-        register_builtin(CJ_EXC_DOT_VM, PyExc_ValueError, "incompatible array sizes for "
-                         "np.dot(a, b) (vector * matrix)") ||
-        register_builtin(CJ_EXC_DOT_MM, PyExc_ValueError, "incompatible array sizes for "
-                         "np.dot(a, b) (matrix * matrix)") ||
-        register_builtin(CJ_EXC_DOT_OUT, PyExc_ValueError, "incompatible output array size "
-                         "for np.dot(a, b, out)") ||
-        register_builtin(CJ_EXC_MASK_SHAPE, PyExc_IndexError, "boolean index did not match "
-                         "indexed array") ||
-        register_builtin(CJ_EXC_MASK_VALUES, PyExc_ValueError, "NumPy boolean array indexing "
-                         "assignment cannot assign input values to the output values where "
-                         "the mask is true")) {
+        register_array_exceptions()) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

@@ -387,6 +387,47 @@ static int op_BUILD_TUPLE(cj_builder *b, const cj_bc *in) {
     return build(b, CJ_I_BUILD_TUPLE, in->arg);
 }
 
+/* BUILD_LIST n: items... -> a list literal: a tuple flagged CJ_F_LIST, which typing allows
+ * only as np.array()'s or np.asarray()'s object */
+static int op_BUILD_LIST(cj_builder *b, const cj_bc *in) {
+    int vals[256];
+    if (in->arg > 256) {
+        return cj_unsupported_at(b->ir, b->line, "lists of more than 256 items");
+    }
+    if (pop_n(b, in->arg, vals) < 0) {
+        return -1;
+    }
+    cj_instr *list = cj_fe_emit_push(b, CJ_I_BUILD_TUPLE, in->arg, vals);
+    if (list == NULL) {
+        return -1;
+    }
+    list->flags |= CJ_F_LIST;
+    return 0;
+}
+
+/* LIST_EXTEND i: the list literal CPython folds (BUILD_LIST 0, a constant tuple, LIST_EXTEND
+ * 1) -> a COPY of the tuple flagged CJ_F_LIST that reads the list too (typing checks that it is
+ * an empty list literal) */
+static int op_LIST_EXTEND(cj_builder *b, const cj_bc *in) {
+    int v;
+    if (cj_fe_pop(b, &v) < 0) {
+        return -1;
+    }
+    if (in->arg < 1 || in->arg > b->sp) {
+        PyErr_SetString(PyExc_SystemError, "cujit: LIST_EXTEND below the stack");
+        return -1;
+    }
+    int args[2] = {v, b->stack[b->sp - in->arg]};
+    int dst = cj_fe_temp(b);
+    cj_instr *copy = dst < 0 ? NULL : cj_fe_emit(b, CJ_I_COPY, dst, 2, args);
+    if (copy == NULL) {
+        return -1;
+    }
+    copy->flags |= CJ_F_LIST;
+    b->stack[b->sp - in->arg] = dst;
+    return 0;
+}
+
 /* BUILD_SLICE n: start, stop[, step] -> slice */
 static int op_BUILD_SLICE(cj_builder *b, const cj_bc *in) {
     return build(b, CJ_I_BUILD_SLICE, in->arg);
@@ -620,7 +661,7 @@ static const struct {
     const char *opcode;
     const char *construct;
 } unsupported_names[] = {
-    {"BUILD_LIST", "lists"}, {"LIST_APPEND", "lists"}, {"LIST_EXTEND", "lists"},
+    {"LIST_APPEND", "lists"},
     {"BUILD_SET", "sets"}, {"SET_ADD", "sets"}, {"BUILD_MAP", "dicts"},
     {"BUILD_CONST_KEY_MAP", "dicts"}, {"MAP_ADD", "dicts"}, {"DICT_UPDATE", "dicts"},
     {"MAKE_FUNCTION", "inner functions, lambdas and comprehensions"},

@@ -73,6 +73,9 @@ typedef struct cj_instr {
 } cj_instr;
 
 #define CJ_F_INPLACE 1
+/* A list literal: BUILD_TUPLE of BUILD_LIST, COPY of LIST_EXTEND (args: the items, the empty
+ * list); read only by np.array/np.asarray and enclosing list literals (typing/infer.c) */
+#define CJ_F_LIST 2
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

@@ -170,7 +170,9 @@ static int lower_arg(cj_lower *L, cj_instr *in) {
 
 static int lower_build_tuple(cj_lower *L, cj_instr *in) {
     const cj_type *t = in->rtype;
-    LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, t));
+    /* () (an empty list literal): a constant, not undef */
+    LLVMValueRef r = in->nargs == 0 ? LLVMConstNull(cj_llvm_type(L->ctx, t))
+                                    : LLVMGetUndef(cj_llvm_type(L->ctx, t));
     for (int i = 0; i < in->nargs; i++) {
         r = LLVMBuildInsertValue(L->b, r, cj_load_var(L, in->args[i]), (unsigned)i, "");
     }
@@ -206,8 +208,11 @@ static int lower_getattr(cj_lower *L, cj_instr *in) {
     }
     LLVMValueRef v = cj_load_var(L, in->args[0]);
     LLVMValueRef r;
+    int fresh = 0; /* a new array the variable takes over (a real array's imag) */
     if (in->rtype->kind == CJ_BOUND) { /* a method: its call reads the receiver */
         r = cj_empty(L);
+    } else if (t->kind == CJ_ARRAY && (strcmp(name, "real") == 0 || strcmp(name, "imag") == 0)) {
+        r = cj_array_part(L, v, t, name[0] == 'i', in->rtype, &fresh); /* lower_array_shape.c */
     } else if (t->kind == CJ_ARRAY) {
         r = cj_array_attr(L, v, t, name);
     } else if (t->kind == CJ_COMPLEX) {
@@ -219,7 +224,11 @@ static int lower_getattr(cj_lower *L, cj_instr *in) {
         r = strcmp(name, "real") == 0 ? cj_cast(L, v, t, rt)
                                       : LLVMConstNull(cj_llvm_type(L->ctx, rt));
     }
-    return r ? cj_store_var(L, in->dst, r, in->rtype) : -1;
+    if (r == NULL) {
+        return -1;
+    }
+    return fresh ? cj_store_var_taking(L, in->dst, r, in->rtype)
+                 : cj_store_var(L, in->dst, r, in->rtype);
 }
 
 /* tuple[i]: a static index, or a run-time index into a homogeneous tuple. */

@@ -5,7 +5,9 @@
  * math; lower_cmath.c the cmath formulas, lower_objmode.c objmode blocks), lower_array.c
  * (arrays), lower_array_new.c (np.empty/zeros/ones/full), lower_array_reduce.c (a.sum() ...),
  * lower_loops.c (the loop nests over arrays), lower_array_expr.c (operators on arrays),
- * lower_array_methods.c (copy, astype, fill, transpose),
+ * lower_array_methods.c (copy, astype, fill, transpose), lower_array_create.c (np.arange,
+ * linspace, eye, identity, array), lower_array_shape.c (reshape, ravel, flatten, view, item,
+ * conj, real, imag),
  * lower_refs.c (references to compiled code's allocations), lower_iter.c (iterators); around
  * compiled functions:
  * lower_wrapper.c (the CPU dispatcher's entry), lower_ufunc.c (NumPy ufunc loops), and

@@ -1,7 +1,9 @@
 /* lower_array.c: arrays as {T* data, i8* parent, [n x i64] shape, [n x i64] strides}.
  * Integer indices wrap when negative (as numba; no bounds check unless boundscheck),
- * slices follow Python's slice.indices(), and indexing that leaves dimensions gives a view
- * sharing the data and the parent. Global arrays are frozen into the module as constants. */
+ * slices follow Python's slice.indices(), None adds an axis of length 1 (stride 0), and
+ * indexing that leaves dimensions gives a view sharing the data, the parent and the allocation
+ * (cj_array_view, which reshape, view and .real/.imag use too). Global arrays are frozen into
+ * the module as constants. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -123,15 +125,30 @@ static int split_index(cj_lower *L, LLVMValueRef idx, const cj_type *it, LLVMVal
     return it->n;
 }
 
+/* offset + i * stride for an integer index i (wrapped when negative). */
+static LLVMValueRef index_offset(cj_lower *L, LLVMValueRef offset, LLVMValueRef v,
+                                 const cj_type *vt, LLVMValueRef dim, LLVMValueRef stride) {
+    LLVMValueRef i = wrap_index(L, cj_cast(L, v, vt, cj_t_int64), dim);
+    /* nsw: an element's byte offset lies within the array (under 2^63 bytes); an index
+     * out of bounds is undefined anyway (no bounds check without boundscheck) */
+    LLVMValueRef step = LLVMBuildNSWMul(L->b, i, stride, "");
+    offset = LLVMBuildNSWAdd(L->b, offset, step, "");
+    const char *why = "an element's offset: within the array (numba: no check unless boundscheck)";
+    cj_ub_proof(step, why);
+    cj_ub_proof(offset, why);
+    return offset;
+}
+
 /* Applies the indices: the byte offset into the data, and the remaining dimensions
- * (shape/stride pairs) of the view. Returns the count of remaining dimensions. */
+ * (shape/stride pairs) of the view. Returns the count of remaining dimensions. A None
+ * (np.newaxis) adds a dimension of length 1 and stride 0 (NumPy's) and uses none. */
 static int apply_indices(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRef idx,
                          const cj_type *it, LLVMValueRef *offset, LLVMValueRef *shape,
                          LLVMValueRef *strides) {
-    LLVMValueRef vals[32];
-    const cj_type *types[32];
+    LLVMValueRef vals[64];
+    const cj_type *types[64];
     int n = split_index(L, idx, it, vals, types);
-    int out = 0;
+    int out = 0, d = 0;
     /* The contiguous dimension of a C (F) array: the last (first). Its stride is the item
      * size whenever it has more than one element (NumPy's contiguity flags and the layout
      * rules of views say so); with one element the only index is 0, whatever the stride.
@@ -139,47 +156,47 @@ static int apply_indices(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMV
      * scaled index (no multiply by a loaded stride). */
     int contig = at->layout == 'C' ? at->ndim - 1 : at->layout == 'F' ? 0 : -1;
     *offset = cj_i64(L, 0);
-    for (int d = 0; d < at->ndim; d++) {
-        LLVMValueRef dim = cj_array_dim(L, arr, CJ_ARR_SHAPE, d);
-        LLVMValueRef stride = cj_array_dim(L, arr, CJ_ARR_STRIDES, d);
-        if (d >= n) { /* untouched trailing dimension */
-            shape[out] = dim;
-            strides[out++] = stride;
+    for (int k = 0; k < n || d < at->ndim; k++) {
+        if (k < n && types[k]->kind == CJ_NONE) {
+            shape[out] = cj_i64(L, 1);
+            strides[out++] = cj_i64(L, 0);
             continue;
         }
-        if (types[d]->kind == CJ_SLICE) {
+        LLVMValueRef dim = cj_array_dim(L, arr, CJ_ARR_SHAPE, d);
+        LLVMValueRef stride = cj_array_dim(L, arr, CJ_ARR_STRIDES, d);
+        if (k >= n) { /* untouched trailing dimension */
+            shape[out] = dim;
+            strides[out++] = stride;
+        } else if (types[k]->kind == CJ_SLICE) {
             LLVMValueRef start, step, len;
-            slice_indices(L, vals[d], dim, &start, &step, &len);
+            slice_indices(L, vals[k], dim, &start, &step, &len);
             *offset = LLVMBuildAdd(L->b, *offset, LLVMBuildMul(L->b, start, stride, ""), "");
             shape[out] = len;
             strides[out++] = LLVMBuildMul(L->b, stride, step, "");
-            continue;
+        } else {
+            *offset = index_offset(L, *offset, vals[k], types[k], dim,
+                                   d == contig && cj_abi_size(at->dtype) > 0
+                                       ? cj_i64(L, (long long)cj_abi_size(at->dtype))
+                                       : stride);
         }
-        LLVMValueRef i = wrap_index(L, cj_cast(L, vals[d], types[d], cj_t_int64), dim);
-        /* nsw: an element's byte offset lies within the array (under 2^63 bytes); an index
-         * out of bounds is undefined anyway (no bounds check without boundscheck) */
-        if (d == contig && cj_abi_size(at->dtype) > 0) {
-            stride = cj_i64(L, (long long)cj_abi_size(at->dtype));
-        }
-        LLVMValueRef step = LLVMBuildNSWMul(L->b, i, stride, "");
-        *offset = LLVMBuildNSWAdd(L->b, *offset, step, "");
-        cj_ub_proof(step, "an element's offset: within the array (numba: no check unless boundscheck)");
-        cj_ub_proof(*offset, "an element's offset: within the array (numba: no check unless boundscheck)");
+        d++;
     }
     return out;
 }
 
-static LLVMValueRef make_view(cj_lower *L, LLVMValueRef arr, LLVMValueRef offset, int ndim,
-                              LLVMValueRef *shape, LLVMValueRef *strides, const cj_type *vt) {
+LLVMValueRef cj_array_view(cj_lower *L, LLVMValueRef arr, LLVMValueRef offset, int ndim,
+                           LLVMValueRef *shape, LLVMValueRef *strides, const cj_type *vt) {
     LLVMValueRef data = LLVMBuildExtractValue(L->b, arr, CJ_ARR_DATA, "");
     LLVMValueRef v = LLVMGetUndef(cj_llvm_type(L->ctx, vt));
-    v = LLVMBuildInsertValue(L->b, v, offset_ptr(L, data, offset), CJ_ARR_DATA, "");
+    LLVMTypeRef elem_p = LLVMPointerType(cj_elem_type(L->ctx, vt->dtype), 0);
+    LLVMValueRef at = LLVMBuildBitCast(L->b, offset_ptr(L, data, offset), elem_p, "");
+    v = LLVMBuildInsertValue(L->b, v, at, CJ_ARR_DATA, "");
     v = LLVMBuildInsertValue(L->b, v, LLVMBuildExtractValue(L->b, arr, CJ_ARR_PARENT, ""),
                              CJ_ARR_PARENT, "");
     v = LLVMBuildInsertValue(L->b, v, LLVMBuildExtractValue(L->b, arr, CJ_ARR_MEMINFO, ""),
                              CJ_ARR_MEMINFO, ""); /* a view shares its base's allocation */
     LLVMTypeRef dims_t = LLVMArrayType(LLVMInt64TypeInContext(L->ctx), (unsigned)ndim);
-    LLVMValueRef sh = LLVMGetUndef(dims_t), st = LLVMGetUndef(dims_t);
+    LLVMValueRef sh = LLVMConstNull(dims_t), st = LLVMConstNull(dims_t); /* 0-d: no undef */
     for (int d = 0; d < ndim; d++) {
         sh = LLVMBuildInsertValue(L->b, sh, shape[d], (unsigned)d, "");
         st = LLVMBuildInsertValue(L->b, st, strides[d], (unsigned)d, "");
@@ -205,13 +222,13 @@ static void store_elem(cj_lower *L, LLVMValueRef p, LLVMValueRef v, const cj_typ
 
 LLVMValueRef cj_array_getitem(cj_lower *L, LLVMValueRef arr, const cj_type *at,
                               LLVMValueRef idx, const cj_type *it, const cj_type *rtype) {
-    LLVMValueRef offset, shape[32], strides[32];
+    LLVMValueRef offset, shape[CJ_MAXDIM], strides[CJ_MAXDIM];
     int ndim = apply_indices(L, arr, at, idx, it, &offset, shape, strides);
     if (rtype->kind != CJ_ARRAY) {
         LLVMValueRef data = LLVMBuildExtractValue(L->b, arr, CJ_ARR_DATA, "");
         return load_elem(L, offset_ptr(L, data, offset), at->dtype);
     }
-    return make_view(L, arr, offset, ndim, shape, strides, rtype);
+    return cj_array_view(L, arr, offset, ndim, shape, strides, rtype);
 }
 
 /* Stores `v` into every element of a view (a loop nest over its dimensions). */
@@ -245,7 +262,7 @@ int cj_array_setitem(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValue
         LLVMValueRef view = cj_array_getitem(L, arr, at, idx, it, target);
         return view ? cj_array_assign(L, view, target, v, vt) : -1;
     }
-    LLVMValueRef offset, shape[32], strides[32];
+    LLVMValueRef offset, shape[CJ_MAXDIM], strides[CJ_MAXDIM];
     int ndim = apply_indices(L, arr, at, idx, it, &offset, shape, strides);
     LLVMValueRef value = cj_cast(L, v, vt, at->dtype);
     if (value == NULL) {

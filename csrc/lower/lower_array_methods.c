@@ -23,8 +23,7 @@ static void copy_element(cj_lower *L, LLVMValueRef ptr, void *ctx) {
     LLVMBuildStore(L->b, LLVMBuildGEP2(L->b, i8, at, &step, 1, ""), c->cursor);
 }
 
-static LLVMValueRef copy_as(cj_lower *L, LLVMValueRef arr, const cj_type *at,
-                            const cj_type *rt) {
+LLVMValueRef cj_array_copy(cj_lower *L, LLVMValueRef arr, const cj_type *at, const cj_type *rt) {
     LLVMValueRef shape[CJ_MAXDIM];
     for (int d = 0; d < at->ndim; d++) {
         shape[d] = cj_array_dim(L, arr, CJ_ARR_SHAPE, d);
@@ -60,7 +59,7 @@ LLVMValueRef cj_lower_array_method(cj_lower *L, int id, LLVMValueRef arr, const 
     switch (id) {
     case CJ_B_NP_COPY:
     case CJ_B_METH_ASTYPE:
-        return copy_as(L, arr, at, in->rtype);
+        return cj_array_copy(L, arr, at, in->rtype);
     case CJ_B_NP_TRANSPOSE:
         return cj_array_transpose(L, arr, at);
     default: { /* fill */

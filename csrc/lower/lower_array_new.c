@@ -107,7 +107,7 @@ LLVMValueRef cj_new_array(cj_lower *L, const cj_type *at, LLVMValueRef *shape, i
                               LLVMBuildSelect(L->b, zero, i64c(L, 1), shape[d], ""), "");
     }
     LLVMTypeRef dims_t = LLVMArrayType(LLVMInt64TypeInContext(L->ctx), (unsigned)ndim);
-    LLVMValueRef sh = LLVMGetUndef(dims_t), st = LLVMGetUndef(dims_t);
+    LLVMValueRef sh = LLVMConstNull(dims_t), st = LLVMConstNull(dims_t); /* 0-d: no undef */
     for (int d = 0; d < ndim; d++) {
         sh = LLVMBuildInsertValue(L->b, sh, shape[d], (unsigned)d, "");
         st = LLVMBuildInsertValue(L->b, st, strides[d], (unsigned)d, "");
@@ -145,9 +145,10 @@ int cj_call_hands_over(const cj_call *call) {
     int id = call->builtin;
     int dot_makes_array = id == CJ_B_NP_DOT && call->nargs == 2 &&
                           call->argtypes[0]->ndim + call->argtypes[1]->ndim > 2;
-    int sorted_copy = id == CJ_B_NP_ARGSORT || (id == CJ_B_NP_SORT && call->kind == CJ_CALL_BUILTIN);
+    int sorted_copy = id == CJ_B_NP_ARGSORT ||
+                      (id == CJ_B_NP_SORT && call->kind == CJ_CALL_BUILTIN);
     return (call->kind == CJ_CALL_BUILTIN && (cj_builtin_makes_array(id) || dot_makes_array)) ||
            ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) && sorted_copy) ||
            ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) &&
-            (id == CJ_B_NP_COPY || id == CJ_B_METH_ASTYPE));
+            (id == CJ_B_NP_COPY || id == CJ_B_METH_ASTYPE || cj_builtin_fresh_array(id)));
 }

@@ -559,6 +559,13 @@ static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call
         return cj_lower_array_method(L, id, cj_load_var(L, call->args[0]), call->argtypes[0],
                                      in, call, 1);
     }
+    if (cj_builtin_creates(id)) { /* np.arange, np.linspace, np.eye, np.array ... */
+        return cj_lower_array_create(L, in, call);
+    }
+    if (cj_builtin_shapes(id)) { /* np.reshape(a, shape), np.ravel(a), np.conj(a) */
+        return cj_lower_array_shape(L, id, cj_load_var(L, call->args[0]), call->argtypes[0],
+                                    in, call, 1);
+    }
     switch (cj_builtin_table[id].rule) {
     case CJ_R_SPECIAL:
         return lower_special(L, in, call, id);
@@ -633,6 +640,9 @@ static LLVMValueRef lower_method_call(cj_lower *L, cj_instr *in, const cj_call *
     }
     if (cj_builtin_array_method(call->builtin)) {
         return cj_lower_array_method(L, call->builtin, receiver, rt, in, call, 0);
+    }
+    if (cj_builtin_shapes(call->builtin)) {
+        return cj_lower_array_shape(L, call->builtin, receiver, rt, in, call, 0);
     }
     LLVMValueRef z = cj_cast(L, receiver, rt, in->rtype); /* conjugate() */
     if (in->rtype->kind == CJ_COMPLEX) {

@@ -123,6 +123,24 @@ void cj_fill_array(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRe
 LLVMValueRef cj_lower_array_method(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
                                    cj_instr *in, const cj_call *call, int first_arg);
 LLVMValueRef cj_array_transpose(cj_lower *L, LLVMValueRef arr, const cj_type *at);
+/* A new C-contiguous copy (of type rt: at's shape, any dtype, cast) of `arr`. */
+LLVMValueRef cj_array_copy(cj_lower *L, LLVMValueRef arr, const cj_type *at, const cj_type *rt);
+
+/* ---- lower_array_create.c: np.arange/linspace/eye/identity/array/asarray ---- */
+LLVMValueRef cj_lower_array_create(cj_lower *L, cj_instr *in, const cj_call *call);
+/* A new array of type `at` and `shape`: C-contiguous, or F-contiguous when at is 'F'. */
+LLVMValueRef cj_new_array_as(cj_lower *L, const cj_type *at, LLVMValueRef *shape, int zeroed);
+/* A loop of i from 0 to n (int64): fn(L, i, ctx) is its body. */
+void cj_emit_count_loop(cj_lower *L, LLVMValueRef n,
+                        void (*fn)(cj_lower *L, LLVMValueRef i, void *ctx), void *ctx);
+
+/* ---- lower_array_shape.c: reshape, ravel, flatten, view, item, conj; a.real, a.imag ---- */
+/* Method or function `id` of `arr`; the other arguments are call->args[first_arg...]. */
+LLVMValueRef cj_lower_array_shape(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
+                                  cj_instr *in, const cj_call *call, int first_arg);
+/* a.real / a.imag (imag: 1) of type rt; *fresh: a new array (the imag of a real array). */
+LLVMValueRef cj_array_part(cj_lower *L, LLVMValueRef arr, const cj_type *at, int imag,
+                           const cj_type *rt, int *fresh);
 
 /* ---- lower_loops.c: visiting every element of arrays ---- */
 /* A nest of loops over `shape` (C order) moving `nptrs` byte pointers by their own strides
@@ -198,6 +216,10 @@ int cj_array_setitem(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValue
 LLVMValueRef cj_array_attr(cj_lower *L, LLVMValueRef arr, const cj_type *at, const char *name);
 LLVMValueRef cj_array_size(cj_lower *L, LLVMValueRef arr, const cj_type *at);
 LLVMValueRef cj_const_array(cj_lower *L, PyObject *array, const cj_type *t);
+/* A view of `arr` (sharing its data, parent and allocation) of type vt at `offset` bytes into
+ * the data, with `ndim` dimensions shape/strides. */
+LLVMValueRef cj_array_view(cj_lower *L, LLVMValueRef arr, LLVMValueRef offset, int ndim,
+                           LLVMValueRef *shape, LLVMValueRef *strides, const cj_type *vt);
 #define CJ_ARR_DATA 0
 #define CJ_ARR_PARENT 1
 #define CJ_ARR_SHAPE 2

@@ -1,7 +1,8 @@
 /* access.c: typing of attributes, indexing, item assignment and unpacking.
  * Array indexing follows numba's layout rules: integer indices on the left keep an array
  * C-contiguous, as does a step-less slice in the innermost indexed position; anything else
- * gives layout 'A'. Module attributes are resolved now: the instruction becomes a constant
+ * gives layout 'A'. None (np.newaxis) adds an axis of length 1 and leaves the layout to the
+ * other indices. Arrays' .real/.imag and reshaping methods: array_shape.c. Module attributes are resolved now: the instruction becomes a constant
  * (math.pi) or a global object (math.sqrt). */
 #include "typing/infer_internal.h"
 #include "typing/cuda_intrinsics.h"
@@ -75,10 +76,15 @@ static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cha
         *out = cj_transposed(t);
         return *out ? 1 : -1;
     }
+    if (strcmp(name, "real") == 0 || strcmp(name, "imag") == 0) {
+        *out = cj_array_part_type(c, in, t);
+        return *out ? 1 : -1;
+    }
     if ((cj_reduction_by_name(name) >= 0 && strcmp(name, "amin") != 0 &&
          strcmp(name, "amax") != 0) ||
-        cj_array_method_by_name(name) >= 0 ||
-        cj_sort_method_by_name(name) >= 0) { /* a.sum(), a.copy(): typed at the call */
+        cj_array_method_by_name(name) >= 0 || cj_shape_method_by_name(name) >= 0 ||
+        cj_sort_method_by_name(name) >= 0) {
+        /* a.sum(), a.copy(), a.reshape(), a.sort(): typed at the call */
         *out = cj_type_bound(t, in->obj);
         return *out ? 1 : -1;
     }
@@ -121,11 +127,15 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 
 /* ---- indexing ---- */
 
-enum { IDX_INT, IDX_SLICE2, IDX_SLICE3, IDX_BAD };
+/* IDX_NONE: None / np.newaxis, a new axis of length 1 (stride 0, as NumPy's) */
+enum { IDX_INT, IDX_SLICE2, IDX_SLICE3, IDX_NONE, IDX_BAD };
 
 static int index_kind(const cj_type *t) {
     if (cj_type_is_integer(t) && t->kind != CJ_BOOL) {
         return IDX_INT;
+    }
+    if (t->kind == CJ_NONE) {
+        return IDX_NONE;
     }
     if (t->kind == CJ_SLICE) {
         return t->n == 3 ? IDX_SLICE3 : IDX_SLICE2;
@@ -137,10 +147,17 @@ static int keeps_contiguity(int kind, int innermost) {
     return kind == IDX_INT || (innermost && kind == IDX_SLICE2);
 }
 
-/* numba's layout of a view a[indices] for an array of `layout` (C or F; A stays A). */
-static char view_layout(char layout, int ndim, const int *kinds, int n) {
-    if (layout == 'A') {
-        return 'A';
+/* numba's layout of a view a[indices] for an array of `layout` (C or F; A stays A). A new
+ * axis (None) is left out: its length is 1. */
+static char view_layout(char layout, int ndim, const int *all_kinds, int nall) {
+    int kinds[64], n = 0;
+    for (int i = 0; i < nall; i++) {
+        if (all_kinds[i] != IDX_NONE) {
+            kinds[n++] = all_kinds[i];
+        }
+    }
+    if (n == 0 || layout == 'A') {
+        return layout == 'C' ? 'C' : 'A'; /* numba: F with only new axes is A */
     }
     if (layout == 'F' && n < ndim) {
         return 'A';
@@ -157,11 +174,12 @@ static char view_layout(char layout, int ndim, const int *kinds, int n) {
 
 /* The type of array[index...], with `kinds` describing each index. */
 static const cj_type *array_index_type(const cj_type *arr, const int *kinds, int n) {
-    int ints = 0;
+    int ints = 0, nones = 0;
     for (int i = 0; i < n; i++) {
         ints += kinds[i] == IDX_INT;
+        nones += kinds[i] == IDX_NONE;
     }
-    int ndim = arr->ndim - ints;
+    int ndim = arr->ndim - ints + nones;
     if (ndim == 0) {
         return arr->dtype;
     }
@@ -169,15 +187,18 @@ static const cj_type *array_index_type(const cj_type *arr, const int *kinds, int
                          arr->readonly);
 }
 
-/* Index kinds of an index value (an int, a slice, or a tuple of them); -1 when invalid. */
+/* Index kinds of an index value (an int, a slice, None, or a tuple of them): at most `max`
+ * that are not None, 64 in all; -1 when invalid. */
 static int collect_kinds(const cj_type *idx, int *kinds, int max) {
     if (idx->kind == CJ_TUPLE) {
-        if (idx->n > max) {
+        int real = 0;
+        if (idx->n > 64) {
             return -1;
         }
         for (int i = 0; i < idx->n; i++) {
             kinds[i] = index_kind(idx->items[i]);
-            if (kinds[i] == IDX_BAD) {
+            real += kinds[i] != IDX_NONE;
+            if (kinds[i] == IDX_BAD || real > max) {
                 return -1;
             }
         }
@@ -241,7 +262,7 @@ int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (idx->kind == CJ_ARRAY) { /* array_fancy.c */
         return cj_type_fancy_getitem(c, in, t, idx, out);
     }
-    int kinds[32];
+    int kinds[64];
     int n = collect_kinds(idx, kinds, t->ndim);
     if (n < 0) {
         if (idx->kind == CJ_TUPLE && idx->n <= t->ndim) {
@@ -278,7 +299,7 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
     if (idx->kind == CJ_ARRAY) { /* array_fancy.c */
         return cj_type_fancy_setitem(c, in, t, idx, val);
     }
-    int kinds[32];
+    int kinds[64];
     int n = collect_kinds(idx, kinds, t->ndim);
     if (n < 0) {
         return invalid_use(c, in, "setitem");

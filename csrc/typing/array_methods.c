@@ -55,8 +55,7 @@ int cj_type_array_method(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *r
         *out = cj_t_none;
         break;
     default: { /* astype */
-        PyObject *spelled = arg->kind == CJ_CONST_OBJ ? arg->obj : cj_const_of(c, in->args[1]);
-        const cj_type *dtype = cj_dtype_of_object(spelled);
+        const cj_type *dtype = cj_dtype_of_var(c, in->args[1]);
         if (dtype == NULL) {
             return cj_typing_error(c, in, "array.astype() takes a NumPy number type known at "
                                           "compile time, not %s", arg->name);

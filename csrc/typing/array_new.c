@@ -34,6 +34,10 @@ static PyObject *constant(cj_infer_ctx *c, int var) {
     return t->kind == CJ_CONST_OBJ ? t->obj : cj_const_of(c, var);
 }
 
+const cj_type *cj_dtype_of_var(cj_infer_ctx *c, int var) {
+    return cj_dtype_of_object(constant(c, var));
+}
+
 /* Positional and keyword arguments into (first, fill, dtype) variables; -1 if absent. */
 static int fold(cj_infer_ctx *c, cj_instr *in, int has_fill, int vars[3]) {
     int nkw = in->index, npos = in->nargs - 1 - nkw;
@@ -123,7 +127,7 @@ int cj_type_array_new(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
     }
     const cj_type *dtype = like ? first->dtype : fill ? fill : cj_t_float64;
     if (vars[2] >= 0 && cj_vt(c, vars[2])->kind != CJ_NONE) {
-        dtype = cj_dtype_of_object(constant(c, vars[2]));
+        dtype = cj_dtype_of_var(c, vars[2]);
         if (dtype == NULL) {
             return cj_typing_error(c, in, "np.%s(): the dtype must be a NumPy number type "
                                           "known at compile time, not %s", fname,

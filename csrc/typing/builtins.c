@@ -485,11 +485,18 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     }
 }
 
-/* The builtins on arrays typed elsewhere: np.dot/np.vdot (array_linalg.c), ufuncs of arrays,
+/* The builtins on arrays typed elsewhere: np.arange ... (array_create.c), np.reshape ...
+ * (array_shape.c), np.dot/np.vdot (array_linalg.c), np.sort (array_sort.c), ufuncs of arrays,
  * the operator ufuncs, np.where and np.clip (array_expr.c): 1, -1, or 0 for the others. */
 static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const cj_builtin_info *b = &cj_builtin_table[id];
     int n = in->nargs - 1;
+    if (cj_builtin_creates(id)) { /* array_create.c */
+        return cj_type_array_create(c, in, id, out);
+    }
+    if (cj_builtin_shapes(id)) { /* array_shape.c */
+        return cj_type_array_shape(c, in, id, NULL, out);
+    }
     if (id == CJ_B_NP_SORT || id == CJ_B_NP_ARGSORT) { /* array_sort.c */
         return cj_type_array_sort(c, in, id, NULL, out);
     }
@@ -652,6 +659,10 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     int method = bound->source->kind == CJ_ARRAY ? cj_array_method_by_name(name) : -1;
     if (method >= 0) {
         return cj_type_array_method(c, in, method, bound->source, out);
+    }
+    method = bound->source->kind == CJ_ARRAY ? cj_shape_method_by_name(name) : -1;
+    if (method >= 0) {
+        return cj_type_array_shape(c, in, method, bound->source, out);
     }
     return cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name,
                            bound->source->name);

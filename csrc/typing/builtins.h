@@ -188,6 +188,18 @@ typedef enum cj_builtin_rule {
     X(NP_ZEROS_LIKE, "numpy", "zeros_like", CJ_R_SPECIAL, "")                       \
     X(NP_ONES_LIKE, "numpy", "ones_like", CJ_R_SPECIAL, "")                         \
     X(NP_FULL_LIKE, "numpy", "full_like", CJ_R_SPECIAL, "")                         \
+    X(NP_ARANGE, "numpy", "arange", CJ_R_SPECIAL, "")                               \
+    X(NP_LINSPACE, "numpy", "linspace", CJ_R_SPECIAL, "")                           \
+    X(NP_EYE, "numpy", "eye", CJ_R_SPECIAL, "")                                     \
+    X(NP_IDENTITY, "numpy", "identity", CJ_R_SPECIAL, "")                           \
+    X(NP_ARRAY, "numpy", "array", CJ_R_SPECIAL, "")                                 \
+    X(NP_ASARRAY, "numpy", "asarray", CJ_R_SPECIAL, "")                             \
+    X(METH_FLATTEN, "", "flatten", CJ_R_SPECIAL, "")                                \
+    X(NP_CONJ, "numpy", "conjugate", CJ_R_SPECIAL, "")                              \
+    X(NP_RESHAPE, "numpy", "reshape", CJ_R_SPECIAL, "")                             \
+    X(NP_RAVEL, "numpy", "ravel", CJ_R_SPECIAL, "")                                 \
+    X(METH_VIEW, "", "view", CJ_R_SPECIAL, "")                                      \
+    X(METH_ITEM, "", "item", CJ_R_SPECIAL, "")                                      \
     X(NP_SUM, "numpy", "sum", CJ_R_SPECIAL, "")                                     \
     X(NP_PROD, "numpy", "prod", CJ_R_SPECIAL, "")                                   \
     X(NP_MIN, "numpy", "min", CJ_R_SPECIAL, "")                                     \
@@ -255,6 +267,23 @@ extern const cj_builtin_info cj_builtin_table[CJ_B_COUNT];
 /* The array creation functions (np.empty ... np.full_like): they make a new array. */
 static inline int cj_builtin_makes_array(int id) {
     return id >= CJ_B_NP_EMPTY && id <= CJ_B_NP_FULL_LIKE;
+}
+
+/* np.arange/linspace/eye/identity/array/asarray (array_create.c): new arrays from numbers. */
+static inline int cj_builtin_creates(int id) {
+    return id >= CJ_B_NP_ARANGE && id <= CJ_B_NP_ASARRAY;
+}
+
+/* Reshaping and viewing arrays (array_shape.c): a.reshape, a.ravel, a.flatten, a.view,
+ * a.item, a.conj; np.reshape, np.ravel, np.conj. */
+static inline int cj_builtin_shapes(int id) {
+    return id >= CJ_B_METH_FLATTEN && id <= CJ_B_METH_ITEM;
+}
+
+/* The calls of those two groups whose result is a new array (NP_ARRAY also stands for
+ * np.asarray of a tuple; flatten for the ravel of an array that is not C-contiguous). */
+static inline int cj_builtin_fresh_array(int id) {
+    return id >= CJ_B_NP_ARANGE && id <= CJ_B_NP_CONJ && id != CJ_B_NP_ASARRAY;
 }
 
 /* The whole-array reductions (np.sum ... np.all, and the methods of the same names). */

@@ -388,16 +388,19 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
               PyType_IsSubtype((PyTypeObject *)callee->obj, (PyTypeObject *)PyExc_BaseException)) ||
              cj_builtin_lookup(callee->obj) == CJ_B_PRINT ||
              cj_builtin_makes_array(cj_builtin_lookup(callee->obj)) ||
+             cj_builtin_creates(cj_builtin_lookup(callee->obj)) ||
              cj_builtin_lookup(callee->obj) == CJ_B_NP_SORT ||
              cj_builtin_lookup(callee->obj) == CJ_B_NP_ARGSORT)) {
             return 0; /* exception messages, print("text", x) where print is supported,
-                       * np.zeros(n, dtype="float32", order="C"), np.sort(a, kind="stable") */
+                       * np.zeros(n, dtype="float32", order="C"), np.arange(n, dtype="i4"),
+                       * np.sort(a, kind="stable") */
         }
         if (callee != NULL && callee->kind == CJ_BOUND &&
             (PyUnicode_CompareWithASCIIString(callee->obj, "astype") == 0 ||
+             PyUnicode_CompareWithASCIIString(callee->obj, "view") == 0 ||
              PyUnicode_CompareWithASCIIString(callee->obj, "sort") == 0 ||
              PyUnicode_CompareWithASCIIString(callee->obj, "argsort") == 0)) {
-            return 0; /* a.astype("float32"), a.argsort(kind="mergesort") */
+            return 0; /* a.astype("float32"), a.view("int32"), a.argsort(kind="mergesort") */
         }
         first = 1;
     }
@@ -405,6 +408,39 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
         if (is_string(cj_vt(c, in->args[i]))) {
             return cj_unsupported_error(c, in, "cujit does not support strings (str values are "
                                                "allowed only as constant exception messages)");
+        }
+    }
+    return 0;
+}
+
+/* Whether `var` is a list literal (CJ_F_LIST). */
+static int is_list(cj_infer_ctx *c, int var) {
+    return c->def[var] != NULL && (c->def[var]->flags & CJ_F_LIST);
+}
+
+/* Lists exist only as literals read by np.array()/np.asarray() (or by enclosing literals). */
+static int reject_lists(cj_infer_ctx *c, cj_instr *in) {
+    if (in->flags & CJ_F_LIST) {
+        if (in->op == CJ_I_COPY && (!is_list(c, in->args[1]) ||
+                                    c->def[in->args[1]]->op != CJ_I_BUILD_TUPLE ||
+                                    c->def[in->args[1]]->nargs != 0)) {
+            return cj_unsupported_error(c, in, "cujit does not support lists (a list literal "
+                                               "only as np.array()'s argument)");
+        }
+        return 0;
+    }
+    if (in->op == CJ_I_CALL) {
+        const cj_type *callee = cj_vt(c, in->args[0]);
+        int id = callee != NULL && callee->kind == CJ_CONST_OBJ ? cj_builtin_lookup(callee->obj)
+                                                                : -1;
+        if (callee == NULL || id == CJ_B_NP_ARRAY || id == CJ_B_NP_ASARRAY) {
+            return 0; /* np.array([1, 2]); an unknown callee waits for its type */
+        }
+    }
+    for (int i = 0; i < in->nargs; i++) {
+        if (is_list(c, in->args[i])) {
+            return cj_unsupported_error(c, in, "cujit does not support lists (a list literal "
+                                               "only as np.array()'s argument)");
         }
     }
     return 0;
@@ -494,7 +530,7 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 
 /* Types one instruction; 1 done, 0 operands not known yet, -1 error. */
 static int type_instr(cj_infer_ctx *c, cj_instr *in) {
-    if (reject_strings(c, in) < 0) {
+    if (reject_strings(c, in) < 0 || reject_lists(c, in) < 0) {
         return -1;
     }
     switch (in->op) { /* the instructions without a value */

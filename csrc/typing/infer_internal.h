@@ -34,6 +34,20 @@ int cj_type_array_new(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
 /* The dtype a compile-time object spells (np.float32, np.dtype('f4'), 'float32', float, a
  * cujit type), or NULL with no exception when it spells none. */
 const cj_type *cj_dtype_of_object(PyObject *obj);
+const cj_type *cj_dtype_of_var(cj_infer_ctx *c, int var); /* ... of a variable's constant */
+/* array_create.c: np.arange/linspace/eye/identity/array/asarray. */
+int cj_type_array_create(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* Positional and keyword arguments (in->args[first...]) into vars[0..nparams) by the
+ * parameters' names; -1 where absent. -1 with a TypingError for unknown or repeated ones. */
+int cj_fold_args(cj_infer_ctx *c, cj_instr *in, int first, const char *const *names,
+                 int nparams, int *vars);
+/* array_shape.c: a.reshape/ravel/flatten/view/item/conj and np.reshape/ravel/conj;
+ * `receiver` as for reductions. */
+int cj_type_array_shape(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
+                        const cj_type **out);
+int cj_shape_method_by_name(const char *name); /* the builtin id of a.<name>(), or -1 */
+/* a.real / a.imag of an array type; NULL with a TypingError for bool arrays. */
+const cj_type *cj_array_part_type(cj_infer_ctx *c, cj_instr *in, const cj_type *at);
 /* array_methods.c: a.copy(), a.astype(t), a.fill(v), a.transpose(), np.copy, np.transpose;
  * `receiver` as for reductions. */
 int cj_type_array_method(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
