@@ -64,6 +64,9 @@ enum {
                                * which has no identity'), and maximum: */
     CJ_EXC_EMPTY_MAX,
     CJ_EXC_BROADCAST,         /* ValueError('operands could not be broadcast together') */
+    CJ_EXC_EMPTY_ARGMIN,      /* ValueError('attempt to get argmin of an empty sequence'), and
+                               * argmax: */
+    CJ_EXC_EMPTY_ARGMAX,
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);
@@ -85,6 +88,10 @@ void cj_nrt_decref(cj_meminfo *mi); /* NULL: nothing; the last reference frees i
 void cj_nrt_free(cj_meminfo *mi);   /* for compiled code, when its count reached zero */
 /* Allocations made and freed since the process started. */
 void cj_nrt_stats(unsigned long long *allocated, unsigned long long *freed);
+
+/* ---- select.c: order statistics for compiled code ---- */
+/* The median of data[0..n) (reordered): NaN for n == 0 or when any element is NaN. */
+double cj_median_f64(double *data, int64_t n);
 
 /* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);

@@ -197,7 +197,11 @@ int cj_excinfo_init(PyObject *module) {
         register_builtin(CJ_EXC_EMPTY_MAX, PyExc_ValueError, "zero-size array to reduction "
                          "operation maximum which has no identity") ||
         register_builtin(CJ_EXC_BROADCAST, PyExc_ValueError, "operands could not be broadcast "
-                         "together")) {
+                         "together") ||
+        register_builtin(CJ_EXC_EMPTY_ARGMIN, PyExc_ValueError, "attempt to get argmin of an "
+                         "empty sequence") ||
+        register_builtin(CJ_EXC_EMPTY_ARGMAX, PyExc_ValueError, "attempt to get argmax of an "
+                         "empty sequence")) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

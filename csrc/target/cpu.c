@@ -80,6 +80,7 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_nrt_free", (void (*)(void))cj_nrt_free},
         {"cj_nrt_incref", (void (*)(void))cj_nrt_incref},
         {"cj_nrt_decref", (void (*)(void))cj_nrt_decref},
+        {"cj_median_f64", (void (*)(void))cj_median_f64},
     };
     enum { N = sizeof(runtime) / sizeof(runtime[0]) };
     LLVMJITCSymbolMapPair pairs[N];

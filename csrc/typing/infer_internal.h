@@ -44,7 +44,6 @@ int cj_type_array_op(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 int cj_type_array_reduce(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
                          const cj_type **out);
 int cj_reduction_by_name(const char *name); /* the builtin id of a.<name>(), or -1 */
-const cj_type *cj_reduce_result(int id, const cj_type *dtype);
 /* objmode_typing.c: whether `obj` is a `with objmode()` block's callee, and its call. */
 int cj_is_objmode_block(PyObject *obj);
 int cj_type_objmode_call(cj_infer_ctx *c, cj_instr *in, PyObject *block, const cj_type **out);
