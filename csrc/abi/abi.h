@@ -67,6 +67,9 @@ enum {
     CJ_EXC_EMPTY_ARGMIN,      /* ValueError('attempt to get argmin of an empty sequence'), and
                                * argmax: */
     CJ_EXC_EMPTY_ARGMAX,
+    CJ_EXC_EMPTY_FMIN,        /* ValueError('zero-size array to reduction operation fmin which
+                               * has no identity'), and fmax (np.nanmin, np.nanmax): */
+    CJ_EXC_EMPTY_FMAX,
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);

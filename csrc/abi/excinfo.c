@@ -201,7 +201,11 @@ int cj_excinfo_init(PyObject *module) {
         register_builtin(CJ_EXC_EMPTY_ARGMIN, PyExc_ValueError, "attempt to get argmin of an "
                          "empty sequence") ||
         register_builtin(CJ_EXC_EMPTY_ARGMAX, PyExc_ValueError, "attempt to get argmax of an "
-                         "empty sequence")) {
+                         "empty sequence") ||
+        register_builtin(CJ_EXC_EMPTY_FMIN, PyExc_ValueError, "zero-size array to reduction "
+                         "operation fmin which has no identity") ||
+        register_builtin(CJ_EXC_EMPTY_FMAX, PyExc_ValueError, "zero-size array to reduction "
+                         "operation fmax which has no identity")) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

@@ -144,6 +144,8 @@ static void reduce_element(cj_lower *L, LLVMValueRef ptr, void *ctx) {
 static void raise_if_empty(cj_lower *L, int id, LLVMValueRef n) {
     int exc = id == CJ_B_NP_ARGMIN   ? CJ_EXC_EMPTY_ARGMIN
               : id == CJ_B_NP_ARGMAX ? CJ_EXC_EMPTY_ARGMAX
+              : id == CJ_B_NP_NANMIN ? CJ_EXC_EMPTY_FMIN
+              : id == CJ_B_NP_NANMAX ? CJ_EXC_EMPTY_FMAX
               : wants_min(id)        ? CJ_EXC_EMPTY_MIN
                                      : CJ_EXC_EMPTY_MAX;
     cj_emit_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, n, cj_i64(L, 0), ""), exc);
