@@ -1,6 +1,7 @@
 /* select.c: run-time helpers compiled code calls by name for order statistics: the median
  * of a scratch buffer of float64 (np.median: NaN when any element is NaN or there is none;
- * the mean of the two middle elements for an even count), by quickselect in place. */
+ * the mean of the two middle elements for an even count), by quickselect in place (three-way
+ * partitions: arrays of many equal elements stay linear). */
 #include "abi/abi.h"
 
 #include <math.h>
@@ -11,35 +12,33 @@ static void swap(double *a, double *b) {
     *b = t;
 }
 
-/* Puts the k-th smallest of data[0..n) at data[k], smaller ones before it, larger after. */
+static double median_of_three(double a, double b, double c) {
+    double lo = a < b ? a : b, hi = a < b ? b : a;
+    return c < lo ? lo : c > hi ? hi : c;
+}
+
+/* Puts the k-th smallest of data[0..n) (no NaN) at data[k], none larger before it and none
+ * smaller after: quickselect with a three-way partition, so equal elements cost no more. */
 static void select_kth(double *data, int64_t n, int64_t k) {
-    int64_t lo = 0, hi = n - 1;
-    while (hi > lo) {
-        int64_t mid = lo + (hi - lo) / 2; /* median of three as the pivot, put at hi */
-        if (data[mid] < data[lo]) {
-            swap(&data[mid], &data[lo]);
-        }
-        if (data[hi] < data[lo]) {
-            swap(&data[hi], &data[lo]);
-        }
-        if (data[mid] < data[hi]) {
-            swap(&data[mid], &data[hi]);
-        }
-        double pivot = data[hi];
-        int64_t store = lo;
-        for (int64_t i = lo; i < hi; i++) {
+    int64_t lo = 0, hi = n; /* the k-th lies in [lo, hi) */
+    while (hi - lo > 1) {
+        double pivot = median_of_three(data[lo], data[lo + (hi - lo) / 2], data[hi - 1]);
+        int64_t lt = lo, i = lo, gt = hi; /* [lo, lt) < pivot, [lt, i) ==, [gt, hi) > */
+        while (i < gt) {
             if (data[i] < pivot) {
-                swap(&data[i], &data[store++]);
+                swap(&data[lt++], &data[i++]);
+            } else if (data[i] > pivot) {
+                swap(&data[i], &data[--gt]);
+            } else {
+                i++;
             }
         }
-        swap(&data[store], &data[hi]);
-        if (store == k) {
-            return;
-        }
-        if (store < k) {
-            lo = store + 1;
+        if (k < lt) {
+            hi = lt;
+        } else if (k >= gt) {
+            lo = gt;
         } else {
-            hi = store - 1;
+            return;
         }
     }
 }
