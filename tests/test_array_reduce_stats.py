@@ -158,6 +158,19 @@ def test_var_std_values():
     assert np.isclose(f(big)[0], np.var(big), rtol=1e-12)
 
 
+def test_var_std_ddof():
+    # NumPy's ddof= (numba has none): divided by max(n - ddof, 0), inf or nan past n
+    f = njit(lambda a, d: (np.var(a, ddof=d), a.std(ddof=d), np.std(a, ddof=None),
+                           a.var(ddof=1)))
+    for a in (np.array([1.0, 2.0, 4.0, 7.0]), np.arange(12).reshape(3, 4).T,
+              np.array([1 + 2j, 3 - 1j, 0.5j])):
+        for d in (0, 1, 2.5, np.int8(2), a.size, a.size + 1):
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                want = (np.var(a, ddof=d), np.std(a, ddof=d), np.std(a), np.var(a, ddof=1))
+            np.testing.assert_allclose(f(a, d), want, rtol=1e-14)
+
+
 def test_cumulative_of_views_and_0d(nrt_balanced):
     f = njit(lambda a: (np.cumsum(a), a.cumprod()))
     for a in (np.arange(1, 13).reshape(3, 4).T, np.array(5), np.arange(1, 7)[::-2]):
@@ -193,8 +206,13 @@ def test_complex_unsupported():
 
 def test_errors():
     a = np.ones(3)
-    with pytest.raises(UnsupportedError, match=r"np.var\(\) with the keyword argument ddof="):
-        njit(lambda a: np.var(a, ddof=1))(a)
+    with pytest.raises(UnsupportedError, match=r"np.var\(\) with the keyword argument "
+                                               "keepdims="):
+        njit(lambda a: np.var(a, keepdims=True))(a)
+    with pytest.raises(UnsupportedError, match=r"np.mean\(\) with the keyword argument ddof="):
+        njit(lambda a: np.mean(a, ddof=1))(a)
+    with pytest.raises(TypingError, match=r"ddof must be a real number, not complex128"):
+        njit(lambda a: a.std(ddof=1j))(a)
     with pytest.raises(UnsupportedError, match=r"np.median\(\) with an axis"):
         njit(lambda a: np.median(a, 0))(a)
     with pytest.raises(TypingError, match=r"np.cumsum\(\) takes an array in cujit, not int64"):

@@ -224,21 +224,27 @@ static LLVMValueRef run(cj_lower *L, reduction *r, LLVMValueRef arr, const cj_ty
     return load(L, r->acc_type, r->slot);
 }
 
-/* var (std): the mean of |x - mean|**2 (its square root), in float64 as numba's. */
-static LLVMValueRef variance(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at) {
+LLVMValueRef cj_lower_variance(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
+                               LLVMValueRef ddof) {
     const cj_type *mt = cj_reduce_result(CJ_B_NP_NANMEAN, at->dtype);
     LLVMValueRef n = cj_array_size(L, arr, at);
     reduction sum = {.id = CJ_B_NP_SUM, .dtype = at->dtype, .acc_type = mt};
     reduction dev = {.id = CJ_B_NP_SUM, .dtype = at->dtype, .acc_type = cj_t_float64,
                      .mean = divide(L, run(L, &sum, arr, at), mt, n)};
-    LLVMValueRef var = divide(L, run(L, &dev, arr, at), cj_t_float64, n);
+    LLVMValueRef ssd = run(L, &dev, arr, at);
+    /* NumPy's divisor: max(n - ddof, 0) */
+    LLVMValueRef count = LLVMBuildFSub(L->b, cj_cast(L, n, cj_t_int64, cj_t_float64), ddof, "");
+    LLVMValueRef zero = cj_float_const(L, cj_t_float64, 0.0);
+    count = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, count, zero, ""), count,
+                            zero, "");
+    LLVMValueRef var = LLVMBuildFDiv(L->b, ssd, count, "var");
     return id == CJ_B_NP_VAR ? var : cj_math1(L, "sqrt", cj_t_float64, var);
 }
 
 LLVMValueRef cj_lower_array_reduce(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
                                    const cj_type *rt) {
     if (id == CJ_B_NP_VAR || id == CJ_B_NP_STD) {
-        return variance(L, id, arr, at);
+        return cj_lower_variance(L, id, arr, at, cj_float_const(L, cj_t_float64, 0.0));
     }
     /* mean sums as numba does (integers in int64/uint64), then divides */
     const cj_type *acc_type = rt;

@@ -154,6 +154,9 @@ LLVMValueRef cj_load_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype
  * result type `rt`. */
 LLVMValueRef cj_lower_array_reduce(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
                                    const cj_type *rt);
+/* np.var / np.std (`id`) of `arr` with `ddof` (a float64): float64, as numba's. */
+LLVMValueRef cj_lower_variance(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
+                               LLVMValueRef ddof);
 /* One step of reduction `id` (sum ... max, nan* forms, any, all, count_nonzero): acc (of
  * acc_type) combined with element x (of dtype). */
 LLVMValueRef cj_reduce_step(cj_lower *L, int id, const cj_type *dtype, const cj_type *acc_type,
@@ -161,7 +164,8 @@ LLVMValueRef cj_reduce_step(cj_lower *L, int id, const cj_type *dtype, const cj_
 
 /* ---- lower_reduce_axis.c: a reduction call (typing/array_reduce.c), along an axis too ---- */
 /* The call `in` of reduction call->builtin on `arr` (its axis argument at call->args[first_arg]
- * or the default there); a new array when in->rtype is one (the call hands it over). */
+ * or the default there, ddof= after it); a new array when in->rtype is one (the call hands it
+ * over). */
 LLVMValueRef cj_lower_reduction(cj_lower *L, cj_instr *in, const cj_call *call,
                                 LLVMValueRef arr, const cj_type *at, int first_arg);
 

@@ -188,6 +188,13 @@ LLVMValueRef cj_lower_reduction(cj_lower *L, cj_instr *in, const cj_call *call,
     if (id == CJ_B_NP_MEDIAN) {
         return cj_lower_median(L, arr, at);
     }
+    if (id == CJ_B_NP_VAR || id == CJ_B_NP_STD) {
+        int var = call->args[first_arg + 1]; /* ddof= */
+        LLVMValueRef ddof = var >= 0 ? cj_cast(L, cj_load_var(L, var),
+                                               call->argtypes[first_arg + 1], cj_t_float64)
+                                     : cj_float_const(L, cj_t_float64, 0.0);
+        return cj_lower_variance(L, id, arr, at, ddof);
+    }
     LLVMValueRef axis = axis_value(L, call, first_arg, at->ndim, &none);
     if (axis == NULL) {
         return NULL;

@@ -2,8 +2,9 @@
  * min/amin, max/amax, mean, any, all, var, std, argmin, argmax, cumsum, cumprod (functions and
  * methods), nansum, nanprod, nanmean, nanmin, nanmax, median, count_nonzero (functions), with
  * numba's result types (cj_reduce_result). sum ... mean also take axis= (an int, positional
- * or keyword; None is the whole array): an array of one rank less, a number from a 1-D array.
- * dtype=, out= and the other keywords are not supported yet: an UnsupportedError names them.
+ * or keyword; None is the whole array): an array of one rank less, a number from a 1-D array;
+ * var and std take ddof= (NumPy's; numba has none). dtype=, out= and the other keywords are
+ * not supported yet: an UnsupportedError names them.
  * Lowering: lower/lower_array_reduce.c, lower_reduce_axis.c, lower_reduce_scan.c. */
 #include "typing/infer_internal.h"
 
@@ -52,11 +53,23 @@ int cj_reduction_by_name(const char *name) {
 
 static int takes_axis(int id) { return id >= CJ_B_NP_SUM && id <= CJ_B_NP_MEAN; }
 
-/* The array's and axis= argument's variables (-1: absent) of the function or method form. */
-static int fold(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver, int vars[2]) {
+/* The parameter a keyword names: 0 the array (the function's), 1 axis, 2 ddof (var, std);
+ * -1 for any other. */
+static int param_of(const char *kw, int id, const cj_type *receiver) {
+    if (strcmp(kw, "axis") == 0) {
+        return 1;
+    }
+    if (strcmp(kw, "a") == 0 && receiver == NULL) {
+        return 0;
+    }
+    return strcmp(kw, "ddof") == 0 && (id == CJ_B_NP_VAR || id == CJ_B_NP_STD) ? 2 : -1;
+}
+
+/* The variables (-1: absent) of the array, axis= and ddof= of the function or method form. */
+static int fold(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver, int vars[3]) {
     const char *name = cj_builtin_table[id].attr, *form = receiver ? "array." : "np.";
     int nkw = in->index, npos = in->nargs - 1 - nkw, first = receiver ? 1 : 0;
-    vars[0] = vars[1] = -1;
+    vars[0] = vars[1] = vars[2] = -1;
     if (npos > 2 - first) {
         return cj_unsupported_error(c, in, "%s%s() with arguments beyond the array and axis "
                                            "(dtype=, out=) is not supported yet", form, name);
@@ -69,7 +82,7 @@ static int fold(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver, 
         if (kw == NULL) {
             return -1;
         }
-        int p = strcmp(kw, "axis") == 0 ? 1 : strcmp(kw, "a") == 0 && !receiver ? 0 : -1;
+        int p = param_of(kw, id, receiver);
         if (p < 0) {
             return cj_unsupported_error(c, in, "%s%s() with the keyword argument %s= is not "
                                                "supported yet", form, name, kw);
@@ -87,11 +100,12 @@ static int fold(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver, 
     return 0;
 }
 
-/* The call record: the function's (array, axis), the method's (axis); an absent or None axis
- * is the default None, a constant int the default of that value, else the variable. */
+/* The call record: the function's (array, axis, ddof), the method's (axis, ddof); an absent
+ * or None axis is the default None, a constant int the default of that value, else the
+ * variable; ddof its variable or the default None. */
 static int record(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
-                  const int vars[2]) {
-    int first = receiver ? 1 : 0, n = 2 - first;
+                  const int vars[3]) {
+    int first = receiver ? 1 : 0, n = 3 - first;
     cj_call *call = cj_call_record(c, in, receiver ? CJ_CALL_METHOD : CJ_CALL_BUILTIN, n);
     if (call == NULL) {
         return -1;
@@ -103,20 +117,32 @@ static int record(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver
     }
     const cj_type *axis_t = vars[1] >= 0 ? cj_vt(c, vars[1]) : cj_t_none;
     PyObject *constant = vars[1] >= 0 ? cj_const_of(c, vars[1]) : NULL;
-    int i = n - 1;
+    int i = 1 - first;
     call->args[i] = axis_t->kind == CJ_NONE || (constant && PyLong_Check(constant)) ? -1
                                                                                    : vars[1];
     call->defaults[i] = axis_t->kind == CJ_NONE ? Py_None : constant;
     call->argtypes[i] = axis_t;
+    const cj_type *ddof_t = vars[2] >= 0 ? cj_vt(c, vars[2]) : cj_t_none;
+    call->args[i + 1] = ddof_t->kind == CJ_NONE ? -1 : vars[2];
+    call->defaults[i + 1] = Py_None;
+    call->argtypes[i + 1] = ddof_t;
     return 0;
 }
 
 int cj_type_array_reduce(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
                          const cj_type **out) {
     const char *name = cj_builtin_table[id].attr;
-    int vars[2];
+    int vars[3];
     if (fold(c, in, id, receiver, vars) < 0) {
         return -1;
+    }
+    const cj_type *ddof_t = vars[2] >= 0 ? cj_vt(c, vars[2]) : cj_t_none;
+    if (ddof_t == NULL) {
+        return 0;
+    }
+    if (ddof_t->kind != CJ_NONE && (!cj_type_is_number(ddof_t) || ddof_t->kind == CJ_COMPLEX)) {
+        return cj_typing_error(c, in, "np.%s(): ddof must be a real number, not %s", name,
+                               ddof_t->name);
     }
     const cj_type *at = receiver ? receiver : vars[0] >= 0 ? cj_vt(c, vars[0]) : NULL;
     const cj_type *axis_t = vars[1] >= 0 ? cj_vt(c, vars[1]) : cj_t_none;
