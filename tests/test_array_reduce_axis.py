@@ -198,3 +198,13 @@ def test_errors():
 def test_complex_min_max_unsupported():
     with pytest.raises(UnsupportedError, match="complex arrays"):
         njit(lambda a: a.max(axis=0))(np.ones((2, 2), dtype=np.complex64))
+
+
+def test_reductions_of_temporaries_free_them(nrt_balanced):
+    f = njit(lambda a: ((a * 2).sum(axis=0), np.cumsum(a + 1), np.median(a - 1),
+                        (a * a).argmax(), np.mean(a * 3, 1).sum(), np.var(np.ones((2, 2)))))
+    a = np.arange(12.0).reshape(3, 4)
+    s, c, med, am, m, v = f(a)
+    np.testing.assert_array_equal(s, (a * 2).sum(axis=0))
+    np.testing.assert_array_equal(c, np.cumsum(a + 1))
+    assert (med, am, m, v) == (np.median(a - 1), 11, np.mean(a * 3, 1).sum(), 0.0)
