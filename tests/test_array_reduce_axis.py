@@ -53,8 +53,10 @@ def arrays(dtype, rng):
     if kind == "b":
         base = base > 0
     a = base.astype(dtype)
-    if kind == "f":
+    if kind in "fc":
         a[[5, 40]] = np.nan  # NaN propagates along its lines
+    if kind == "c":
+        a[41] = complex(1, np.nan)
     return [a[:12].reshape(3, 4), a[:24].reshape(2, 3, 4)[:, ::2, 1:],
             np.asfortranarray(a[:30].reshape(5, 6)), a[:60].reshape(3, 4, 5).transpose(2, 0, 1),
             a[:0].reshape(0, 3), a[:0].reshape(3, 0), a[:7], a[:48].reshape(2, 2, 3, 4)[:, :, ::-1]]
@@ -74,8 +76,6 @@ def check(got, want, dtype):
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.filterwarnings("ignore:Mean of empty slice")
 def test_every_axis_matches_numpy(name, dtype, nrt_balanced):
-    if np.dtype(dtype).kind == "c" and name not in ("sum", "prod", "mean"):
-        pytest.skip("complex min/max: an UnsupportedError (test_complex_min_max_unsupported)")
     function = njit(eval(f"lambda a, k: np.{name}(a, axis=k)", {"np": np}))
     method_name = {"amin": "min", "amax": "max"}.get(name, name)
     method = njit(eval(f"lambda a, k: a.{method_name}(k)"))
@@ -195,9 +195,16 @@ def test_errors():
         njit(lambda a: np.sum(a, 0, axis=1))(a)
 
 
-def test_complex_min_max_unsupported():
-    with pytest.raises(UnsupportedError, match="complex arrays"):
-        njit(lambda a: a.max(axis=0))(np.ones((2, 2), dtype=np.complex64))
+def test_complex_min_max_as_numpy(nrt_balanced):
+    # NumPy's order (real parts first) and its NaN rule (the first NaN, either part, wins);
+    # numba skips NaN here
+    m = np.array([[1 + 1j, 2 - 1j, 1 + 2j], [1 - 1j, complex(np.nan, 1), 1 + 2j],
+                  [complex(0, np.nan), 3j, 1 + 3j]])
+    f = njit(lambda a, k: (a.min(axis=k), np.max(a, axis=k)))
+    for k in (0, 1, -1):
+        lo, hi = f(m, k)
+        np.testing.assert_array_equal(lo, np.min(m, axis=k))
+        np.testing.assert_array_equal(hi, np.max(m, axis=k))
 
 
 def test_reductions_of_temporaries_free_them(nrt_balanced):

@@ -1,8 +1,8 @@
 /* lower_array_reduce.c: whole-array reductions to a number, a.sum() / np.sum(a) and prod, min,
  * max, mean, any, all, var, std, argmin, argmax, nansum, nanprod, nanmean, nanmin, nanmax,
  * count_nonzero (numba's result types, typing/array_reduce.c; NumPy's values: min/max and
- * argmin/argmax propagate NaN, the first NaN winning; the nan* forms skip NaN; an empty
- * min/max/argmin/argmax is NumPy's ValueError). Elements are visited in C order by nested
+ * argmin/argmax propagate NaN, the first NaN winning; the nan* forms skip NaN; complex
+ * numbers compare real parts first; an empty min/max/argmin/argmax is NumPy's ValueError). Elements are visited in C order by nested
  * loops over any strides (cj_array_for_each), accumulating in a slot; cj_reduce_step is one
  * step, shared with the reductions along an axis (lower_reduce_axis.c). */
 #include "lower/lower_internal.h"
@@ -44,20 +44,37 @@ static int wants_min(int id) {
            id == CJ_B_NP_NANMIN;
 }
 
+/* x < acc (x > acc for max) of complex numbers: NumPy's order, the real parts first. */
+static LLVMValueRef complex_before(cj_lower *L, int want_min, LLVMValueRef x, LLVMValueRef acc) {
+    LLVMValueRef xi, ai;
+    LLVMValueRef xr = cj_complex_parts(L, x, &xi), ar = cj_complex_parts(L, acc, &ai);
+    LLVMRealPredicate p = want_min ? LLVMRealOLT : LLVMRealOGT;
+    LLVMValueRef tie = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, xr, ar, ""),
+                                    LLVMBuildFCmp(L->b, p, xi, ai, ""), "");
+    return LLVMBuildOr(L->b, LLVMBuildFCmp(L->b, p, xr, ar, ""), tie, "");
+}
+
 /* Whether x replaces acc in min/max (argmin/argmax, nanmin/nanmax): smaller (larger), or a NaN
- * (min/max: NaN propagates), or acc is NaN (nanmin/nanmax: NaN gives way). */
+ * when acc is none (min/max: the first NaN propagates), or acc is NaN (nanmin/nanmax: NaN gives
+ * way). */
 static LLVMValueRef wins(cj_lower *L, int id, const cj_type *t, LLVMValueRef acc,
                          LLVMValueRef x) {
     if (t->kind == CJ_BOOL) { /* False < True */
         LLVMValueRef a = wants_min(id) ? acc : x, b = wants_min(id) ? x : acc;
         return LLVMBuildAnd(L->b, a, LLVMBuildNot(L->b, b, ""), "");
     }
-    LLVMValueRef w = cj_lower_compare(L, wants_min(id) ? CJ_LT : CJ_GT, x, t, acc, t, t);
-    if (t->kind == CJ_FLOAT) {
-        int skips = id == CJ_B_NP_NANMIN || id == CJ_B_NP_NANMAX;
-        w = LLVMBuildOr(L->b, w, is_nan(L, skips ? acc : x), "");
+    LLVMValueRef w = t->kind == CJ_COMPLEX
+                         ? complex_before(L, wants_min(id), x, acc)
+                         : cj_lower_compare(L, wants_min(id) ? CJ_LT : CJ_GT, x, t, acc, t, t);
+    if (t->kind != CJ_FLOAT && t->kind != CJ_COMPLEX) {
+        return w;
     }
-    return w;
+    if (id == CJ_B_NP_NANMIN || id == CJ_B_NP_NANMAX) { /* a complex NaN may compare less */
+        w = LLVMBuildOr(L->b, w, value_is_nan(L, acc, t), "");
+        return LLVMBuildAnd(L->b, w, LLVMBuildNot(L->b, value_is_nan(L, x, t), ""), "");
+    }
+    w = LLVMBuildOr(L->b, w, value_is_nan(L, x, t), "");
+    return LLVMBuildAnd(L->b, w, LLVMBuildNot(L->b, value_is_nan(L, acc, t), ""), "");
 }
 
 LLVMValueRef cj_reduce_step(cj_lower *L, int id, const cj_type *dtype, const cj_type *acc_type,
@@ -105,9 +122,6 @@ static void extreme_step(cj_lower *L, reduction *r, LLVMValueRef x) {
     LLVMValueRef acc = load(L, r->acc_type, r->slot);
     LLVMValueRef i = r->index ? load(L, cj_t_int64, r->index) : NULL;
     LLVMValueRef w = wins(L, r->id, r->dtype, acc, x);
-    if (r->dtype->kind == CJ_FLOAT && i != NULL) {
-        w = LLVMBuildAnd(L->b, w, LLVMBuildNot(L->b, is_nan(L, acc), ""), "");
-    }
     LLVMBasicBlockRef take = cj_new_bb(L, "new_winner"), next = cj_new_bb(L, "next");
     LLVMValueRef expect = LLVMGetNamedFunction(L->mod, "llvm.expect.i1");
     LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx), params[2] = {i1, i1};

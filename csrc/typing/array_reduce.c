@@ -158,10 +158,8 @@ int cj_type_array_reduce(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *r
         return cj_typing_error(c, in, "np.%s(): axis must be an integer, not %s", name,
                                axis_t->name);
     }
-    int complex_unsupported = (id >= CJ_B_NP_MIN && id <= CJ_B_NP_AMAX) ||
-                              id == CJ_B_NP_ARGMIN || id == CJ_B_NP_ARGMAX ||
-                              id == CJ_B_NP_NANMIN || id == CJ_B_NP_NANMAX ||
-                              id == CJ_B_NP_MEDIAN;
+    int complex_unsupported = id == CJ_B_NP_ARGMIN || id == CJ_B_NP_ARGMAX ||
+                              id == CJ_B_NP_MEDIAN; /* as numba */
     if (at->dtype->kind == CJ_COMPLEX && complex_unsupported) {
         return cj_unsupported_error(c, in, "%s() of complex arrays is not supported yet", name);
     }
