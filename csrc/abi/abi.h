@@ -84,6 +84,12 @@ enum {
     CJ_EXC_VIEW_LARGER,       /* ValueError: ... whose last axis has bytes the size doesn't divide */
     CJ_EXC_RESHAPE_COPY,      /* NotImplementedError('incompatible shape for array'): numba's
                                * reshape of an F array that would need a copy */
+    CJ_EXC_EMPTY_ARGMIN,      /* ValueError('attempt to get argmin of an empty sequence'), and
+                               * argmax: */
+    CJ_EXC_EMPTY_ARGMAX,
+    CJ_EXC_EMPTY_FMIN,        /* ValueError('zero-size array to reduction operation fmin which
+                               * has no identity'), and fmax (np.nanmin, np.nanmax): */
+    CJ_EXC_EMPTY_FMAX,
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);
@@ -126,6 +132,10 @@ void cj_sort(int kind, char *data, int64_t n); /* in place */
 /* out[0..n) = the indices of data's n elements in sorted order (stable): 0, or -1 when the
  * scratch buffer could not be allocated. */
 int cj_argsort(int kind, const char *data, int64_t n, int64_t *out);
+
+/* ---- select.c: order statistics for compiled code ---- */
+/* The median of data[0..n) (reordered): NaN for n == 0 or when any element is NaN. */
+double cj_median_f64(double *data, int64_t n);
 
 /* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);

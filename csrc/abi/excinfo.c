@@ -155,7 +155,8 @@ static int register_builtin(int id, PyObject *type, const char *message) {
     return rc;
 }
 
-/* The array library's exceptions (np.dot, masks, np.arange, reshape, view, item). */
+/* The array library's exceptions (np.dot, masks, np.arange, reshape, view, item, argmin,
+ * nanmin), in their ids' order. */
 static int register_array_exceptions(void) {
     return register_builtin(CJ_EXC_DOT_VV, PyExc_ValueError, "incompatible array sizes for "
                          "np.dot(a, b) (vector * vector)") ||
@@ -187,7 +188,15 @@ static int register_array_exceptions(void) {
                          "dtype, its size must be a divisor of the total size in bytes of the "
                          "last axis of the array.") ||
         register_builtin(CJ_EXC_RESHAPE_COPY, PyExc_NotImplementedError, "incompatible shape "
-                         "for array");
+                         "for array") ||
+        register_builtin(CJ_EXC_EMPTY_ARGMIN, PyExc_ValueError, "attempt to get argmin of an "
+                         "empty sequence") ||
+        register_builtin(CJ_EXC_EMPTY_ARGMAX, PyExc_ValueError, "attempt to get argmax of an "
+                         "empty sequence") ||
+        register_builtin(CJ_EXC_EMPTY_FMIN, PyExc_ValueError, "zero-size array to reduction "
+                         "operation fmin which has no identity") ||
+        register_builtin(CJ_EXC_EMPTY_FMAX, PyExc_ValueError, "zero-size array to reduction "
+                         "operation fmax which has no identity");
 }
 
 int cj_excinfo_init(PyObject *module) {

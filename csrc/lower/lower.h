@@ -4,6 +4,7 @@
  * (cj_type -> LLVM type, casts), lower_num.c (operators), lower_call.c (calls, builtins,
  * math; lower_cmath.c the cmath formulas, lower_objmode.c objmode blocks), lower_array.c
  * (arrays), lower_array_new.c (np.empty/zeros/ones/full), lower_array_reduce.c (a.sum() ...),
+ * lower_reduce_axis.c (reductions along an axis), lower_reduce_scan.c (cumsum, cumprod, median),
  * lower_loops.c (the loop nests over arrays), lower_array_expr.c (operators on arrays),
  * lower_array_methods.c (copy, astype, fill, transpose), lower_array_create.c (np.arange,
  * linspace, eye, identity, array), lower_array_shape.c (reshape, ravel, flatten, view, item,

@@ -552,8 +552,8 @@ static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call
         return cj_lower_array_new(L, in, call);
     }
     if (cj_builtin_reduces(id)) {
-        return cj_lower_array_reduce(L, id, cj_load_var(L, call->args[0]), call->argtypes[0],
-                                     in->rtype);
+        return cj_lower_reduction(L, in, call, cj_load_var(L, call->args[0]), call->argtypes[0],
+                                  1);
     }
     if (cj_builtin_array_method(id)) { /* np.copy(a), np.transpose(a) */
         return cj_lower_array_method(L, id, cj_load_var(L, call->args[0]), call->argtypes[0],
@@ -636,7 +636,7 @@ static LLVMValueRef lower_method_call(cj_lower *L, cj_instr *in, const cj_call *
                                    call->builtin == CJ_B_NP_SORT, &fresh);
     }
     if (cj_builtin_reduces(call->builtin)) {
-        return cj_lower_array_reduce(L, call->builtin, receiver, rt, in->rtype);
+        return cj_lower_reduction(L, in, call, receiver, rt, 0);
     }
     if (cj_builtin_array_method(call->builtin)) {
         return cj_lower_array_method(L, call->builtin, receiver, rt, in, call, 0);
@@ -702,7 +702,9 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
     /* a jitted callee's result and a new array come with their references: the variable
      * takes them over */
     int hands_over = call->kind == CJ_CALL_DISPATCHER || call->kind == CJ_CALL_SELF ||
-                     cj_call_hands_over(call);
+                     cj_call_hands_over(call) ||
+                     ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) &&
+                      cj_builtin_reduces(call->builtin) && in->rtype->kind == CJ_ARRAY);
     return hands_over ? cj_store_var_taking(L, in->dst, r, in->rtype)
                       : cj_store_var(L, in->dst, r, in->rtype);
 }
@@ -734,6 +736,15 @@ int cj_lower_raise(cj_lower *L, cj_instr *in) {
         }
         break;
     }
+    int id = cj_exc_id(L, exc);
+    if (id < 0) {
+        return -1;
+    }
+    cj_emit_return(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
+    return 0;
+}
+
+int cj_exc_id(cj_lower *L, PyObject *exc) {
     int id = cj_exc_register(exc);
     if (id < 0) {
         return -1;
@@ -746,6 +757,5 @@ int cj_lower_raise(cj_lower *L, cj_instr *in) {
         }
         Py_DECREF(key);
     }
-    cj_emit_return(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
-    return 0;
+    return id;
 }

@@ -106,6 +106,9 @@ static inline const cj_type *cj_complex_part(const cj_type *complex_t) {
 }
 int cj_lower_call(cj_lower *L, cj_instr *in);
 int cj_lower_raise(cj_lower *L, cj_instr *in);
+/* The id compiled code returns to raise `exc` (an instance or class), registered and listed
+ * with the function's exceptions (for the cache); -1 with an exception. */
+int cj_exc_id(cj_lower *L, PyObject *exc);
 /* lower_cmath.c: cmath function `id` (a cj_builtin) of `z`, of complex type `t`. */
 LLVMValueRef cj_lower_cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t);
 
@@ -167,9 +170,31 @@ void cj_array_for_each(cj_lower *L, LLVMValueRef arr, const cj_type *at, cj_elem
                        void *ctx);
 /* The element at `ptr` (an i8*) as a value of `dtype` (bool: an i1). */
 LLVMValueRef cj_load_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype);
-/* np.sum(a) ... np.all(a) (builtin `id`) of `arr`, in the result type `rt`. */
+
+/* ---- lower_array_reduce.c: whole-array reductions to a number ---- */
+/* np.sum(a) ... np.count_nonzero(a) (builtin `id`, not cumsum/cumprod/median) of `arr`, in the
+ * result type `rt`. */
 LLVMValueRef cj_lower_array_reduce(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
                                    const cj_type *rt);
+/* np.var / np.std (`id`) of `arr` with `ddof` (a float64): float64, as numba's. */
+LLVMValueRef cj_lower_variance(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
+                               LLVMValueRef ddof);
+/* One step of reduction `id` (sum ... max, nan* forms, any, all, count_nonzero): acc (of
+ * acc_type) combined with element x (of dtype). */
+LLVMValueRef cj_reduce_step(cj_lower *L, int id, const cj_type *dtype, const cj_type *acc_type,
+                            LLVMValueRef acc, LLVMValueRef x);
+
+/* ---- lower_reduce_axis.c: a reduction call (typing/array_reduce.c), along an axis too ---- */
+/* The call `in` of reduction call->builtin on `arr` (its axis argument at call->args[first_arg]
+ * or the default there, ddof= after it); a new array when in->rtype is one (the call hands it
+ * over). */
+LLVMValueRef cj_lower_reduction(cj_lower *L, cj_instr *in, const cj_call *call,
+                                LLVMValueRef arr, const cj_type *at, int first_arg);
+
+/* ---- lower_reduce_scan.c: np.cumsum/np.cumprod (a new 1-D array), np.median ---- */
+LLVMValueRef cj_lower_cumulative(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
+                                 const cj_type *rt);
+LLVMValueRef cj_lower_median(cj_lower *L, LLVMValueRef arr, const cj_type *at);
 
 /* ---- lower_array_fuse.c: operators on arrays computed inside their reader's loop ---- */
 #define CJ_FUSED_NODES 64

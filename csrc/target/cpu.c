@@ -84,6 +84,7 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_blas_dot", (void (*)(void))cj_blas_dot},
         {"cj_sort", (void (*)(void))cj_sort},
         {"cj_argsort", (void (*)(void))cj_argsort},
+        {"cj_median_f64", (void (*)(void))cj_median_f64},
     };
     enum { N = sizeof(runtime) / sizeof(runtime[0]) };
     LLVMJITCSymbolMapPair pairs[N];

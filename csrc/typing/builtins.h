@@ -209,6 +209,19 @@ typedef enum cj_builtin_rule {
     X(NP_MEAN, "numpy", "mean", CJ_R_SPECIAL, "")                                   \
     X(NP_ANY, "numpy", "any", CJ_R_SPECIAL, "")                                     \
     X(NP_ALL, "numpy", "all", CJ_R_SPECIAL, "")                                     \
+    X(NP_VAR, "numpy", "var", CJ_R_SPECIAL, "")                                     \
+    X(NP_STD, "numpy", "std", CJ_R_SPECIAL, "")                                     \
+    X(NP_ARGMIN, "numpy", "argmin", CJ_R_SPECIAL, "")                               \
+    X(NP_ARGMAX, "numpy", "argmax", CJ_R_SPECIAL, "")                               \
+    X(NP_CUMSUM, "numpy", "cumsum", CJ_R_SPECIAL, "")                               \
+    X(NP_CUMPROD, "numpy", "cumprod", CJ_R_SPECIAL, "")                             \
+    X(NP_NANSUM, "numpy", "nansum", CJ_R_SPECIAL, "")                               \
+    X(NP_NANPROD, "numpy", "nanprod", CJ_R_SPECIAL, "")                             \
+    X(NP_NANMEAN, "numpy", "nanmean", CJ_R_SPECIAL, "")                             \
+    X(NP_NANMIN, "numpy", "nanmin", CJ_R_SPECIAL, "")                               \
+    X(NP_NANMAX, "numpy", "nanmax", CJ_R_SPECIAL, "")                               \
+    X(NP_MEDIAN, "numpy", "median", CJ_R_SPECIAL, "")                               \
+    X(NP_COUNT_NONZERO, "numpy", "count_nonzero", CJ_R_SPECIAL, "")                 \
     X(NP_COPY, "numpy", "copy", CJ_R_SPECIAL, "")                                   \
     X(METH_ASTYPE, "", "astype", CJ_R_SPECIAL, "")                                  \
     X(METH_FILL, "", "fill", CJ_R_SPECIAL, "")                                      \
@@ -286,8 +299,11 @@ static inline int cj_builtin_fresh_array(int id) {
     return id >= CJ_B_NP_ARANGE && id <= CJ_B_NP_CONJ && id != CJ_B_NP_ASARRAY;
 }
 
-/* The whole-array reductions (np.sum ... np.all, and the methods of the same names). */
-static inline int cj_builtin_reduces(int id) { return id >= CJ_B_NP_SUM && id <= CJ_B_NP_ALL; }
+/* The reductions (np.sum ... np.count_nonzero; the methods a.sum() ... a.cumprod()): typed
+ * in typing/array_reduce.c, lowered by lower/lower_array_reduce.c. */
+static inline int cj_builtin_reduces(int id) {
+    return id >= CJ_B_NP_SUM && id <= CJ_B_NP_COUNT_NONZERO;
+}
 
 /* Array methods (a.copy(), a.astype(t), a.fill(v), a.transpose(); np.copy, np.transpose). */
 static inline int cj_builtin_array_method(int id) {

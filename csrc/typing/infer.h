@@ -73,4 +73,9 @@ int cj_rule_has_truth(const cj_type *t);
 /* The float type numba computes in for mixed float arithmetic (float32 or float64), or complex. */
 const cj_type *cj_rule_float_result(const cj_type *a, const cj_type *b);
 
+/* ---- array_reduce.c ---- */
+/* numba's result type (the element type for cumsum/cumprod) of reduction `id` (a cj_builtin,
+ * np.sum ... np.count_nonzero) of an array of `dtype`. */
+const cj_type *cj_reduce_result(int id, const cj_type *dtype);
+
 #endif

@@ -76,7 +76,6 @@ int cj_type_array_dot(cj_infer_ctx *c, cj_instr *in, int vdot, int a_var, int b_
 int cj_type_array_reduce(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
                          const cj_type **out);
 int cj_reduction_by_name(const char *name); /* the builtin id of a.<name>(), or -1 */
-const cj_type *cj_reduce_result(int id, const cj_type *dtype);
 /* objmode_typing.c: whether `obj` is a `with objmode()` block's callee, and its call. */
 int cj_is_objmode_block(PyObject *obj);
 int cj_type_objmode_call(cj_infer_ctx *c, cj_instr *in, PyObject *block, const cj_type **out);
