@@ -71,6 +71,16 @@ enum {
     CJ_EXC_DOT_MM,
     CJ_EXC_DOT_OUT,           /* ValueError('incompatible output array size for np.dot(a, b,
                                * out)') */
+    CJ_EXC_RANDOM_SEED,       /* ValueError('Seed must be between 0 and 2**32 - 1') */
+    CJ_EXC_RANDOM_HIGH,       /* ValueError('high <= 0'): np.random.randint(0) */
+    CJ_EXC_RANDOM_LOW_HIGH,   /* ValueError('low >= high') */
+    CJ_EXC_RANDOM_SCALE,      /* ValueError('scale < 0') */
+    CJ_EXC_RANDOM_RANGE,      /* OverflowError('Range exceeds valid bounds'): np.random.uniform */
+    CJ_EXC_RANDOM_LAM,        /* ValueError('lam < 0 or lam is NaN') */
+    CJ_EXC_RANDOM_LAM_BIG,    /* ValueError('lam value too large') */
+    CJ_EXC_RANDOM_EMPTY,      /* ValueError("'a' cannot be empty unless no samples are taken") */
+    CJ_EXC_RANDOM_A,          /* ValueError('a must be greater than 0 unless no samples are
+                               * taken'): np.random.choice(n) */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);
@@ -103,6 +113,19 @@ int cj_blas_gemm(int kind, int64_t m, int64_t n, int64_t k, const char *a, int64
 /* *out = sum x[i] * y[i] (conj: conj(x[i]) * y[i]) over n elements: 0, or -1 as above. */
 int cj_blas_dot(int kind, int conj, int64_t n, const char *x, int64_t xs, const char *y,
                 int64_t ys, char *out);
+
+/* ---- random.c: np.random's generator, NumPy's legacy RandomState (MT19937), per thread ---- */
+/* Seeds the calling thread's state as np.random.seed(seed) does (the gauss cache dropped). */
+void cj_random_seed(uint32_t seed);
+/* out[0..n) = a + b * random() (UNIFORM), a + b * gauss() (NORMAL), a * -log(1 - random())
+ * (EXPONENTIAL), each drawn as NumPy's legacy functions draw them. */
+enum { CJ_RANDOM_UNIFORM, CJ_RANDOM_NORMAL, CJ_RANDOM_EXPONENTIAL };
+void cj_random_doubles(int kind, double a, double b, int64_t n, double *out);
+/* out[0..n) = randint(a, b) (INT: a < b checked by the caller) or poisson(p) (POISSON). */
+enum { CJ_RANDOM_INT, CJ_RANDOM_POISSON };
+void cj_random_ints(int kind, int64_t a, int64_t b, double p, int64_t n, int64_t *out);
+/* NumPy's legacy shuffle of n items (itemsize <= 16) `stride` bytes apart from `data`. */
+void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data);
 
 /* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);

@@ -82,6 +82,10 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_nrt_decref", (void (*)(void))cj_nrt_decref},
         {"cj_blas_gemm", (void (*)(void))cj_blas_gemm},
         {"cj_blas_dot", (void (*)(void))cj_blas_dot},
+        {"cj_random_seed", (void (*)(void))cj_random_seed},
+        {"cj_random_doubles", (void (*)(void))cj_random_doubles},
+        {"cj_random_ints", (void (*)(void))cj_random_ints},
+        {"cj_random_shuffle", (void (*)(void))cj_random_shuffle},
     };
     enum { N = sizeof(runtime) / sizeof(runtime[0]) };
     LLVMJITCSymbolMapPair pairs[N];

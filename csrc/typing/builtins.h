@@ -20,6 +20,21 @@ typedef enum cj_builtin_rule {
 } cj_builtin_rule;
 
 #define CJ_BUILTINS(X)                                                              \
+    X(NPR_SEED, "numpy.random", "seed", CJ_R_SPECIAL, "")                           \
+    X(NPR_RANDOM, "numpy.random", "random", CJ_R_SPECIAL, "")                       \
+    X(NPR_RANDOM_SAMPLE, "numpy.random", "random_sample", CJ_R_SPECIAL, "")         \
+    X(NPR_RAND, "numpy.random", "rand", CJ_R_SPECIAL, "")                           \
+    X(NPR_RANDN, "numpy.random", "randn", CJ_R_SPECIAL, "")                         \
+    X(NPR_STD_NORMAL, "numpy.random", "standard_normal", CJ_R_SPECIAL, "")          \
+    X(NPR_STD_EXPONENTIAL, "numpy.random", "standard_exponential", CJ_R_SPECIAL, "") \
+    X(NPR_UNIFORM, "numpy.random", "uniform", CJ_R_SPECIAL, "")                     \
+    X(NPR_NORMAL, "numpy.random", "normal", CJ_R_SPECIAL, "")                       \
+    X(NPR_EXPONENTIAL, "numpy.random", "exponential", CJ_R_SPECIAL, "")             \
+    X(NPR_RANDINT, "numpy.random", "randint", CJ_R_SPECIAL, "")                     \
+    X(NPR_POISSON, "numpy.random", "poisson", CJ_R_SPECIAL, "")                     \
+    X(NPR_CHOICE, "numpy.random", "choice", CJ_R_SPECIAL, "")                       \
+    X(NPR_SHUFFLE, "numpy.random", "shuffle", CJ_R_SPECIAL, "")                     \
+    X(NPR_PERMUTATION, "numpy.random", "permutation", CJ_R_SPECIAL, "")             \
     X(ABS, "builtins", "abs", CJ_R_SPECIAL, "")                                     \
     X(MIN, "builtins", "min", CJ_R_SPECIAL, "")                                     \
     X(MAX, "builtins", "max", CJ_R_SPECIAL, "")                                     \
@@ -269,6 +284,11 @@ static inline int cj_builtin_select(int id) { return id == CJ_B_NP_WHERE || id =
 /* The NumPy ufuncs np.add ... np.logical_not, typed by their loops even for scalars. */
 static inline int cj_builtin_operator_ufunc(int id) {
     return id >= CJ_B_NP_ADD && id <= CJ_B_NP_LOGICAL_NOT;
+}
+
+/* np.random.seed ... np.random.permutation (typing/array_random.c, lower/lower_random.c). */
+static inline int cj_builtin_random(int id) {
+    return id >= CJ_B_NPR_SEED && id <= CJ_B_NPR_PERMUTATION;
 }
 
 /* The builtin id of a Python object, or -1 (no exception) when it is none of them. */

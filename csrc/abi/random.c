@@ -1,0 +1,332 @@
+/* random.c: np.random for compiled code, NumPy's legacy RandomState bit for bit: the
+ * Mersenne Twister MT19937 (seeded by NumPy's mt19937_seed, init_genrand), doubles from two
+ * 32-bit draws (53 bits), normals by the legacy polar method keeping its second value,
+ * integers by the masked rejection sampling of random_bounded_uint64 (use_masked), Poisson by
+ * multiplication (lam < 10) or PTRS, shuffles by random_interval. After the same seed the
+ * streams equal `np.random.seed(s); np.random.<f>(...)`.
+ * One state per thread (_Thread_local, as numba's), seeded at its first use from the system's
+ * entropy (getrandom, else /dev/urandom, through init_by_array as for a seed array); a seed
+ * in compiled code touches neither NumPy's global RandomState nor another thread's state.
+ * Compiled code calls these by name (target/cpu.c defines them in the JIT); no GIL needed. The
+ * arguments are checked by the compiled code first (NumPy's ValueErrors, lower_random.c). */
+#include "abi/abi.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/random.h>
+#endif
+
+#define MT_N 624
+#define MT_M 397
+#define MATRIX_A 0x9908b0dfu
+#define UPPER_MASK 0x80000000u
+#define LOWER_MASK 0x7fffffffu
+
+typedef struct mt_state {
+    uint32_t key[MT_N];
+    int pos;
+    int ready;     /* seeded (by entropy at first use, or by cj_random_seed) */
+    int has_gauss; /* the legacy polar method's second value is waiting in `gauss` */
+    double gauss;
+} mt_state;
+
+static _Thread_local mt_state thread_state;
+
+static void init_genrand(mt_state *st, uint32_t seed) { /* NumPy's mt19937_seed */
+    for (int pos = 0; pos < MT_N; pos++) {
+        st->key[pos] = seed;
+        seed = 1812433253u * (seed ^ (seed >> 30)) + (uint32_t)pos + 1u;
+    }
+    st->pos = MT_N;
+    st->has_gauss = 0;
+    st->gauss = 0.0;
+    st->ready = 1;
+}
+
+static void init_by_array(mt_state *st, const uint32_t *init_key, int key_length) {
+    uint32_t *mt = st->key;
+    int i = 1, j = 0;
+    init_genrand(st, 19650218u);
+    for (int k = MT_N > key_length ? MT_N : key_length; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + init_key[j] +
+                (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+        if (j >= key_length) {
+            j = 0;
+        }
+    }
+    for (int k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000u; /* non-zero initial state */
+}
+
+/* The entropy for a thread's first state: getrandom, /dev/urandom, else the clock. */
+static void seed_from_entropy(mt_state *st) {
+    uint32_t key[MT_N];
+    size_t got = 0;
+#if defined(__linux__)
+    while (got < sizeof(key)) {
+        ssize_t n = getrandom((char *)key + got, sizeof(key) - got, 0);
+        if (n <= 0) {
+            break;
+        }
+        got += (size_t)n;
+    }
+#endif
+    if (got < sizeof(key)) {
+        FILE *f = fopen("/dev/urandom", "rb");
+        got = f != NULL ? fread(key, 1, sizeof(key), f) : 0;
+        if (f != NULL) {
+            fclose(f);
+        }
+    }
+    if (got < sizeof(key)) {
+        struct timespec ts;
+        timespec_get(&ts, TIME_UTC);
+        for (int i = 0; i < MT_N; i++) {
+            key[i] = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec ^
+                     (uint32_t)(uintptr_t)st ^ (uint32_t)i * 2654435761u;
+        }
+    }
+    init_by_array(st, key, MT_N);
+}
+
+static mt_state *state(void) {
+    mt_state *st = &thread_state;
+    if (!st->ready) {
+        seed_from_entropy(st);
+    }
+    return st;
+}
+
+static void mt_gen(mt_state *st) {
+    uint32_t *key = st->key, y;
+    int i;
+    for (i = 0; i < MT_N - MT_M; i++) {
+        y = (key[i] & UPPER_MASK) | (key[i + 1] & LOWER_MASK);
+        key[i] = key[i + MT_M] ^ (y >> 1) ^ (-(y & 1u) & MATRIX_A);
+    }
+    for (; i < MT_N - 1; i++) {
+        y = (key[i] & UPPER_MASK) | (key[i + 1] & LOWER_MASK);
+        key[i] = key[i + (MT_M - MT_N)] ^ (y >> 1) ^ (-(y & 1u) & MATRIX_A);
+    }
+    y = (key[MT_N - 1] & UPPER_MASK) | (key[0] & LOWER_MASK);
+    key[MT_N - 1] = key[MT_M - 1] ^ (y >> 1) ^ (-(y & 1u) & MATRIX_A);
+    st->pos = 0;
+}
+
+static inline uint32_t next_uint32(mt_state *st) {
+    if (st->pos == MT_N) {
+        mt_gen(st);
+    }
+    uint32_t y = st->key[st->pos++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+}
+
+static inline uint64_t next_uint64(mt_state *st) { /* the high half is drawn first */
+    uint64_t hi = next_uint32(st);
+    return hi << 32 | next_uint32(st);
+}
+
+static inline double next_double(mt_state *st) {
+    int32_t a = (int32_t)(next_uint32(st) >> 5), b = (int32_t)(next_uint32(st) >> 6);
+    return (a * 67108864.0 + b) / 9007199254740992.0;
+}
+
+static double legacy_gauss(mt_state *st) {
+    if (st->has_gauss) {
+        st->has_gauss = 0;
+        double kept = st->gauss;
+        st->gauss = 0.0;
+        return kept;
+    }
+    double f, x1, x2, r2;
+    do {
+        x1 = 2.0 * next_double(st) - 1.0;
+        x2 = 2.0 * next_double(st) - 1.0;
+        r2 = x1 * x1 + x2 * x2;
+    } while (r2 >= 1.0 || r2 == 0.0);
+    f = sqrt(-2.0 * log(r2) / r2); /* polar method: keep one value for the next call */
+    st->gauss = f * x1;
+    st->has_gauss = 1;
+    return f * x2;
+}
+
+void cj_random_seed(uint32_t seed) { init_genrand(&thread_state, seed); }
+
+void cj_random_doubles(int kind, double a, double b, int64_t n, double *out) {
+    mt_state *st = state();
+    switch (kind) {
+    case CJ_RANDOM_UNIFORM:
+        for (int64_t i = 0; i < n; i++) {
+            out[i] = a + b * next_double(st);
+        }
+        break;
+    case CJ_RANDOM_NORMAL:
+        for (int64_t i = 0; i < n; i++) {
+            out[i] = a + b * legacy_gauss(st);
+        }
+        break;
+    default: /* CJ_RANDOM_EXPONENTIAL */
+        for (int64_t i = 0; i < n; i++) {
+            out[i] = a * -log(1.0 - next_double(st));
+        }
+        break;
+    }
+}
+
+/* ---- integers ---- */
+
+static uint64_t mask_of(uint64_t rng) { /* the smallest 2**k - 1 >= rng */
+    uint64_t mask = rng;
+    mask |= mask >> 1;
+    mask |= mask >> 2;
+    mask |= mask >> 4;
+    mask |= mask >> 8;
+    mask |= mask >> 16;
+    mask |= mask >> 32;
+    return mask;
+}
+
+/* random_bounded_uint64_fill with use_masked: off + a value in [0, rng]. */
+static void bounded_fill(mt_state *st, uint64_t off, uint64_t rng, int64_t n, int64_t *out) {
+    uint64_t mask = mask_of(rng), v;
+    for (int64_t i = 0; i < n; i++) {
+        if (rng == 0) {
+            v = 0;
+        } else if (rng == 0xFFFFFFFFu) {
+            v = next_uint32(st);
+        } else if (rng < 0xFFFFFFFFu) {
+            while ((v = (next_uint32(st) & mask)) > rng) {
+            }
+        } else if (rng == UINT64_MAX) {
+            v = next_uint64(st);
+        } else {
+            while ((v = (next_uint64(st) & mask)) > rng) {
+            }
+        }
+        out[i] = (int64_t)(off + v);
+    }
+}
+
+static double loggam(double x) { /* NumPy's random_loggam */
+    static const double a[10] = {8.333333333333333e-02, -2.777777777777778e-03,
+                                 7.936507936507937e-04, -5.952380952380952e-04,
+                                 8.417508417508418e-04, -1.917526917526918e-03,
+                                 6.410256410256410e-03, -2.955065359477124e-02,
+                                 1.796443723688307e-01, -1.39243221690590e+00};
+    if (x == 1.0 || x == 2.0) {
+        return 0.0;
+    }
+    int64_t n = x < 7.0 ? (int64_t)(7 - x) : 0;
+    double x0 = x + (double)n, x2 = (1.0 / x0) * (1.0 / x0);
+    double gl0 = a[9];
+    for (int k = 8; k >= 0; k--) {
+        gl0 = gl0 * x2 + a[k];
+    }
+    double gl = gl0 / x0 + 0.5 * 1.8378770664093453e+00 + (x0 - 0.5) * log(x0) - x0;
+    if (x < 7.0) {
+        for (int64_t k = 1; k <= n; k++) {
+            gl -= log(x0 - 1.0);
+            x0 -= 1.0;
+        }
+    }
+    return gl;
+}
+
+static int64_t poisson_ptrs(mt_state *st, double lam) { /* Hoermann's PTRS, lam >= 10 */
+    double slam = sqrt(lam), loglam = log(lam);
+    double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+    double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+    for (;;) {
+        double u = next_double(st) - 0.5, v = next_double(st), us = 0.5 - fabs(u);
+        int64_t k = (int64_t)floor((2 * a / us + b) * u + lam + 0.43);
+        if (us >= 0.07 && v <= vr) {
+            return k;
+        }
+        if (k < 0 || (us < 0.013 && v > us)) {
+            continue;
+        }
+        if (log(v) + log(invalpha) - log(a / (us * us) + b) <=
+            -lam + (double)k * loglam - loggam((double)k + 1)) {
+            return k;
+        }
+    }
+}
+
+static int64_t poisson(mt_state *st, double lam) {
+    if (lam >= 10) {
+        return poisson_ptrs(st, lam);
+    }
+    if (lam == 0) {
+        return 0;
+    }
+    double enlam = exp(-lam), prod = 1.0;
+    int64_t x = 0;
+    for (;;) {
+        prod *= next_double(st);
+        if (prod <= enlam) {
+            return x;
+        }
+        x++;
+    }
+}
+
+void cj_random_ints(int kind, int64_t a, int64_t b, double p, int64_t n, int64_t *out) {
+    mt_state *st = state();
+    if (kind == CJ_RANDOM_INT) { /* [a, b), b > a checked by the caller */
+        bounded_fill(st, (uint64_t)a, (uint64_t)b - (uint64_t)a - 1u, n, out);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) { /* CJ_RANDOM_POISSON */
+        out[i] = poisson(st, p);
+    }
+}
+
+/* random_interval: a value in [0, max] by masked rejection. */
+static uint64_t interval(mt_state *st, uint64_t max) {
+    if (max == 0) {
+        return 0;
+    }
+    uint64_t mask = mask_of(max), v;
+    if (max <= 0xFFFFFFFFu) {
+        while ((v = (next_uint32(st) & mask)) > max) {
+        }
+    } else {
+        while ((v = (next_uint64(st) & mask)) > max) {
+        }
+    }
+    return v;
+}
+
+void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data) {
+    mt_state *st = state();
+    char buf[16]; /* the largest item, complex128 */
+    if (itemsize > (int64_t)sizeof(buf)) {
+        return;
+    }
+    for (int64_t i = n - 1; i >= 1; i--) {
+        int64_t j = (int64_t)interval(st, (uint64_t)i);
+        memcpy(buf, data + j * stride, (size_t)itemsize);
+        memcpy(data + j * stride, data + i * stride, (size_t)itemsize);
+        memcpy(data + i * stride, buf, (size_t)itemsize);
+    }
+}

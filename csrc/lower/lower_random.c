@@ -1,0 +1,293 @@
+/* lower_random.c: np.random calls (typing/array_random.c) as calls of abi/random.c's
+ * generator, NumPy's legacy RandomState: the arguments are checked here first with NumPy's
+ * errors (seed out of [0, 2**32), randint's empty range, a negative scale, a non-finite
+ * uniform range, a bad lam, choice from nothing); a scalar is drawn into a stack slot, an
+ * array of `size` is a new C array (cj_new_array) the run time fills in one call, which the
+ * call hands over (cj_random_makes_array). choice(a) draws its indices as randint(0, len(a))
+ * does; permutation is arange or a copy, then shuffled as NumPy's shuffle does. */
+#include "lower/lower_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+
+static LLVMTypeRef i8p(cj_lower *L) { return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0); }
+
+static LLVMValueRef f64c(cj_lower *L, double v) {
+    return LLVMConstReal(LLVMDoubleTypeInContext(L->ctx), v);
+}
+
+static LLVMValueRef i32c(cj_lower *L, int v) {
+    return LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned long long)v, 1);
+}
+
+/* Parameter i of the call as a float64 (or int64), or `dflt` when left out. */
+static LLVMValueRef param(cj_lower *L, const cj_call *call, int i, const cj_type *as,
+                          double dflt) {
+    if (call->args[i] < 0) {
+        return as == cj_t_int64 ? cj_i64(L, (long long)dflt) : f64c(L, dflt);
+    }
+    return cj_cast(L, cj_load_var(L, call->args[i]), call->argtypes[i], as);
+}
+
+/* out[0..n) (an i8*) from the run time: doubles (ints 0) or int64s (ints 1). */
+static void fill(cj_lower *L, int ints, int kind, LLVMValueRef a, LLVMValueRef b, LLVMValueRef p,
+                 LLVMValueRef n, LLVMValueRef out) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx), i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMTypeRef f64 = LLVMDoubleTypeInContext(L->ctx), vd = LLVMVoidTypeInContext(L->ctx);
+    if (ints) {
+        LLVMTypeRef params[6] = {i32, i64, i64, f64, i64, i8p(L)};
+        LLVMValueRef fn = cj_runtime_fn(L, "cj_random_ints", vd, params, 6);
+        LLVMValueRef args[6] = {i32c(L, kind), a, b, p, n, out};
+        LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, 6, "");
+        return;
+    }
+    LLVMTypeRef params[5] = {i32, f64, f64, i64, i8p(L)};
+    LLVMValueRef fn = cj_runtime_fn(L, "cj_random_doubles", vd, params, 5);
+    LLVMValueRef args[5] = {i32c(L, kind), a, b, n, out};
+    LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, 5, "");
+}
+
+/* The product of the dimensions (what a new array of them holds). */
+static LLVMValueRef count_of(cj_lower *L, int ndim, LLVMValueRef *shape) {
+    LLVMValueRef n = cj_i64(L, 1);
+    for (int d = 0; d < ndim; d++) {
+        n = LLVMBuildMul(L->b, n, shape[d], "");
+    }
+    return n;
+}
+
+/* One value (shape NULL: in->rtype's scalar) or a new array of in->rtype filled. */
+static LLVMValueRef sample(cj_lower *L, cj_instr *in, LLVMValueRef *shape, int ints, int kind,
+                           LLVMValueRef a, LLVMValueRef b, LLVMValueRef p) {
+    if (shape == NULL) {
+        LLVMTypeRef t = cj_llvm_type(L->ctx, ints ? cj_t_int64 : cj_t_float64);
+        LLVMValueRef slot = cj_entry_alloca(L, t, "draw");
+        fill(L, ints, kind, a, b, p, cj_i64(L, 1), LLVMBuildBitCast(L->b, slot, i8p(L), ""));
+        return LLVMBuildLoad2(L->b, t, slot, "");
+    }
+    LLVMValueRef arr = cj_new_array(L, in->rtype, shape, 0);
+    fill(L, ints, kind, a, b, p, count_of(L, in->rtype->ndim, shape), cj_array_bytes(L, arr));
+    return arr;
+}
+
+/* if (!isnan(x) && signbit(x)) raise #exc: NumPy's CONS_NON_NEGATIVE. */
+static void check_non_negative(cj_lower *L, LLVMValueRef x, int exc) {
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMValueRef sign = LLVMBuildICmp(L->b, LLVMIntSLT, LLVMBuildBitCast(L->b, x, i64, ""),
+                                      cj_i64(L, 0), "");
+    LLVMValueRef number = LLVMBuildFCmp(L->b, LLVMRealORD, x, x, "");
+    cj_emit_raise_if(L, LLVMBuildAnd(L->b, sign, number, ""), exc);
+}
+
+static LLVMValueRef lower_seed(cj_lower *L, const cj_call *call) {
+    LLVMValueRef s = param(L, call, 0, cj_t_int64, 0); /* negative: huge as unsigned */
+    LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntUGT, s, cj_i64(L, 0xFFFFFFFFll), "");
+    cj_emit_raise_if(L, bad, CJ_EXC_RANDOM_SEED);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx);
+    LLVMValueRef fn = cj_runtime_fn(L, "cj_random_seed", LLVMVoidTypeInContext(L->ctx), &i32, 1);
+    LLVMValueRef arg = LLVMBuildTrunc(L->b, s, i32, "");
+    LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, &arg, 1, "");
+    return cj_empty(L);
+}
+
+/* randint(low, high): [low, high), or [0, low) without high; NumPy's errors for an empty
+ * range unless no value is drawn. */
+static LLVMValueRef lower_randint(cj_lower *L, cj_instr *in, const cj_call *call,
+                                  LLVMValueRef *shape) {
+    LLVMValueRef low = param(L, call, 0, cj_t_int64, 0), high = low;
+    if (call->args[1] >= 0) {
+        high = param(L, call, 1, cj_t_int64, 0);
+    } else {
+        low = cj_i64(L, 0);
+    }
+    LLVMValueRef empty = LLVMBuildICmp(L->b, LLVMIntSLE, high, low, "");
+    if (shape != NULL) {
+        LLVMValueRef n = count_of(L, in->rtype->ndim, shape);
+        empty = LLVMBuildAnd(L->b, empty, LLVMBuildICmp(L->b, LLVMIntNE, n, cj_i64(L, 0), ""),
+                             "");
+    }
+    LLVMValueRef low0 = LLVMBuildICmp(L->b, LLVMIntEQ, low, cj_i64(L, 0), "");
+    cj_emit_raise_if(L, LLVMBuildAnd(L->b, empty, low0, ""), CJ_EXC_RANDOM_HIGH);
+    cj_emit_raise_if(L, empty, CJ_EXC_RANDOM_LOW_HIGH);
+    return sample(L, in, shape, 1, CJ_RANDOM_INT, low, high, f64c(L, 0));
+}
+
+/* uniform(low, high): low + (high - low) * random(), the range finite (NumPy's check). */
+static LLVMValueRef lower_uniform(cj_lower *L, cj_instr *in, const cj_call *call,
+                                  LLVMValueRef *shape) {
+    LLVMValueRef low = param(L, call, 0, cj_t_float64, 0.0);
+    LLVMValueRef range = LLVMBuildFSub(L->b, param(L, call, 1, cj_t_float64, 1.0), low, "");
+    LLVMValueRef finite = LLVMBuildFCmp(L->b, LLVMRealOEQ, LLVMBuildFSub(L->b, range, range, ""),
+                                        f64c(L, 0.0), ""); /* inf - inf and NaN are NaN */
+    cj_emit_raise_if(L, LLVMBuildNot(L->b, finite, ""), CJ_EXC_RANDOM_RANGE);
+    return sample(L, in, shape, 0, CJ_RANDOM_UNIFORM, low, range, f64c(L, 0));
+}
+
+static LLVMValueRef lower_poisson(cj_lower *L, cj_instr *in, const cj_call *call,
+                                  LLVMValueRef *shape) {
+    LLVMValueRef lam = param(L, call, 0, cj_t_float64, 1.0);
+    LLVMValueRef ok = LLVMBuildFCmp(L->b, LLVMRealOGE, lam, f64c(L, 0.0), "");
+    cj_emit_raise_if(L, LLVMBuildNot(L->b, ok, ""), CJ_EXC_RANDOM_LAM);
+    double lam_max = (double)INT64_MAX - sqrt((double)INT64_MAX) * 10; /* NumPy's */
+    cj_emit_raise_if(L, LLVMBuildFCmp(L->b, LLVMRealOGT, lam, f64c(L, lam_max), ""),
+                     CJ_EXC_RANDOM_LAM_BIG);
+    return sample(L, in, shape, 1, CJ_RANDOM_POISSON, cj_i64(L, 0), cj_i64(L, 0), lam);
+}
+
+typedef struct picking {
+    const cj_type *dtype;
+    LLVMValueRef data, stride, pop, slot; /* a's i8* data, its stride, len(a), an int64 slot */
+} picking;
+
+/* The element of a at randint(0, len(a)) (an i8* to it). */
+static LLVMValueRef pick(cj_lower *L, const picking *p) {
+    LLVMValueRef zero = cj_i64(L, 0);
+    fill(L, 1, CJ_RANDOM_INT, zero, p->pop, f64c(L, 0), cj_i64(L, 1),
+         LLVMBuildBitCast(L->b, p->slot, i8p(L), ""));
+    LLVMValueRef idx = LLVMBuildLoad2(L->b, LLVMInt64TypeInContext(L->ctx), p->slot, "");
+    LLVMValueRef off = LLVMBuildMul(L->b, idx, p->stride, "");
+    return LLVMBuildGEP2(L->b, LLVMInt8TypeInContext(L->ctx), p->data, &off, 1, "");
+}
+
+static void pick_element(cj_lower *L, LLVMValueRef ptr, void *ctx) {
+    const picking *p = ctx;
+    LLVMTypeRef elem = cj_elem_type(L->ctx, p->dtype), elem_p = LLVMPointerType(elem, 0);
+    LLVMValueRef v = LLVMBuildLoad2(L->b, elem, LLVMBuildBitCast(L->b, pick(L, p), elem_p, ""),
+                                    "");
+    LLVMBuildStore(L->b, v, LLVMBuildBitCast(L->b, ptr, elem_p, ""));
+}
+
+/* choice(a[, size]): randint(0, n) for an int a, else a[randint(0, len(a))]. */
+static LLVMValueRef lower_choice(cj_lower *L, cj_instr *in, const cj_call *call,
+                                 LLVMValueRef *shape) {
+    const cj_type *at = call->argtypes[0];
+    LLVMValueRef a = cj_load_var(L, call->args[0]);
+    int array = at->kind == CJ_ARRAY;
+    picking p = {.dtype = array ? at->dtype : cj_t_int64,
+                 .pop = array ? cj_array_dim(L, a, CJ_ARR_SHAPE, 0) : cj_cast(L, a, at, cj_t_int64)};
+    LLVMValueRef none = LLVMBuildICmp(L->b, LLVMIntSLE, p.pop, cj_i64(L, 0), "");
+    if (shape != NULL) {
+        LLVMValueRef n = count_of(L, in->rtype->ndim, shape);
+        none = LLVMBuildAnd(L->b, none, LLVMBuildICmp(L->b, LLVMIntNE, n, cj_i64(L, 0), ""), "");
+    }
+    cj_emit_raise_if(L, none, array ? CJ_EXC_RANDOM_EMPTY : CJ_EXC_RANDOM_A);
+    if (!array) {
+        return sample(L, in, shape, 1, CJ_RANDOM_INT, cj_i64(L, 0), p.pop, f64c(L, 0));
+    }
+    p.data = cj_array_bytes(L, a);
+    p.stride = cj_array_dim(L, a, CJ_ARR_STRIDES, 0);
+    p.slot = cj_entry_alloca(L, LLVMInt64TypeInContext(L->ctx), "index");
+    if (shape == NULL) {
+        return cj_load_element(L, pick(L, &p), p.dtype);
+    }
+    LLVMValueRef out = cj_new_array(L, in->rtype, shape, 0);
+    cj_array_for_each(L, out, in->rtype, pick_element, &p);
+    return out;
+}
+
+static void shuffle(cj_lower *L, LLVMValueRef arr, const cj_type *at) {
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMTypeRef params[4] = {i64, i64, i64, i8p(L)};
+    LLVMValueRef fn = cj_runtime_fn(L, "cj_random_shuffle", LLVMVoidTypeInContext(L->ctx),
+                                    params, 4);
+    LLVMValueRef args[4] = {cj_array_dim(L, arr, CJ_ARR_SHAPE, 0),
+                            cj_array_dim(L, arr, CJ_ARR_STRIDES, 0),
+                            cj_i64(L, (long long)cj_abi_size(at->dtype)), cj_array_bytes(L, arr)};
+    LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, 4, "");
+}
+
+static void count_up(cj_lower *L, LLVMValueRef ptr, void *ctx) {
+    LLVMValueRef slot = ctx;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMValueRef k = LLVMBuildLoad2(L->b, i64, slot, "");
+    LLVMBuildStore(L->b, k, LLVMBuildBitCast(L->b, ptr, LLVMPointerType(i64, 0), ""));
+    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, k, cj_i64(L, 1), ""), slot);
+}
+
+/* permutation(n): arange(n) shuffled (empty for n < 0, as NumPy's); permutation(a): a copy
+ * of a shuffled. */
+static LLVMValueRef lower_permutation(cj_lower *L, cj_instr *in, const cj_call *call) {
+    const cj_type *at = call->argtypes[0];
+    LLVMValueRef a = cj_load_var(L, call->args[0]), out;
+    if (at->kind == CJ_ARRAY) {
+        out = cj_lower_array_method(L, CJ_B_NP_COPY, a, at, in, call, 0);
+    } else {
+        LLVMValueRef n = cj_cast(L, a, at, cj_t_int64);
+        LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, n, cj_i64(L, 0), "");
+        n = LLVMBuildSelect(L->b, neg, cj_i64(L, 0), n, "");
+        out = cj_new_array(L, in->rtype, &n, 0);
+        LLVMValueRef slot = cj_entry_alloca(L, LLVMInt64TypeInContext(L->ctx), "k");
+        LLVMBuildStore(L->b, cj_i64(L, 0), slot);
+        cj_array_for_each(L, out, in->rtype, count_up, slot);
+    }
+    shuffle(L, out, in->rtype);
+    return out;
+}
+
+int cj_random_makes_array(const cj_call *call) {
+    int id = call->builtin;
+    if (!cj_builtin_random(id) || id == CJ_B_NPR_SEED || id == CJ_B_NPR_SHUFFLE) {
+        return 0;
+    }
+    if (id == CJ_B_NPR_RAND || id == CJ_B_NPR_RANDN) {
+        return call->nargs > 0;
+    }
+    return id == CJ_B_NPR_PERMUTATION || call->args[2] >= 0;
+}
+
+/* The requested shape (size=, or rand/randn's dimensions) into `shape`; NULL for a scalar. */
+static LLVMValueRef *shape_of(cj_lower *L, cj_instr *in, const cj_call *call,
+                              LLVMValueRef *shape) {
+    if (!cj_random_makes_array(call)) {
+        return NULL;
+    }
+    if (call->builtin == CJ_B_NPR_RAND || call->builtin == CJ_B_NPR_RANDN) {
+        for (int d = 0; d < call->nargs; d++) {
+            shape[d] = cj_cast(L, cj_load_var(L, call->args[d]), call->argtypes[d], cj_t_int64);
+        }
+    } else {
+        cj_shape_values(L, call->args[2], call->argtypes[2], in->rtype->ndim, shape);
+    }
+    return shape;
+}
+
+LLVMValueRef cj_lower_random(cj_lower *L, cj_instr *in, const cj_call *call) {
+    LLVMValueRef dims[CJ_MAXDIM], zero = f64c(L, 0.0), one = f64c(L, 1.0);
+    LLVMValueRef *shape = call->builtin == CJ_B_NPR_PERMUTATION ? NULL
+                                                                 : shape_of(L, in, call, dims);
+    switch (call->builtin) {
+    case CJ_B_NPR_SEED:
+        return lower_seed(L, call);
+    case CJ_B_NPR_RANDOM:
+    case CJ_B_NPR_RANDOM_SAMPLE:
+    case CJ_B_NPR_RAND:
+        return sample(L, in, shape, 0, CJ_RANDOM_UNIFORM, zero, one, zero);
+    case CJ_B_NPR_RANDN:
+    case CJ_B_NPR_STD_NORMAL:
+        return sample(L, in, shape, 0, CJ_RANDOM_NORMAL, zero, one, zero);
+    case CJ_B_NPR_STD_EXPONENTIAL:
+        return sample(L, in, shape, 0, CJ_RANDOM_EXPONENTIAL, one, zero, zero);
+    case CJ_B_NPR_UNIFORM:
+        return lower_uniform(L, in, call, shape);
+    case CJ_B_NPR_NORMAL:
+    case CJ_B_NPR_EXPONENTIAL: {
+        int normal = call->builtin == CJ_B_NPR_NORMAL;
+        LLVMValueRef loc = normal ? param(L, call, 0, cj_t_float64, 0.0) : zero;
+        LLVMValueRef scale = param(L, call, normal ? 1 : 0, cj_t_float64, 1.0);
+        check_non_negative(L, scale, CJ_EXC_RANDOM_SCALE);
+        return normal ? sample(L, in, shape, 0, CJ_RANDOM_NORMAL, loc, scale, zero)
+                      : sample(L, in, shape, 0, CJ_RANDOM_EXPONENTIAL, scale, zero, zero);
+    }
+    case CJ_B_NPR_RANDINT:
+        return lower_randint(L, in, call, shape);
+    case CJ_B_NPR_POISSON:
+        return lower_poisson(L, in, call, shape);
+    case CJ_B_NPR_CHOICE:
+        return lower_choice(L, in, call, shape);
+    case CJ_B_NPR_SHUFFLE:
+        shuffle(L, cj_load_var(L, call->args[0]), call->argtypes[0]);
+        return cj_empty(L);
+    default: /* permutation */
+        return lower_permutation(L, in, call);
+    }
+}

@@ -1,0 +1,277 @@
+"""np.random in compiled code (issue 10; typing/array_random.c, lower/lower_random.c,
+abi/random.c): after np.random.seed(s) inside compiled code every stream equals NumPy's legacy
+RandomState after the same seed, value for value (MT19937, the legacy polar normals with their
+kept second value, masked rejection for randint); one state per thread, apart from NumPy's
+own; numba's result types and shapes; NumPy's errors."""
+import threading
+
+import numpy as np
+import pytest
+
+import cujit
+from cujit import njit
+from cujit.errors import TypingError, UnsupportedError
+
+SEEDS = [0, 1, 42, 12345, 2**32 - 1]
+
+
+def mixed(s):
+    np.random.seed(s)
+    return (np.random.random(), np.random.rand(), np.random.random_sample(),
+            np.random.uniform(2.0, 5.0), np.random.uniform(), np.random.randint(0, 100),
+            np.random.randint(7), np.random.normal(1.0, 2.0), np.random.normal(),
+            np.random.randn(), np.random.standard_normal(), np.random.exponential(2.0),
+            np.random.standard_exponential(), np.random.normal(-3, 0.5),
+            np.random.randint(-10, 10), np.random.poisson(3.5), np.random.poisson(40.0),
+            np.random.random())
+
+
+def sized(s):
+    np.random.seed(s)
+    return (np.random.random(5), np.random.random((2, 3)), np.random.rand(3, 2, 2),
+            np.random.randn(7), np.random.uniform(-1.0, 3.0, (4, 2)),
+            np.random.normal(0.5, 2.0, 9), np.random.randint(-5, 50, size=(3, 3)),
+            np.random.exponential(3.0, 6), np.random.poisson(2.0, 5),
+            np.random.poisson(25.0, (2, 2)), np.random.standard_normal((1, 3)),
+            np.random.random_sample(0), np.random.normal(size=3), np.random.random())
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_scalar_streams_equal_numpys_legacy_random_state(seed):
+    got = njit(mixed)(seed)
+    want = mixed(seed)  # the interpreter: NumPy's own RandomState
+    assert got == want
+    assert [type(v) for v in got] == [type(float(v)) if isinstance(v, float) else int
+                                      for v in want]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sized_streams_equal_numpys(seed, nrt_balanced):
+    got, want = njit(sized)(seed), sized(seed)
+    for g, w in zip(got[:-1], want[:-1]):
+        assert g.dtype == w.dtype and g.shape == w.shape and g.flags.c_contiguous
+        np.testing.assert_array_equal(g, w)
+    assert got[-1] == want[-1]  # the stream goes on where NumPy's does
+
+
+def test_normal_keeps_its_second_value_and_seed_drops_it():
+    def f(s):
+        np.random.seed(s)
+        a = np.random.normal()  # draws a pair, keeps one
+        np.random.seed(s)
+        b = np.random.normal()  # the pair again: the kept value was dropped
+        c = np.random.normal()  # the kept one
+        d = np.random.random()
+        return a, b, c, d
+    assert njit(f)(3) == f(3)
+    assert njit(f)(3)[0] != njit(f)(3)[2]
+
+
+@pytest.mark.parametrize("low,high", [(0, 1), (0, 2**32), (0, 2**32 - 1), (-5, 2**40),
+                                      (-2**62, 2**62), (-2**63, 2**63 - 1), (10, 11),
+                                      (0, 2**31 + 1), (-3, 1000003)])
+def test_randint_ranges_equal_numpys(low, high, nrt_balanced):
+    def f(s, low, high):
+        np.random.seed(s)
+        return np.random.randint(low, high, 50), np.random.randint(low, high)
+    got, want = njit(f)(9, low, high), f(9, low, high)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1] == want[1]
+
+
+def test_keywords_and_defaults(nrt_balanced):
+    def f(s):
+        np.random.seed(s)
+        return (np.random.normal(loc=2.0, scale=0.1, size=(2, 2)), np.random.uniform(high=4.0),
+                np.random.randint(3, size=4), np.random.randint(low=2, high=9, size=None),
+                np.random.exponential(size=2), np.random.poisson(lam=7.5, size=3),
+                np.random.random(size=None), np.random.uniform(1, 2, size=np.int32(3)))
+    for g, w in zip(njit(f)(11), f(11)):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_choice_shuffle_permutation_equal_numpys(nrt_balanced):
+    def f(s, a, x):
+        np.random.seed(s)
+        return (np.random.choice(a), np.random.choice(a, 6), np.random.choice(a, (2, 2)),
+                np.random.choice(9), np.random.choice(9, 3), np.random.permutation(12),
+                np.random.permutation(a), np.random.permutation(0), np.random.permutation(-3),
+                np.random.shuffle(x), np.random.random())
+    a = np.arange(10, 17).astype(np.int32)[::2]
+    x1, x2 = np.arange(30.0).reshape(3, 10)[1], np.arange(30.0).reshape(3, 10)[1]
+    got, want = njit(f)(5, a, x1), f(5, a, x2)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+        if isinstance(w, np.ndarray):  # scalars box as Python numbers, as numba's
+            assert g.dtype == w.dtype
+    np.testing.assert_array_equal(x1, x2)
+    assert sorted(x1) == list(np.arange(10.0, 20.0))
+    assert got[7].shape == got[8].shape == (0,)
+
+
+def test_shuffle_of_strided_and_small_dtypes():
+    @njit
+    def shuffle(s, x):
+        np.random.seed(s)
+        np.random.shuffle(x)
+    for dtype in (np.int8, np.bool_, np.float32, np.complex128, np.uint16):
+        x = (np.arange(40) % 7).astype(dtype)[::-3]
+        y = x.copy()
+        shuffle(8, x)
+        np.random.seed(8)
+        np.random.shuffle(y)
+        np.testing.assert_array_equal(x, y)
+
+
+def test_numbas_streams_agree_for_random_and_normal():
+    """numba matches NumPy for these too: a cross-check of the reference."""
+    numba = pytest.importorskip("numba")
+
+    def f(s):
+        np.random.seed(s)
+        return np.random.random(4), np.random.normal(1.0, 3.0, 5), np.random.random()
+    for g, w in zip(njit(f)(21), numba.njit(f)(21)):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_result_types_and_shapes_are_numbas(nrt_balanced):
+    numba = pytest.importorskip("numba")
+    cases = [lambda: np.random.random(), lambda: np.random.random(3),
+             lambda: np.random.random((2, 3)), lambda: np.random.rand(),
+             lambda: np.random.rand(2, 3), lambda: np.random.randn(4, 1),
+             lambda: np.random.uniform(1.0, 2.0, (2, 2)), lambda: np.random.normal(0.0, 1.0, 5),
+             lambda: np.random.randint(0, 5), lambda: np.random.randint(0, 5, (2, 3)),
+             lambda: np.random.exponential(2.0, 4), lambda: np.random.poisson(3.0),
+             lambda: np.random.poisson(3.0, 4), lambda: np.random.permutation(5),
+             lambda: np.random.choice(5), lambda: np.random.choice(5, 3),
+             lambda: np.random.standard_normal(3), lambda: np.random.randn()]
+    for f in cases:
+        g, w = njit(f)(), numba.njit(f)()
+        assert type(g) is type(w)
+        assert np.shape(g) == np.shape(w) and np.asarray(g).dtype == np.asarray(w).dtype
+        if isinstance(g, np.ndarray):
+            assert g.flags.c_contiguous and g.flags.writeable
+
+
+def test_distributions_have_their_moments(nrt_balanced):
+    @njit
+    def draws(s, n):
+        np.random.seed(s)
+        return (np.random.exponential(2.0, n), np.random.normal(3.0, 0.5, n),
+                np.random.uniform(-1.0, 5.0, n), np.random.poisson(4.0, n),
+                np.random.poisson(60.0, n), np.random.randint(0, 10, n))
+    exp_, nor, uni, poi, poi_big, ints = draws(2024, 10**5)
+    for x, mean, var in [(exp_, 2.0, 4.0), (nor, 3.0, 0.25), (uni, 2.0, 3.0), (poi, 4.0, 4.0),
+                         (poi_big, 60.0, 60.0), (ints, 4.5, 8.25)]:
+        assert abs(x.mean() - mean) < 0.02 * max(1.0, mean)
+        assert abs(x.var() - var) < 0.04 * var
+    assert exp_.min() >= 0 and -1.0 <= uni.min() and uni.max() < 5.0
+    assert set(np.unique(ints)) == set(range(10))
+
+
+def test_compiled_seed_leaves_numpys_state_alone():
+    seed = njit(lambda s: np.random.seed(s))
+    draw = njit(lambda: np.random.random())
+    np.random.seed(5)
+    expected = np.random.random(3)
+    np.random.seed(5)
+    seed(123)
+    assert list(np.random.random(3)) == list(expected)
+    seed(77)
+    np.random.seed(1)  # and NumPy's seed leaves compiled code's stream alone
+    np.random.seed(77)
+    first = np.random.random()
+    seed(77)
+    np.random.seed(0)
+    assert draw() == first
+
+
+def test_each_thread_has_its_own_state():
+    seed = njit(lambda s: np.random.seed(s))
+    draw = njit(lambda: np.random.random())
+    results, ready = {}, threading.Barrier(2)
+
+    def work(s):
+        seed(s)
+        ready.wait()  # the other thread seeds too before anyone draws
+        results[s] = [draw() for _ in range(200)]
+    threads = [threading.Thread(target=work, args=(s,)) for s in (10, 20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for s in (10, 20):
+        np.random.seed(s)
+        assert results[s] == list(np.random.random(200))
+
+
+def test_unseeded_threads_start_from_fresh_entropy():
+    draw = njit(lambda: np.random.random(4))
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(tuple(draw()))) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(got)) == 3
+
+
+def test_numpys_value_errors():
+    cases = [(lambda: np.random.randint(5, 5), ValueError, "low >= high"),
+             (lambda: np.random.randint(7, 3, 2), ValueError, "low >= high"),
+             (lambda: np.random.randint(0), ValueError, "high <= 0"),
+             (lambda: np.random.randint(-4), ValueError, "high <= 0"),
+             (lambda: np.random.seed(-1), ValueError, r"Seed must be between 0 and 2\*\*32 - 1"),
+             (lambda: np.random.seed(2**32), ValueError, "Seed must be between"),
+             (lambda: np.random.normal(0.0, -1.0), ValueError, "scale < 0"),
+             (lambda: np.random.normal(0.0, -0.0, 3), ValueError, "scale < 0"),
+             (lambda: np.random.exponential(-2.0), ValueError, "scale < 0"),
+             (lambda: np.random.uniform(0.0, np.inf), OverflowError, "Range exceeds"),
+             (lambda: np.random.poisson(-1.0), ValueError, "lam < 0 or lam is NaN"),
+             (lambda: np.random.poisson(np.nan), ValueError, "lam < 0 or lam is NaN"),
+             (lambda: np.random.poisson(1e19), ValueError, "lam value too large"),
+             (lambda: np.random.choice(0), ValueError, "a must be greater than 0"),
+             (lambda: np.random.choice(-1, 2), ValueError, "a must be greater than 0")]
+    for f, exc, text in cases:
+        with pytest.raises(exc, match=text):
+            f()  # NumPy says so ...
+        with pytest.raises(exc, match=text):
+            njit(f)()  # ... and so does compiled code
+    empty = np.zeros(0)
+    with pytest.raises(ValueError, match="'a' cannot be empty"):
+        njit(lambda a: np.random.choice(a))(empty)
+    assert njit(lambda a: np.random.choice(a, 0))(empty).shape == (0,)  # NumPy's too
+    assert njit(lambda: np.random.randint(3, 1, size=0))().shape == (0,)
+    assert np.isnan(njit(lambda: np.random.normal(1.0, np.nan))())  # NaN passes, as in NumPy
+
+
+def test_typing_errors():
+    with pytest.raises(TypingError, match="size must be None, an int or a tuple of ints"):
+        njit(lambda: np.random.random(2.5))()
+    with pytest.raises(TypingError, match="size must be None, an int or a tuple of ints"):
+        njit(lambda: np.random.normal(0.0, 1.0, (2, 1.5)))()
+    with pytest.raises(TypingError, match="low must be an integer"):
+        njit(lambda: np.random.randint(1.5, 3))()
+    with pytest.raises(TypingError, match="loc must be a real number"):
+        njit(lambda: np.random.normal(1j))()
+    with pytest.raises(TypingError, match="x must be a writable 1-D array"):
+        njit(lambda a: np.random.shuffle(a))(np.zeros((2, 2)))
+    with pytest.raises(TypingError, match="missing required argument 'low'"):
+        njit(lambda: np.random.randint())()
+    with pytest.raises(TypingError, match="unexpected keyword argument 'dtype'"):
+        njit(lambda: np.random.randint(3, dtype=np.int32))()
+    with pytest.raises(TypingError, match="takes integer dimensions"):
+        njit(lambda: np.random.rand(2.0))()
+    with pytest.raises(UnsupportedError, match="choice.. with replace or p"):
+        njit(lambda: np.random.choice(5, 2, replace=False))()
+
+
+def test_refused_in_cuda():
+    from cujit import cuda
+
+    def kernel(out):
+        out[0] = np.random.random()
+    with pytest.raises(UnsupportedError, match=r"np.random.random\(\) is not supported in CUDA "
+                                               r"code .*cujit.cuda.random"):
+        cuda.compile_ptx(kernel, "void(float64[:])")
+
