@@ -23,7 +23,7 @@ def mixed(s):
             np.random.randn(), np.random.standard_normal(), np.random.exponential(2.0),
             np.random.standard_exponential(), np.random.normal(-3, 0.5),
             np.random.randint(-10, 10), np.random.poisson(3.5), np.random.poisson(40.0),
-            np.random.random())
+            np.random.binomial(10, 0.3), np.random.binomial(1000, 0.6), np.random.random())
 
 
 def sized(s):
@@ -33,7 +33,8 @@ def sized(s):
             np.random.normal(0.5, 2.0, 9), np.random.randint(-5, 50, size=(3, 3)),
             np.random.exponential(3.0, 6), np.random.poisson(2.0, 5),
             np.random.poisson(25.0, (2, 2)), np.random.standard_normal((1, 3)),
-            np.random.random_sample(0), np.random.normal(size=3), np.random.random())
+            np.random.random_sample(0), np.random.normal(size=3),
+            np.random.binomial(20, 0.25, (2, 3)), np.random.random())
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -75,6 +76,17 @@ def test_randint_ranges_equal_numpys(low, high, nrt_balanced):
         np.random.seed(s)
         return np.random.randint(low, high, 50), np.random.randint(low, high)
     got, want = njit(f)(9, low, high), f(9, low, high)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1] == want[1]
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 60, 1000, 10**6, 2**40])
+@pytest.mark.parametrize("p", [0.0, 1e-6, 0.02, 0.3, 0.5, 0.8, 0.999, 1.0])
+def test_binomial_equals_numpys_by_inversion_and_btpe(n, p, nrt_balanced):
+    def f(s, n, p):
+        np.random.seed(s)
+        return np.random.binomial(n, p, 300), np.random.binomial(n, p)
+    got, want = njit(f)(13, n, p), f(13, n, p)
     np.testing.assert_array_equal(got[0], want[0])
     assert got[1] == want[1]
 
@@ -144,7 +156,8 @@ def test_result_types_and_shapes_are_numbas(nrt_balanced):
              lambda: np.random.exponential(2.0, 4), lambda: np.random.poisson(3.0),
              lambda: np.random.poisson(3.0, 4), lambda: np.random.permutation(5),
              lambda: np.random.choice(5), lambda: np.random.choice(5, 3),
-             lambda: np.random.standard_normal(3), lambda: np.random.randn()]
+             lambda: np.random.standard_normal(3), lambda: np.random.randn(),
+             lambda: np.random.binomial(10, 0.5), lambda: np.random.binomial(10, 0.5, 3)]
     for f in cases:
         g, w = njit(f)(), numba.njit(f)()
         assert type(g) is type(w)
@@ -159,10 +172,11 @@ def test_distributions_have_their_moments(nrt_balanced):
         np.random.seed(s)
         return (np.random.exponential(2.0, n), np.random.normal(3.0, 0.5, n),
                 np.random.uniform(-1.0, 5.0, n), np.random.poisson(4.0, n),
-                np.random.poisson(60.0, n), np.random.randint(0, 10, n))
-    exp_, nor, uni, poi, poi_big, ints = draws(2024, 10**5)
+                np.random.poisson(60.0, n), np.random.randint(0, 10, n),
+                np.random.binomial(200, 0.3, n))
+    exp_, nor, uni, poi, poi_big, ints, bino = draws(2024, 10**5)
     for x, mean, var in [(exp_, 2.0, 4.0), (nor, 3.0, 0.25), (uni, 2.0, 3.0), (poi, 4.0, 4.0),
-                         (poi_big, 60.0, 60.0), (ints, 4.5, 8.25)]:
+                         (poi_big, 60.0, 60.0), (ints, 4.5, 8.25), (bino, 60.0, 42.0)]:
         assert abs(x.mean() - mean) < 0.02 * max(1.0, mean)
         assert abs(x.var() - var) < 0.04 * var
     assert exp_.min() >= 0 and -1.0 <= uni.min() and uni.max() < 5.0
@@ -231,7 +245,10 @@ def test_numpys_value_errors():
              (lambda: np.random.poisson(np.nan), ValueError, "lam < 0 or lam is NaN"),
              (lambda: np.random.poisson(1e19), ValueError, "lam value too large"),
              (lambda: np.random.choice(0), ValueError, "a must be greater than 0"),
-             (lambda: np.random.choice(-1, 2), ValueError, "a must be greater than 0")]
+             (lambda: np.random.choice(-1, 2), ValueError, "a must be greater than 0"),
+             (lambda: np.random.binomial(-1, 0.5), ValueError, "n < 0"),
+             (lambda: np.random.binomial(3, 1.5, 2), ValueError, r"p < 0, p > 1 or p is NaN"),
+             (lambda: np.random.binomial(3, np.nan), ValueError, r"p < 0, p > 1 or p is NaN")]
     for f, exc, text in cases:
         with pytest.raises(exc, match=text):
             f()  # NumPy says so ...

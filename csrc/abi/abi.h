@@ -81,6 +81,8 @@ enum {
     CJ_EXC_RANDOM_EMPTY,      /* ValueError("'a' cannot be empty unless no samples are taken") */
     CJ_EXC_RANDOM_A,          /* ValueError('a must be greater than 0 unless no samples are
                                * taken'): np.random.choice(n) */
+    CJ_EXC_RANDOM_N,          /* ValueError('n < 0'): np.random.binomial */
+    CJ_EXC_RANDOM_P,          /* ValueError('p < 0, p > 1 or p is NaN') */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);
@@ -121,8 +123,9 @@ void cj_random_seed(uint32_t seed);
  * (EXPONENTIAL), each drawn as NumPy's legacy functions draw them. */
 enum { CJ_RANDOM_UNIFORM, CJ_RANDOM_NORMAL, CJ_RANDOM_EXPONENTIAL };
 void cj_random_doubles(int kind, double a, double b, int64_t n, double *out);
-/* out[0..n) = randint(a, b) (INT: a < b checked by the caller) or poisson(p) (POISSON). */
-enum { CJ_RANDOM_INT, CJ_RANDOM_POISSON };
+/* out[0..n) = randint(a, b) (INT: a < b checked by the caller), poisson(p) (POISSON) or
+ * binomial(a, p) (BINOMIAL). */
+enum { CJ_RANDOM_INT, CJ_RANDOM_POISSON, CJ_RANDOM_BINOMIAL };
 void cj_random_ints(int kind, int64_t a, int64_t b, double p, int64_t n, int64_t *out);
 /* NumPy's legacy shuffle of n items (itemsize <= 16) `stride` bytes apart from `data`. */
 void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data);

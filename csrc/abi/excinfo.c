@@ -168,7 +168,9 @@ static int register_random_errors(void) { /* np.random's, NumPy's words */
            register_builtin(CJ_EXC_RANDOM_EMPTY, PyExc_ValueError, "'a' cannot be empty unless "
                             "no samples are taken") ||
            register_builtin(CJ_EXC_RANDOM_A, PyExc_ValueError, "a must be greater than 0 unless "
-                            "no samples are taken");
+                            "no samples are taken") ||
+           register_builtin(CJ_EXC_RANDOM_N, PyExc_ValueError, "n < 0") ||
+           register_builtin(CJ_EXC_RANDOM_P, PyExc_ValueError, "p < 0, p > 1 or p is NaN");
 }
 
 int cj_excinfo_init(PyObject *module) {

@@ -2,7 +2,8 @@
  * Mersenne Twister MT19937 (seeded by NumPy's mt19937_seed, init_genrand), doubles from two
  * 32-bit draws (53 bits), normals by the legacy polar method keeping its second value,
  * integers by the masked rejection sampling of random_bounded_uint64 (use_masked), Poisson by
- * multiplication (lam < 10) or PTRS, shuffles by random_interval. After the same seed the
+ * multiplication (lam < 10) or PTRS, binomials by inversion (n * p <= 30) or BTPE, shuffles by
+ * random_interval. After the same seed the
  * streams equal `np.random.seed(s); np.random.<f>(...)`.
  * One state per thread (_Thread_local, as numba's), seeded at its first use from the system's
  * entropy (getrandom, else /dev/urandom, through init_by_array as for a seed array); a seed
@@ -12,6 +13,7 @@
 #include "abi/abi.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -290,14 +292,133 @@ static int64_t poisson(mt_state *st, double lam) {
     }
 }
 
+/* Binomial by inversion (n * p <= 30, p <= 0.5): walk the probabilities from 0, starting
+ * again past NumPy's bound. */
+static int64_t binomial_inversion(mt_state *st, int64_t n, double p) {
+    double q = 1.0 - p, qn = exp((double)n * log(q)), np_ = (double)n * p;
+    double limit = np_ + 10.0 * sqrt(np_ * q + 1);
+    int64_t bound = (int64_t)((double)n < limit ? (double)n : limit);
+    int64_t x = 0;
+    double px = qn, u = next_double(st);
+    while (u > px) {
+        x++;
+        if (x > bound) {
+            x = 0;
+            px = qn;
+            u = next_double(st);
+        } else {
+            u -= px;
+            px = ((double)(n - x + 1) * p * px) / ((double)x * q);
+        }
+    }
+    return x;
+}
+
+typedef struct btpe {
+    int64_t n, m;
+    double r, q, xm, nrq;
+} btpe;
+
+static double stirling_tail(double x, double x2) {
+    return (13680. - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x / 166320.;
+}
+
+/* BTPE's acceptance of y with v: the explicit ratio near the mode, else the squeeze and
+ * Stirling's bound. */
+static int btpe_accepts(const btpe *b, int64_t y, double v) {
+    int64_t k = llabs(y - b->m), m = b->m, n = b->n;
+    if (!(k > 20 && (double)k < b->nrq / 2.0 - 1)) {
+        double s = b->r / b->q, a = s * (double)(n + 1), f = 1.0;
+        for (int64_t i = m + 1; i <= y; i++) {
+            f *= (a / (double)i - s);
+        }
+        for (int64_t i = y + 1; i <= m; i++) {
+            f /= (a / (double)i - s);
+        }
+        return v <= f;
+    }
+    double kd = (double)k, nrq = b->nrq;
+    double rho = (kd / nrq) * ((kd * (kd / 3.0 + 0.625) + 0.16666666666666666) / nrq + 0.5);
+    double t = (double)(-k * k) / (2 * nrq), lv = log(v);
+    if (lv < t - rho) {
+        return 1;
+    }
+    if (lv > t + rho) {
+        return 0;
+    }
+    double x1 = (double)(y + 1), f1 = (double)(m + 1), z = (double)(n + 1 - m);
+    double w = (double)(n - y + 1);
+    double bound = b->xm * log(f1 / x1) + ((double)(n - m) + 0.5) * log(z / w) +
+                   (double)(y - m) * log(w * b->r / (x1 * b->q)) + stirling_tail(f1, f1 * f1) +
+                   stirling_tail(z, z * z) + stirling_tail(x1, x1 * x1) + stirling_tail(w, w * w);
+    return !(lv > bound);
+}
+
+/* Kachitvichyanukul and Schmeiser's BTPE (n * p > 30, p <= 0.5), as NumPy draws it. */
+static int64_t binomial_btpe(mt_state *st, int64_t n, double p) {
+    btpe b = {.n = n, .r = p < 1.0 - p ? p : 1.0 - p};
+    b.q = 1.0 - b.r;
+    double fm = (double)n * b.r + b.r;
+    b.m = (int64_t)floor(fm);
+    double p1 = floor(2.195 * sqrt((double)n * b.r * b.q) - 4.6 * b.q) + 0.5;
+    b.xm = (double)b.m + 0.5;
+    double xl = b.xm - p1, xr = b.xm + p1, c = 0.134 + 20.5 / (15.3 + (double)b.m);
+    double a = (fm - xl) / (fm - xl * b.r), laml = a * (1.0 + a / 2.0);
+    a = (xr - fm) / (xr * b.q);
+    double lamr = a * (1.0 + a / 2.0);
+    double p2 = p1 * (1.0 + 2.0 * c), p3 = p2 + c / laml, p4 = p3 + c / lamr;
+    b.nrq = (double)n * b.r * b.q;
+    for (;;) {
+        double u = next_double(st) * p4, v = next_double(st);
+        int64_t y;
+        if (u <= p1) {
+            return (int64_t)floor(b.xm - p1 * v + u);
+        }
+        if (u <= p2) {
+            double x = xl + (u - p1) / c;
+            v = v * c + 1.0 - fabs((double)b.m - x + 0.5) / p1;
+            if (v > 1.0) {
+                continue;
+            }
+            y = (int64_t)floor(x);
+        } else if (u <= p3) {
+            y = (int64_t)floor(xl + log(v) / laml);
+            if (y < 0 || v == 0.0) {
+                continue;
+            }
+            v = v * (u - p2) * laml;
+        } else {
+            y = (int64_t)floor(xr - log(v) / lamr);
+            if (y > n || v == 0.0) {
+                continue;
+            }
+            v = v * (u - p3) * lamr;
+        }
+        if (btpe_accepts(&b, y, v)) {
+            return y;
+        }
+    }
+}
+
+static int64_t binomial(mt_state *st, int64_t n, double p) {
+    if (n == 0 || p == 0.0) {
+        return 0;
+    }
+    if (p <= 0.5) {
+        return p * (double)n <= 30.0 ? binomial_inversion(st, n, p) : binomial_btpe(st, n, p);
+    }
+    double q = 1.0 - p;
+    return n - (q * (double)n <= 30.0 ? binomial_inversion(st, n, q) : binomial_btpe(st, n, q));
+}
+
 void cj_random_ints(int kind, int64_t a, int64_t b, double p, int64_t n, int64_t *out) {
     mt_state *st = state();
     if (kind == CJ_RANDOM_INT) { /* [a, b), b > a checked by the caller */
         bounded_fill(st, (uint64_t)a, (uint64_t)b - (uint64_t)a - 1u, n, out);
         return;
     }
-    for (int64_t i = 0; i < n; i++) { /* CJ_RANDOM_POISSON */
-        out[i] = poisson(st, p);
+    for (int64_t i = 0; i < n; i++) {
+        out[i] = kind == CJ_RANDOM_POISSON ? poisson(st, p) : binomial(st, a, p);
     }
 }
 

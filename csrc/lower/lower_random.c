@@ -1,7 +1,7 @@
 /* lower_random.c: np.random calls (typing/array_random.c) as calls of abi/random.c's
  * generator, NumPy's legacy RandomState: the arguments are checked here first with NumPy's
  * errors (seed out of [0, 2**32), randint's empty range, a negative scale, a non-finite
- * uniform range, a bad lam, choice from nothing); a scalar is drawn into a stack slot, an
+ * uniform range, a bad lam, n or p, choice from nothing); a scalar is drawn into a stack slot, an
  * array of `size` is a new C array (cj_new_array) the run time fills in one call, which the
  * call hands over (cj_random_makes_array). choice(a) draws its indices as randint(0, len(a))
  * does; permutation is arange or a copy, then shuffled as NumPy's shuffle does. */
@@ -134,6 +134,17 @@ static LLVMValueRef lower_poisson(cj_lower *L, cj_instr *in, const cj_call *call
     return sample(L, in, shape, 1, CJ_RANDOM_POISSON, cj_i64(L, 0), cj_i64(L, 0), lam);
 }
 
+/* binomial(n, p): NumPy's checks, p first. */
+static LLVMValueRef lower_binomial(cj_lower *L, cj_instr *in, const cj_call *call,
+                                   LLVMValueRef *shape) {
+    LLVMValueRef n = param(L, call, 0, cj_t_int64, 0), p = param(L, call, 1, cj_t_float64, 0);
+    LLVMValueRef ok = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOGE, p, f64c(L, 0.0), ""),
+                                   LLVMBuildFCmp(L->b, LLVMRealOLE, p, f64c(L, 1.0), ""), "");
+    cj_emit_raise_if(L, LLVMBuildNot(L->b, ok, ""), CJ_EXC_RANDOM_P);
+    cj_emit_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, n, cj_i64(L, 0), ""), CJ_EXC_RANDOM_N);
+    return sample(L, in, shape, 1, CJ_RANDOM_BINOMIAL, n, cj_i64(L, 0), p);
+}
+
 typedef struct picking {
     const cj_type *dtype;
     LLVMValueRef data, stride, pop, slot; /* a's i8* data, its stride, len(a), an int64 slot */
@@ -164,7 +175,8 @@ static LLVMValueRef lower_choice(cj_lower *L, cj_instr *in, const cj_call *call,
     LLVMValueRef a = cj_load_var(L, call->args[0]);
     int array = at->kind == CJ_ARRAY;
     picking p = {.dtype = array ? at->dtype : cj_t_int64,
-                 .pop = array ? cj_array_dim(L, a, CJ_ARR_SHAPE, 0) : cj_cast(L, a, at, cj_t_int64)};
+                 .pop = array ? cj_array_dim(L, a, CJ_ARR_SHAPE, 0)
+                              : cj_cast(L, a, at, cj_t_int64)};
     LLVMValueRef none = LLVMBuildICmp(L->b, LLVMIntSLE, p.pop, cj_i64(L, 0), "");
     if (shape != NULL) {
         LLVMValueRef n = count_of(L, in->rtype->ndim, shape);
@@ -282,6 +294,8 @@ LLVMValueRef cj_lower_random(cj_lower *L, cj_instr *in, const cj_call *call) {
         return lower_randint(L, in, call, shape);
     case CJ_B_NPR_POISSON:
         return lower_poisson(L, in, call, shape);
+    case CJ_B_NPR_BINOMIAL:
+        return lower_binomial(L, in, call, shape);
     case CJ_B_NPR_CHOICE:
         return lower_choice(L, in, call, shape);
     case CJ_B_NPR_SHUFFLE:

@@ -2,12 +2,12 @@
  * seed(s); random/random_sample/standard_normal/standard_exponential(size=None);
  * rand(*dims), randn(*dims); uniform(low=0.0, high=1.0, size=None), normal(loc=0.0,
  * scale=1.0, size=None), exponential(scale=1.0, size=None), poisson(lam=1.0, size=None),
- * randint(low, high=None, size=None), choice(a, size=None), shuffle(x), permutation(x).
- * A size of None (or none given) makes a scalar (float64; int64 for randint and poisson;
- * a's dtype for choice), an int or a tuple of ints a new C-contiguous array of that rank.
- * The call record holds the parameters in order, -1 where one is left to its default, then
- * the size (-1 for none); rand/randn's holds its dimensions. Lowered by lower/lower_random.c;
- * CUDA code refuses np.random, as numba-cuda does. */
+ * binomial(n, p, size=None), randint(low, high=None, size=None), choice(a, size=None),
+ * shuffle(x), permutation(x). A size of None (or none given) makes a scalar (float64; int64
+ * for randint, poisson and binomial; a's dtype for choice), an int or a tuple of ints a new
+ * C-contiguous array of that rank. The call record holds the parameters in order, -1 where
+ * one is left to its default, then the size (-1 for none); rand/randn's holds its dimensions.
+ * Lowered by lower/lower_random.c; CUDA code refuses np.random, as numba-cuda does. */
 #include "typing/infer_internal.h"
 
 #include <string.h>
@@ -34,6 +34,7 @@ static const random_spec specs[] = {
     {CJ_B_NPR_EXPONENTIAL, {"scale"}, "f", 0, 1, 'f'},
     {CJ_B_NPR_RANDINT, {"low", "high"}, "ii", 1, 1, 'i'},
     {CJ_B_NPR_POISSON, {"lam"}, "f", 0, 1, 'i'},
+    {CJ_B_NPR_BINOMIAL, {"n", "p"}, "if", 2, 1, 'i'},
     {CJ_B_NPR_CHOICE, {"a"}, "a", 1, 1, 'c'},
     {CJ_B_NPR_SHUFFLE, {"x"}, "w", 1, 0, 'n'},
     {CJ_B_NPR_PERMUTATION, {"x"}, "a", 1, 0, 'p'},

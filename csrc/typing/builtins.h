@@ -32,6 +32,7 @@ typedef enum cj_builtin_rule {
     X(NPR_EXPONENTIAL, "numpy.random", "exponential", CJ_R_SPECIAL, "")             \
     X(NPR_RANDINT, "numpy.random", "randint", CJ_R_SPECIAL, "")                     \
     X(NPR_POISSON, "numpy.random", "poisson", CJ_R_SPECIAL, "")                     \
+    X(NPR_BINOMIAL, "numpy.random", "binomial", CJ_R_SPECIAL, "")                   \
     X(NPR_CHOICE, "numpy.random", "choice", CJ_R_SPECIAL, "")                       \
     X(NPR_SHUFFLE, "numpy.random", "shuffle", CJ_R_SPECIAL, "")                     \
     X(NPR_PERMUTATION, "numpy.random", "permutation", CJ_R_SPECIAL, "")             \
