@@ -3,6 +3,7 @@ abi/random.c): after np.random.seed(s) inside compiled code every stream equals 
 RandomState after the same seed, value for value (MT19937, the legacy polar normals with their
 kept second value, masked rejection for randint); one state per thread, apart from NumPy's
 own; numba's result types and shapes; NumPy's errors."""
+import os
 import threading
 
 import numpy as np
@@ -228,6 +229,30 @@ def test_unseeded_threads_start_from_fresh_entropy():
     for t in threads:
         t.join()
     assert len(set(got)) == 3
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_a_forked_child_draws_from_fresh_entropy():
+    """numba's rule: after fork the child's generator is seeded anew, so children of one
+    seeded parent do not repeat its stream."""
+    seed = njit(lambda s: np.random.seed(s))
+    draw = njit(lambda: np.random.random(3))
+    seed(99)
+    draw()  # the parent's state is in use
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.write(w, draw().tobytes())
+        os._exit(0)
+    os.close(w)
+    child = np.frombuffer(os.read(r, 24), dtype=np.float64)
+    os.close(r)
+    os.waitpid(pid, 0)
+    np.random.seed(99)
+    np.random.random(3)
+    parent_next = np.random.random(3)
+    assert list(draw()) == list(parent_next)  # the parent's stream goes on
+    assert child.shape == (3,) and list(child) != list(parent_next)
 
 
 def test_numpys_value_errors():

@@ -6,13 +6,15 @@
  * random_interval. After the same seed the
  * streams equal `np.random.seed(s); np.random.<f>(...)`.
  * One state per thread (_Thread_local, as numba's), seeded at its first use from the system's
- * entropy (getrandom, else /dev/urandom, through init_by_array as for a seed array); a seed
- * in compiled code touches neither NumPy's global RandomState nor another thread's state.
+ * entropy (getrandom, else /dev/urandom, through init_by_array as for a seed array), and
+ * again in a forked child; a seed in compiled code touches neither NumPy's global RandomState
+ * nor another thread's state.
  * Compiled code calls these by name (target/cpu.c defines them in the JIT); no GIL needed. The
  * arguments are checked by the compiled code first (NumPy's ValueErrors, lower_random.c). */
 #include "abi/abi.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +39,13 @@ typedef struct mt_state {
 
 static _Thread_local mt_state thread_state;
 
+/* A forked child starts from fresh entropy, not its parent's stream (numba's rule too). */
+static void forked_child(void) { thread_state.ready = 0; }
+
+static void register_fork_handler(void) { (void)pthread_atfork(NULL, NULL, forked_child); }
+
+static pthread_once_t fork_handler_once = PTHREAD_ONCE_INIT;
+
 static void init_genrand(mt_state *st, uint32_t seed) { /* NumPy's mt19937_seed */
     for (int pos = 0; pos < MT_N; pos++) {
         st->key[pos] = seed;
@@ -46,6 +55,7 @@ static void init_genrand(mt_state *st, uint32_t seed) { /* NumPy's mt19937_seed 
     st->has_gauss = 0;
     st->gauss = 0.0;
     st->ready = 1;
+    (void)pthread_once(&fork_handler_once, register_fork_handler);
 }
 
 static void init_by_array(mt_state *st, const uint32_t *init_key, int key_length) {
