@@ -56,6 +56,19 @@ def test_sized_streams_equal_numpys(seed, nrt_balanced):
     assert got[-1] == want[-1]  # the stream goes on where NumPy's does
 
 
+@pytest.mark.parametrize("words", [0, 1, 2, 3, 623, 624, 625])
+def test_uniform_arrays_across_regenerations_and_odd_positions(words, nrt_balanced):
+    """abi/random.c fills uniform arrays pair by pair from the key: a pair split by a
+    regeneration, or an odd number of 32-bit words drawn before, must change nothing."""
+    def f(s, words):
+        np.random.seed(s)
+        for _ in range(words):
+            np.random.randint(0, 2**31)  # one 32-bit word each
+        return np.random.random(1500), np.random.uniform(-2.0, 2.0, 7), np.random.random()
+    for g, w in zip(njit(f)(17, words), f(17, words)):
+        np.testing.assert_array_equal(g, w)
+
+
 def test_normal_keeps_its_second_value_and_seed_drops_it():
     def f(s):
         np.random.seed(s)

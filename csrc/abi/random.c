@@ -141,16 +141,18 @@ static void mt_gen(mt_state *st) {
     st->pos = 0;
 }
 
+static inline uint32_t temper(uint32_t y) {
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    return y ^ (y >> 18);
+}
+
 static inline uint32_t next_uint32(mt_state *st) {
     if (st->pos == MT_N) {
         mt_gen(st);
     }
-    uint32_t y = st->key[st->pos++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    y ^= y >> 18;
-    return y;
+    return temper(st->key[st->pos++]);
 }
 
 static inline uint64_t next_uint64(mt_state *st) { /* the high half is drawn first */
@@ -184,13 +186,32 @@ static double legacy_gauss(mt_state *st) {
 
 void cj_random_seed(uint32_t seed) { init_genrand(&thread_state, seed); }
 
+/* out[0..n) = a + b * next_double(), the same values, taking each run of whole pairs of words
+ * left in the key in one loop (a pair across a regeneration goes by next_double). */
+static void uniform_fill(mt_state *st, double a, double b, int64_t n, double *out) {
+    int64_t i = 0;
+    while (i < n) {
+        if (st->pos > MT_N - 2) {
+            out[i++] = a + b * next_double(st);
+            continue;
+        }
+        const uint32_t *key = st->key + st->pos;
+        int64_t run = (MT_N - st->pos) / 2 < n - i ? (MT_N - st->pos) / 2 : n - i;
+        for (int64_t k = 0; k < run; k++) {
+            int32_t hi = (int32_t)(temper(key[2 * k]) >> 5);
+            int32_t lo = (int32_t)(temper(key[2 * k + 1]) >> 6);
+            out[i + k] = a + b * ((hi * 67108864.0 + lo) / 9007199254740992.0);
+        }
+        st->pos += (int)(2 * run);
+        i += run;
+    }
+}
+
 void cj_random_doubles(int kind, double a, double b, int64_t n, double *out) {
     mt_state *st = state();
     switch (kind) {
     case CJ_RANDOM_UNIFORM:
-        for (int64_t i = 0; i < n; i++) {
-            out[i] = a + b * next_double(st);
-        }
+        uniform_fill(st, a, b, n, out);
         break;
     case CJ_RANDOM_NORMAL:
         for (int64_t i = 0; i < n; i++) {
