@@ -431,10 +431,8 @@ static int64_t binomial_btpe(mt_state *st, int64_t n, double p) {
     }
 }
 
+/* RandomState's binomial: n == 0 and p == 0 draw too (inversion), unlike Generator's. */
 static int64_t binomial(mt_state *st, int64_t n, double p) {
-    if (n == 0 || p == 0.0) {
-        return 0;
-    }
     if (p <= 0.5) {
         return p * (double)n <= 30.0 ? binomial_inversion(st, n, p) : binomial_btpe(st, n, p);
     }
