@@ -105,6 +105,31 @@ def test_binomial_equals_numpys_by_inversion_and_btpe(n, p, nrt_balanced):
     assert got[1:] == want[1:]  # the stream goes on alike (n == 0 and p == 0 draw too)
 
 
+DISTRIBUTIONS = [
+    "lognormal(0.5, 0.8, N)", "lognormal()", "standard_gamma(0.5, N)", "standard_gamma(3.0, N)",
+    "standard_gamma(1.0, N)", "standard_gamma(0.0)", "gamma(2.5, 3.0, N)", "gamma(0.3)",
+    "chisquare(4.0, N)", "chisquare(0.5, (2, 3))", "beta(0.5, 0.7, N)", "beta(2.0, 3.0, N)",
+    "pareto(3.0, N)", "weibull(1.5, N)", "weibull(0.0, N)", "power(2.0, N)",
+    "standard_cauchy(N)", "standard_cauchy()", "standard_t(5.0, N)", "laplace(1.0, 2.0, N)",
+    "laplace()", "gumbel(1.0, 2.0, N)", "gumbel()", "logistic(1.0, 2.0, N)", "logistic()",
+    "rayleigh(2.0, N)", "rayleigh()", "geometric(0.5, N)", "geometric(0.1, N)",
+    "geometric(1.0)", "gamma(shape=2.0, scale=0.5, size=N)", "beta(a=3.0, b=0.5)",
+]
+
+
+@pytest.mark.parametrize("call", DISTRIBUTIONS)
+def test_other_distributions_equal_numpys(call, nrt_balanced):
+    src = (f"def f(s, N):\n    np.random.seed(s)\n"
+           f"    return np.random.{call}, np.random.random()\n")
+    scope = {"np": np}
+    exec(src, scope)
+    f = scope["f"]
+    got, want = njit(f)(3, 2000), f(3, 2000)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert np.asarray(got[0]).dtype == np.asarray(want[0]).dtype
+    assert got[1] == want[1]
+
+
 def test_keywords_and_defaults(nrt_balanced):
     def f(s):
         np.random.seed(s)
@@ -171,7 +196,9 @@ def test_result_types_and_shapes_are_numbas(nrt_balanced):
              lambda: np.random.poisson(3.0, 4), lambda: np.random.permutation(5),
              lambda: np.random.choice(5), lambda: np.random.choice(5, 3),
              lambda: np.random.standard_normal(3), lambda: np.random.randn(),
-             lambda: np.random.binomial(10, 0.5), lambda: np.random.binomial(10, 0.5, 3)]
+             lambda: np.random.binomial(10, 0.5), lambda: np.random.binomial(10, 0.5, 3),
+             lambda: np.random.gamma(2.0, 1.0, 3), lambda: np.random.geometric(0.5),
+             lambda: np.random.geometric(0.5, (2, 2)), lambda: np.random.lognormal()]
     for f in cases:
         g, w = njit(f)(), numba.njit(f)()
         assert type(g) is type(w)
@@ -287,6 +314,20 @@ def test_numpys_value_errors():
              (lambda: np.random.binomial(-1, 0.5), ValueError, "n < 0"),
              (lambda: np.random.binomial(3, 1.5, 2), ValueError, r"p < 0, p > 1 or p is NaN"),
              (lambda: np.random.binomial(3, np.nan), ValueError, r"p < 0, p > 1 or p is NaN")]
+    cases += [(lambda: np.random.lognormal(0.0, -1.0), ValueError, "sigma < 0"),
+              (lambda: np.random.standard_gamma(-0.0), ValueError, "shape < 0"),
+              (lambda: np.random.gamma(1.0, -1.0, 2), ValueError, "scale < 0"),
+              (lambda: np.random.chisquare(0.0), ValueError, "df <= 0"),
+              (lambda: np.random.beta(1.0, 0.0), ValueError, "b <= 0"),
+              (lambda: np.random.pareto(-1.0), ValueError, "a <= 0"),
+              (lambda: np.random.weibull(-1.0), ValueError, "a < 0"),
+              (lambda: np.random.power(0.0), ValueError, "a <= 0"),
+              (lambda: np.random.standard_t(0.0), ValueError, "df <= 0"),
+              (lambda: np.random.laplace(0.0, -1.0), ValueError, "scale < 0"),
+              (lambda: np.random.rayleigh(-1.0), ValueError, "scale < 0"),
+              (lambda: np.random.geometric(0.0), ValueError,
+               r"p <= 0, p > 1 or p contains NaNs"),
+              (lambda: np.random.geometric(np.nan, 3), ValueError, r"p <= 0, p > 1")]
     for f, exc, text in cases:
         with pytest.raises(exc, match=text):
             f()  # NumPy says so ...

@@ -120,12 +120,18 @@ int cj_blas_dot(int kind, int conj, int64_t n, const char *x, int64_t xs, const 
 /* Seeds the calling thread's state as np.random.seed(seed) does (the gauss cache dropped). */
 void cj_random_seed(uint32_t seed);
 /* out[0..n) = a + b * random() (UNIFORM), a + b * gauss() (NORMAL), a * -log(1 - random())
- * (EXPONENTIAL), each drawn as NumPy's legacy functions draw them. */
-enum { CJ_RANDOM_UNIFORM, CJ_RANDOM_NORMAL, CJ_RANDOM_EXPONENTIAL };
+ * (EXPONENTIAL), or the distribution named with its NumPy parameters in order as (a, b)
+ * (GAMMA: shape, scale), each drawn as NumPy's legacy RandomState draws it. */
+enum {
+    CJ_RANDOM_UNIFORM, CJ_RANDOM_NORMAL, CJ_RANDOM_EXPONENTIAL, CJ_RANDOM_LOGNORMAL,
+    CJ_RANDOM_GAMMA, CJ_RANDOM_CHISQUARE, CJ_RANDOM_BETA, CJ_RANDOM_PARETO, CJ_RANDOM_WEIBULL,
+    CJ_RANDOM_POWER, CJ_RANDOM_CAUCHY, CJ_RANDOM_STANDARD_T, CJ_RANDOM_LAPLACE,
+    CJ_RANDOM_GUMBEL, CJ_RANDOM_LOGISTIC, CJ_RANDOM_RAYLEIGH,
+};
 void cj_random_doubles(int kind, double a, double b, int64_t n, double *out);
-/* out[0..n) = randint(a, b) (INT: a < b checked by the caller), poisson(p) (POISSON) or
- * binomial(a, p) (BINOMIAL). */
-enum { CJ_RANDOM_INT, CJ_RANDOM_POISSON, CJ_RANDOM_BINOMIAL };
+/* out[0..n) = randint(a, b) (INT: a < b checked by the caller), poisson(p) (POISSON),
+ * binomial(a, p) (BINOMIAL) or geometric(p) (GEOMETRIC). */
+enum { CJ_RANDOM_INT, CJ_RANDOM_POISSON, CJ_RANDOM_BINOMIAL, CJ_RANDOM_GEOMETRIC };
 void cj_random_ints(int kind, int64_t a, int64_t b, double p, int64_t n, int64_t *out);
 /* NumPy's legacy shuffle of n items (itemsize <= 16) `stride` bytes apart from `data`. */
 void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data);

@@ -3,7 +3,8 @@
  * 32-bit draws (53 bits), normals by the legacy polar method keeping its second value,
  * integers by the masked rejection sampling of random_bounded_uint64 (use_masked), Poisson by
  * multiplication (lam < 10) or PTRS, binomials by inversion (n * p <= 30) or BTPE, shuffles by
- * random_interval. After the same seed the
+ * random_interval, gammas by the legacy Marsaglia-Tsang, and the other distributions by
+ * NumPy's legacy formulas over those draws. After the same seed the
  * streams equal `np.random.seed(s); np.random.<f>(...)`.
  * One state per thread (_Thread_local, as numba's), seeded at its first use from the system's
  * entropy (getrandom, else /dev/urandom, through init_by_array as for a seed array), and
@@ -207,6 +208,110 @@ static void uniform_fill(mt_state *st, double a, double b, int64_t n, double *ou
     }
 }
 
+static double std_exponential(mt_state *st) { return -log(1.0 - next_double(st)); }
+
+/* legacy_standard_gamma: Marsaglia and Tsang above shape 1, Johnk-like rejection below. */
+static double std_gamma(mt_state *st, double shape) {
+    if (shape == 1.0) {
+        return std_exponential(st);
+    }
+    if (shape == 0.0) {
+        return 0.0;
+    }
+    if (shape < 1.0) {
+        for (;;) {
+            double u = next_double(st), v = std_exponential(st), x;
+            if (u <= 1.0 - shape) {
+                if ((x = pow(u, 1. / shape)) <= v) {
+                    return x;
+                }
+            } else {
+                double y = -log((1 - u) / shape);
+                if ((x = pow(1.0 - shape + shape * y, 1. / shape)) <= v + y) {
+                    return x;
+                }
+            }
+        }
+    }
+    double b = shape - 1. / 3., c = 1. / sqrt(9 * b);
+    for (;;) {
+        double x, v;
+        do {
+            x = legacy_gauss(st);
+            v = 1.0 + c * x;
+        } while (v <= 0.0);
+        v = v * v * v;
+        double u = next_double(st);
+        if (u < 1.0 - 0.0331 * (x * x) * (x * x) ||
+            log(u) < 0.5 * x * x + b * (1. - v + log(v))) {
+            return b * v;
+        }
+    }
+}
+
+static double beta(mt_state *st, double a, double b) { /* legacy_beta */
+    if (a <= 1.0 && b <= 1.0) { /* Johnk's algorithm */
+        for (;;) {
+            double u = next_double(st), v = next_double(st);
+            double x = pow(u, 1.0 / a), y = pow(v, 1.0 / b);
+            if (x + y <= 1.0) {
+                if (x + y > 0) {
+                    return x / (x + y);
+                }
+                double lx = log(u) / a, ly = log(v) / b, lm = lx > ly ? lx : ly;
+                lx -= lm;
+                ly -= lm;
+                return exp(lx - log(exp(lx) + exp(ly)));
+            }
+        }
+    }
+    double ga = std_gamma(st, a), gb = std_gamma(st, b);
+    return ga / (ga + gb);
+}
+
+/* The distributions drawn one value at a time (NumPy's legacy and shared functions). */
+static double one_value(mt_state *st, int kind, double a, double b) {
+    double u;
+    switch (kind) {
+    case CJ_RANDOM_LOGNORMAL:
+        return exp(a + b * legacy_gauss(st));
+    case CJ_RANDOM_GAMMA: /* shape a, scale b */
+        return b * std_gamma(st, a);
+    case CJ_RANDOM_CHISQUARE:
+        return 2.0 * std_gamma(st, a / 2.0);
+    case CJ_RANDOM_BETA:
+        return beta(st, a, b);
+    case CJ_RANDOM_PARETO:
+        return exp(std_exponential(st) / a) - 1;
+    case CJ_RANDOM_WEIBULL:
+        return a == 0.0 ? 0.0 : pow(std_exponential(st), 1. / a);
+    case CJ_RANDOM_POWER:
+        return pow(1 - exp(-std_exponential(st)), 1. / a);
+    case CJ_RANDOM_CAUCHY: {
+        double num = legacy_gauss(st);
+        return num / legacy_gauss(st);
+    }
+    case CJ_RANDOM_STANDARD_T: {
+        double num = legacy_gauss(st), denom = std_gamma(st, a / 2);
+        return sqrt(a / 2) * num / sqrt(denom);
+    }
+    case CJ_RANDOM_LAPLACE: /* loc a, scale b; U == 0 drawn again */
+        while ((u = next_double(st)) == 0.0) {
+        }
+        return u >= 0.5 ? a - b * log(2.0 - u - u) : a + b * log(u + u);
+    case CJ_RANDOM_GUMBEL:
+        while ((u = 1.0 - next_double(st)) >= 1.0) {
+        }
+        return a - b * log(-log(u));
+    case CJ_RANDOM_LOGISTIC:
+        while ((u = next_double(st)) <= 0.0) {
+        }
+        return a + b * log(u / (1.0 - u));
+    default: /* CJ_RANDOM_RAYLEIGH, scale a: log1p, as NumPy 2 draws it */
+        return a * sqrt(-2.0 * log1p(-next_double(st)));
+    }
+}
+
 void cj_random_doubles(int kind, double a, double b, int64_t n, double *out) {
     mt_state *st = state();
     switch (kind) {
@@ -218,9 +323,14 @@ void cj_random_doubles(int kind, double a, double b, int64_t n, double *out) {
             out[i] = a + b * legacy_gauss(st);
         }
         break;
-    default: /* CJ_RANDOM_EXPONENTIAL */
+    case CJ_RANDOM_EXPONENTIAL:
         for (int64_t i = 0; i < n; i++) {
-            out[i] = a * -log(1.0 - next_double(st));
+            out[i] = a * std_exponential(st);
+        }
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++) {
+            out[i] = one_value(st, kind, a, b);
         }
         break;
     }
@@ -431,6 +541,20 @@ static int64_t binomial_btpe(mt_state *st, int64_t n, double p) {
     }
 }
 
+static int64_t geometric(mt_state *st, double p) { /* search from p >= 1/3, else inversion */
+    if (p >= 0.333333333333333333333333) {
+        double sum = p, prod = p, q = 1.0 - p, u = next_double(st);
+        int64_t x = 1;
+        while (u > sum) {
+            prod *= q;
+            sum += prod;
+            x++;
+        }
+        return x;
+    }
+    return (int64_t)ceil(log(1.0 - next_double(st)) / log(1.0 - p));
+}
+
 /* RandomState's binomial: n == 0 and p == 0 draw too (inversion), unlike Generator's. */
 static int64_t binomial(mt_state *st, int64_t n, double p) {
     if (p <= 0.5) {
@@ -447,7 +571,9 @@ void cj_random_ints(int kind, int64_t a, int64_t b, double p, int64_t n, int64_t
         return;
     }
     for (int64_t i = 0; i < n; i++) {
-        out[i] = kind == CJ_RANDOM_POISSON ? poisson(st, p) : binomial(st, a, p);
+        out[i] = kind == CJ_RANDOM_POISSON    ? poisson(st, p)
+                 : kind == CJ_RANDOM_GEOMETRIC ? geometric(st, p)
+                                               : binomial(st, a, p);
     }
 }
 

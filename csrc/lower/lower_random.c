@@ -3,7 +3,9 @@
  * errors (seed out of [0, 2**32), randint's empty range, a negative scale, a non-finite
  * uniform range, a bad lam, n or p, choice from nothing); a scalar is drawn into a stack slot, an
  * array of `size` is a new C array (cj_new_array) the run time fills in one call, which the
- * call hands over (cj_random_makes_array). choice(a) draws its indices as randint(0, len(a))
+ * call hands over (cj_random_makes_array). The other distributions check their parameters by
+ * a table of NumPy's constraints, raising NumPy's ValueErrors registered by their words.
+ * choice(a) draws its indices as randint(0, len(a))
  * does; permutation is arange or a copy, then shuffled as NumPy's shuffle does. */
 #include "lower/lower_internal.h"
 
@@ -143,6 +145,86 @@ static LLVMValueRef lower_binomial(cj_lower *L, cj_instr *in, const cj_call *cal
     cj_emit_raise_if(L, LLVMBuildNot(L->b, ok, ""), CJ_EXC_RANDOM_P);
     cj_emit_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, n, cj_i64(L, 0), ""), CJ_EXC_RANDOM_N);
     return sample(L, in, shape, 1, CJ_RANDOM_BINOMIAL, n, cj_i64(L, 0), p);
+}
+
+/* The distributions that only check their parameters and draw (NumPy's constraints: 'n'
+ * not negative, -0.0 included, NaN passing; 'p' positive, NaN passing; 'g' in (0, 1]). */
+typedef struct distribution {
+    int id, kind;
+    const char *names[2];
+    double dflt[2];
+    char cons[2];
+} distribution;
+
+static const distribution distributions[] = {
+    {CJ_B_NPR_LOGNORMAL, CJ_RANDOM_LOGNORMAL, {"mean", "sigma"}, {0.0, 1.0}, {0, 'n'}},
+    {CJ_B_NPR_STD_GAMMA, CJ_RANDOM_GAMMA, {"shape", ""}, {0.0, 1.0}, {'n', 0}},
+    {CJ_B_NPR_GAMMA, CJ_RANDOM_GAMMA, {"shape", "scale"}, {0.0, 1.0}, {'n', 'n'}},
+    {CJ_B_NPR_CHISQUARE, CJ_RANDOM_CHISQUARE, {"df", ""}, {0.0, 0.0}, {'p', 0}},
+    {CJ_B_NPR_BETA, CJ_RANDOM_BETA, {"a", "b"}, {0.0, 0.0}, {'p', 'p'}},
+    {CJ_B_NPR_PARETO, CJ_RANDOM_PARETO, {"a", ""}, {0.0, 0.0}, {'p', 0}},
+    {CJ_B_NPR_WEIBULL, CJ_RANDOM_WEIBULL, {"a", ""}, {0.0, 0.0}, {'n', 0}},
+    {CJ_B_NPR_POWER, CJ_RANDOM_POWER, {"a", ""}, {0.0, 0.0}, {'p', 0}},
+    {CJ_B_NPR_STD_CAUCHY, CJ_RANDOM_CAUCHY, {"", ""}, {0.0, 0.0}, {0, 0}},
+    {CJ_B_NPR_STD_T, CJ_RANDOM_STANDARD_T, {"df", ""}, {0.0, 0.0}, {'p', 0}},
+    {CJ_B_NPR_LAPLACE, CJ_RANDOM_LAPLACE, {"loc", "scale"}, {0.0, 1.0}, {0, 'n'}},
+    {CJ_B_NPR_GUMBEL, CJ_RANDOM_GUMBEL, {"loc", "scale"}, {0.0, 1.0}, {0, 'n'}},
+    {CJ_B_NPR_LOGISTIC, CJ_RANDOM_LOGISTIC, {"loc", "scale"}, {0.0, 1.0}, {0, 'n'}},
+    {CJ_B_NPR_RAYLEIGH, CJ_RANDOM_RAYLEIGH, {"scale", ""}, {1.0, 0.0}, {'n', 0}},
+    {CJ_B_NPR_GEOMETRIC, CJ_RANDOM_GEOMETRIC, {"p", ""}, {0.0, 0.0}, {'g', 0}},
+};
+
+/* if (cond) raise ValueError(text): an exception registered by its words (excinfo.c), kept
+ * with the function's for the cache. -1 with an exception. */
+static int raise_value_error_if(cj_lower *L, LLVMValueRef cond, const char *text) {
+    PyObject *exc = PyObject_CallFunction(PyExc_ValueError, "s", text);
+    int id = exc != NULL ? cj_exc_register(exc) : -1;
+    Py_XDECREF(exc);
+    PyObject *key = id > 0 && L->env->exc_ids != NULL ? PyLong_FromLong(id) : NULL;
+    if (id < 0 || (key == NULL && L->env->exc_ids != NULL) ||
+        (key != NULL && PySet_Add(L->env->exc_ids, key) < 0)) {
+        Py_XDECREF(key);
+        return -1;
+    }
+    Py_XDECREF(key);
+    cj_emit_raise_if(L, cond, id);
+    return 0;
+}
+
+static int check_param(cj_lower *L, LLVMValueRef x, char cons, const char *name) {
+    char text[64];
+    LLVMValueRef bad;
+    if (cons == 'n') {
+        LLVMValueRef sign = LLVMBuildICmp(L->b, LLVMIntSLT,
+                                          LLVMBuildBitCast(L->b, x, LLVMInt64TypeInContext(L->ctx),
+                                                           ""), cj_i64(L, 0), "");
+        bad = LLVMBuildAnd(L->b, sign, LLVMBuildFCmp(L->b, LLVMRealORD, x, x, ""), "");
+        PyOS_snprintf(text, sizeof(text), "%s < 0", name);
+    } else if (cons == 'p') {
+        bad = LLVMBuildFCmp(L->b, LLVMRealOLE, x, f64c(L, 0.0), "");
+        PyOS_snprintf(text, sizeof(text), "%s <= 0", name);
+    } else { /* 'g' */
+        LLVMValueRef ok = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, x, f64c(L, 0.0), ""),
+                                       LLVMBuildFCmp(L->b, LLVMRealOLE, x, f64c(L, 1.0), ""), "");
+        bad = LLVMBuildNot(L->b, ok, "");
+        PyOS_snprintf(text, sizeof(text), "%s <= 0, %s > 1 or %s contains NaNs", name, name, name);
+    }
+    return raise_value_error_if(L, bad, text);
+}
+
+static LLVMValueRef lower_distribution(cj_lower *L, cj_instr *in, const cj_call *call,
+                                       LLVMValueRef *shape, const distribution *d) {
+    LLVMValueRef v[2];
+    for (int i = 0; i < 2; i++) {
+        v[i] = param(L, call, i, cj_t_float64, d->dflt[i]);
+        if (d->cons[i] != 0 && check_param(L, v[i], d->cons[i], d->names[i]) < 0) {
+            return NULL;
+        }
+    }
+    if (d->id == CJ_B_NPR_GEOMETRIC) { /* the one of int64s (cj_random_ints) */
+        return sample(L, in, shape, 1, d->kind, cj_i64(L, 0), cj_i64(L, 0), v[0]);
+    }
+    return sample(L, in, shape, 0, d->kind, v[0], v[1], f64c(L, 0.0));
 }
 
 typedef struct picking {
@@ -301,7 +383,15 @@ LLVMValueRef cj_lower_random(cj_lower *L, cj_instr *in, const cj_call *call) {
     case CJ_B_NPR_SHUFFLE:
         shuffle(L, cj_load_var(L, call->args[0]), call->argtypes[0]);
         return cj_empty(L);
-    default: /* permutation */
+    case CJ_B_NPR_PERMUTATION:
         return lower_permutation(L, in, call);
+    default:
+        for (size_t i = 0; i < sizeof(distributions) / sizeof(distributions[0]); i++) {
+            if (distributions[i].id == call->builtin) {
+                return lower_distribution(L, in, call, shape, &distributions[i]);
+            }
+        }
+        PyErr_SetString(cj_LoweringError, "np.random function without its lowering");
+        return NULL;
     }
 }

@@ -3,11 +3,14 @@
  * rand(*dims), randn(*dims); uniform(low=0.0, high=1.0, size=None), normal(loc=0.0,
  * scale=1.0, size=None), exponential(scale=1.0, size=None), poisson(lam=1.0, size=None),
  * binomial(n, p, size=None), randint(low, high=None, size=None), choice(a, size=None),
- * shuffle(x), permutation(x). A size of None (or none given) makes a scalar (float64; int64
- * for randint, poisson and binomial; a's dtype for choice), an int or a tuple of ints a new
- * C-contiguous array of that rank. The call record holds the parameters in order, -1 where
- * one is left to its default, then the size (-1 for none); rand/randn's holds its dimensions.
- * Lowered by lower/lower_random.c; CUDA code refuses np.random, as numba-cuda does. */
+ * shuffle(x), permutation(x); lognormal, standard_gamma, gamma, chisquare, beta, pareto,
+ * weibull, power, standard_cauchy, standard_t, laplace, gumbel, logistic, rayleigh and
+ * geometric with NumPy's parameters. A size of None (or none given) makes a scalar (float64;
+ * int64 for randint, poisson, binomial and geometric; a's dtype for choice), an int or a
+ * tuple of ints a new C-contiguous array of that rank. The call record holds the parameters
+ * in order, -1 where one is left to its default, then the size (-1 for none); rand/randn's
+ * holds its dimensions. Lowered by lower/lower_random.c; CUDA code refuses np.random, as
+ * numba-cuda does. */
 #include "typing/infer_internal.h"
 
 #include <string.h>
@@ -35,6 +38,21 @@ static const random_spec specs[] = {
     {CJ_B_NPR_RANDINT, {"low", "high"}, "ii", 1, 1, 'i'},
     {CJ_B_NPR_POISSON, {"lam"}, "f", 0, 1, 'i'},
     {CJ_B_NPR_BINOMIAL, {"n", "p"}, "if", 2, 1, 'i'},
+    {CJ_B_NPR_LOGNORMAL, {"mean", "sigma"}, "ff", 0, 1, 'f'},
+    {CJ_B_NPR_STD_GAMMA, {"shape"}, "f", 1, 1, 'f'},
+    {CJ_B_NPR_GAMMA, {"shape", "scale"}, "ff", 1, 1, 'f'},
+    {CJ_B_NPR_CHISQUARE, {"df"}, "f", 1, 1, 'f'},
+    {CJ_B_NPR_BETA, {"a", "b"}, "ff", 2, 1, 'f'},
+    {CJ_B_NPR_PARETO, {"a"}, "f", 1, 1, 'f'},
+    {CJ_B_NPR_WEIBULL, {"a"}, "f", 1, 1, 'f'},
+    {CJ_B_NPR_POWER, {"a"}, "f", 1, 1, 'f'},
+    {CJ_B_NPR_STD_CAUCHY, {NULL}, "", 0, 1, 'f'},
+    {CJ_B_NPR_STD_T, {"df"}, "f", 1, 1, 'f'},
+    {CJ_B_NPR_LAPLACE, {"loc", "scale"}, "ff", 0, 1, 'f'},
+    {CJ_B_NPR_GUMBEL, {"loc", "scale"}, "ff", 0, 1, 'f'},
+    {CJ_B_NPR_LOGISTIC, {"loc", "scale"}, "ff", 0, 1, 'f'},
+    {CJ_B_NPR_RAYLEIGH, {"scale"}, "f", 0, 1, 'f'},
+    {CJ_B_NPR_GEOMETRIC, {"p"}, "f", 1, 1, 'i'},
     {CJ_B_NPR_CHOICE, {"a"}, "a", 1, 1, 'c'},
     {CJ_B_NPR_SHUFFLE, {"x"}, "w", 1, 0, 'n'},
     {CJ_B_NPR_PERMUTATION, {"x"}, "a", 1, 0, 'p'},
