@@ -114,6 +114,7 @@ DISTRIBUTIONS = [
     "laplace()", "gumbel(1.0, 2.0, N)", "gumbel()", "logistic(1.0, 2.0, N)", "logistic()",
     "rayleigh(2.0, N)", "rayleigh()", "geometric(0.5, N)", "geometric(0.1, N)",
     "geometric(1.0)", "gamma(shape=2.0, scale=0.5, size=N)", "beta(a=3.0, b=0.5)",
+    "f(3.0, 7.0, N)", "f(0.5, 0.5)", "wald(1.5, 2.0, N)", "wald(mean=0.1, scale=30.0)",
 ]
 
 
@@ -327,7 +328,9 @@ def test_numpys_value_errors():
               (lambda: np.random.rayleigh(-1.0), ValueError, "scale < 0"),
               (lambda: np.random.geometric(0.0), ValueError,
                r"p <= 0, p > 1 or p contains NaNs"),
-              (lambda: np.random.geometric(np.nan, 3), ValueError, r"p <= 0, p > 1")]
+              (lambda: np.random.geometric(np.nan, 3), ValueError, r"p <= 0, p > 1"),
+              (lambda: np.random.f(0.0, 1.0), ValueError, "dfnum <= 0"),
+              (lambda: np.random.wald(1.0, -2.0), ValueError, "scale <= 0")]
     for f, exc, text in cases:
         with pytest.raises(exc, match=text):
             f()  # NumPy says so ...

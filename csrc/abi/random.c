@@ -295,6 +295,16 @@ static double one_value(mt_state *st, int kind, double a, double b) {
         double num = legacy_gauss(st), denom = std_gamma(st, a / 2);
         return sqrt(a / 2) * num / sqrt(denom);
     }
+    case CJ_RANDOM_F: { /* dfnum a, dfden b */
+        double num = 2.0 * std_gamma(st, a / 2.0) * b;
+        return num / (2.0 * std_gamma(st, b / 2.0) * a);
+    }
+    case CJ_RANDOM_WALD: { /* mean a, scale b */
+        double mu_2l = a / (2 * b), y = legacy_gauss(st);
+        y = a * y * y;
+        double x = a + mu_2l * (y - sqrt(4 * b * y + y * y));
+        return next_double(st) <= a / (a + x) ? x : a * a / x;
+    }
     case CJ_RANDOM_LAPLACE: /* loc a, scale b; U == 0 drawn again */
         while ((u = next_double(st)) == 0.0) {
         }

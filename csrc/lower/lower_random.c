@@ -172,6 +172,8 @@ static const distribution distributions[] = {
     {CJ_B_NPR_LOGISTIC, CJ_RANDOM_LOGISTIC, {"loc", "scale"}, {0.0, 1.0}, {0, 'n'}},
     {CJ_B_NPR_RAYLEIGH, CJ_RANDOM_RAYLEIGH, {"scale", ""}, {1.0, 0.0}, {'n', 0}},
     {CJ_B_NPR_GEOMETRIC, CJ_RANDOM_GEOMETRIC, {"p", ""}, {0.0, 0.0}, {'g', 0}},
+    {CJ_B_NPR_F, CJ_RANDOM_F, {"dfnum", "dfden"}, {0.0, 0.0}, {'p', 'p'}},
+    {CJ_B_NPR_WALD, CJ_RANDOM_WALD, {"mean", "scale"}, {0.0, 0.0}, {'p', 'p'}},
 };
 
 /* if (cond) raise ValueError(text): an exception registered by its words (excinfo.c), kept

@@ -33,21 +33,23 @@ typedef enum cj_builtin_rule {
     X(NPR_RANDINT, "numpy.random", "randint", CJ_R_SPECIAL, "")                     \
     X(NPR_POISSON, "numpy.random", "poisson", CJ_R_SPECIAL, "")                     \
     X(NPR_BINOMIAL, "numpy.random", "binomial", CJ_R_SPECIAL, "")                   \
-    X(NPR_LOGNORMAL, "numpy.random", "lognormal", CJ_R_SPECIAL, "")                \
-    X(NPR_STD_GAMMA, "numpy.random", "standard_gamma", CJ_R_SPECIAL, "")           \
-    X(NPR_GAMMA, "numpy.random", "gamma", CJ_R_SPECIAL, "")                        \
-    X(NPR_CHISQUARE, "numpy.random", "chisquare", CJ_R_SPECIAL, "")                \
-    X(NPR_BETA, "numpy.random", "beta", CJ_R_SPECIAL, "")                          \
-    X(NPR_PARETO, "numpy.random", "pareto", CJ_R_SPECIAL, "")                      \
-    X(NPR_WEIBULL, "numpy.random", "weibull", CJ_R_SPECIAL, "")                    \
-    X(NPR_POWER, "numpy.random", "power", CJ_R_SPECIAL, "")                        \
-    X(NPR_STD_CAUCHY, "numpy.random", "standard_cauchy", CJ_R_SPECIAL, "")         \
-    X(NPR_STD_T, "numpy.random", "standard_t", CJ_R_SPECIAL, "")                   \
-    X(NPR_LAPLACE, "numpy.random", "laplace", CJ_R_SPECIAL, "")                    \
-    X(NPR_GUMBEL, "numpy.random", "gumbel", CJ_R_SPECIAL, "")                      \
-    X(NPR_LOGISTIC, "numpy.random", "logistic", CJ_R_SPECIAL, "")                  \
-    X(NPR_RAYLEIGH, "numpy.random", "rayleigh", CJ_R_SPECIAL, "")                  \
-    X(NPR_GEOMETRIC, "numpy.random", "geometric", CJ_R_SPECIAL, "")                \
+    X(NPR_LOGNORMAL, "numpy.random", "lognormal", CJ_R_SPECIAL, "")                 \
+    X(NPR_STD_GAMMA, "numpy.random", "standard_gamma", CJ_R_SPECIAL, "")            \
+    X(NPR_GAMMA, "numpy.random", "gamma", CJ_R_SPECIAL, "")                         \
+    X(NPR_CHISQUARE, "numpy.random", "chisquare", CJ_R_SPECIAL, "")                 \
+    X(NPR_BETA, "numpy.random", "beta", CJ_R_SPECIAL, "")                           \
+    X(NPR_PARETO, "numpy.random", "pareto", CJ_R_SPECIAL, "")                       \
+    X(NPR_WEIBULL, "numpy.random", "weibull", CJ_R_SPECIAL, "")                     \
+    X(NPR_POWER, "numpy.random", "power", CJ_R_SPECIAL, "")                         \
+    X(NPR_STD_CAUCHY, "numpy.random", "standard_cauchy", CJ_R_SPECIAL, "")          \
+    X(NPR_STD_T, "numpy.random", "standard_t", CJ_R_SPECIAL, "")                    \
+    X(NPR_LAPLACE, "numpy.random", "laplace", CJ_R_SPECIAL, "")                     \
+    X(NPR_GUMBEL, "numpy.random", "gumbel", CJ_R_SPECIAL, "")                       \
+    X(NPR_LOGISTIC, "numpy.random", "logistic", CJ_R_SPECIAL, "")                   \
+    X(NPR_RAYLEIGH, "numpy.random", "rayleigh", CJ_R_SPECIAL, "")                   \
+    X(NPR_GEOMETRIC, "numpy.random", "geometric", CJ_R_SPECIAL, "")                 \
+    X(NPR_F, "numpy.random", "f", CJ_R_SPECIAL, "")                                 \
+    X(NPR_WALD, "numpy.random", "wald", CJ_R_SPECIAL, "")                           \
     X(NPR_CHOICE, "numpy.random", "choice", CJ_R_SPECIAL, "")                       \
     X(NPR_SHUFFLE, "numpy.random", "shuffle", CJ_R_SPECIAL, "")                     \
     X(NPR_PERMUTATION, "numpy.random", "permutation", CJ_R_SPECIAL, "")             \
