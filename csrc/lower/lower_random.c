@@ -1,12 +1,12 @@
 /* lower_random.c: np.random calls (typing/array_random.c) as calls of abi/random.c's
  * generator, NumPy's legacy RandomState: the arguments are checked here first with NumPy's
  * errors (seed out of [0, 2**32), randint's empty range, a negative scale, a non-finite
- * uniform range, a bad lam, n or p, choice from nothing); a scalar is drawn into a stack slot, an
- * array of `size` is a new C array (cj_new_array) the run time fills in one call, which the
- * call hands over (cj_random_makes_array). The other distributions check their parameters by
- * a table of NumPy's constraints, raising NumPy's ValueErrors registered by their words.
- * choice(a) draws its indices as randint(0, len(a))
- * does; permutation is arange or a copy, then shuffled as NumPy's shuffle does. */
+ * uniform range, a bad lam, n or p, choice from nothing; the other distributions by a table of
+ * NumPy's constraints, their ValueErrors registered by their words); a scalar is drawn into a
+ * stack slot, an array of `size` is a new C array (cj_new_array) the run time fills in one
+ * call, which the call hands over (cj_random_makes_array). choice(a) draws its indices as
+ * randint(0, len(a)) does; permutation is arange or a copy, then shuffled as NumPy's shuffle
+ * does. */
 #include "lower/lower_internal.h"
 
 #include <math.h>
