@@ -161,6 +161,34 @@ def test_choice_shuffle_permutation_equal_numpys(nrt_balanced):
     assert got[7].shape == got[8].shape == (0,)
 
 
+@pytest.mark.parametrize("replace", [True, False])
+@pytest.mark.parametrize("a", [np.arange(10, 20).astype(np.int16)[::-2], 9,
+                               np.array([True, False, True, True])])
+def test_choice_without_replacement_equals_numpys(a, replace, nrt_balanced):
+    """replace=False takes the first items of permutation(len(a)), replace known at run
+    time or not."""
+    def f(s, a, r):
+        np.random.seed(s)
+        return (np.random.choice(a, 3, False), np.random.choice(a, replace=False),
+                np.random.choice(a, (2, 1), r), np.random.choice(a, None, r),
+                np.random.choice(a, size=0, replace=False), np.random.random())
+    got, want = njit(f)(4, a, replace), f(4, a, replace)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+        if isinstance(w, np.ndarray):
+            assert g.dtype == w.dtype and g.shape == w.shape
+
+
+def test_choice_without_replacement_errors(nrt_balanced):
+    for f in (lambda: np.random.choice(3, 5, replace=False),
+              lambda: np.random.choice(np.zeros(2), (2, 2), False)):
+        with pytest.raises(ValueError, match="Cannot take a larger sample than population"):
+            f()
+        with pytest.raises(ValueError, match="Cannot take a larger sample than population"):
+            njit(f)()
+    assert sorted(njit(lambda: np.random.choice(50, 50, replace=False))()) == list(range(50))
+
+
 def test_shuffle_of_strided_and_small_dtypes():
     @njit
     def shuffle(s, x):
@@ -199,7 +227,8 @@ def test_result_types_and_shapes_are_numbas(nrt_balanced):
              lambda: np.random.standard_normal(3), lambda: np.random.randn(),
              lambda: np.random.binomial(10, 0.5), lambda: np.random.binomial(10, 0.5, 3),
              lambda: np.random.gamma(2.0, 1.0, 3), lambda: np.random.geometric(0.5),
-             lambda: np.random.geometric(0.5, (2, 2)), lambda: np.random.lognormal()]
+             lambda: np.random.geometric(0.5, (2, 2)), lambda: np.random.lognormal(),
+             lambda: np.random.choice(5, 3, False), lambda: np.random.choice(5, replace=False)]
     for f in cases:
         g, w = njit(f)(), numba.njit(f)()
         assert type(g) is type(w)
@@ -361,8 +390,10 @@ def test_typing_errors():
         njit(lambda: np.random.randint(3, dtype=np.int32))()
     with pytest.raises(TypingError, match="takes integer dimensions"):
         njit(lambda: np.random.rand(2.0))()
-    with pytest.raises(UnsupportedError, match="choice.. with replace or p"):
-        njit(lambda: np.random.choice(5, 2, replace=False))()
+    with pytest.raises(UnsupportedError, match=r"choice\(\) with p"):
+        njit(lambda: np.random.choice(5, 2, p=np.ones(5) / 5))()
+    with pytest.raises(TypingError, match="replace must be a bool"):
+        njit(lambda: np.random.choice(5, 2, 1.5))()
 
 
 def test_refused_in_cuda():

@@ -135,6 +135,11 @@ enum { CJ_RANDOM_INT, CJ_RANDOM_POISSON, CJ_RANDOM_BINOMIAL, CJ_RANDOM_GEOMETRIC
 void cj_random_ints(int kind, int64_t a, int64_t b, double p, int64_t n, int64_t *out);
 /* NumPy's legacy shuffle of n items (itemsize <= 16) `stride` bytes apart from `data`. */
 void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data);
+/* choice(a, count, replace=False): the first `count` (<= pop) of permutation(pop) into out,
+ * as int64s when `a` is NULL, else the items of a (itemsize <= 16, `stride` apart) they index:
+ * 0, or -1 when the permutation could not be allocated. */
+int cj_random_choice_unique(int64_t pop, int64_t count, const char *a, int64_t stride,
+                            int64_t itemsize, char *out);
 
 /* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);

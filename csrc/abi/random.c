@@ -603,8 +603,7 @@ static uint64_t interval(mt_state *st, uint64_t max) {
     return v;
 }
 
-void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data) {
-    mt_state *st = state();
+static void shuffle(mt_state *st, int64_t n, int64_t stride, int64_t itemsize, char *data) {
     char buf[16]; /* the largest item, complex128 */
     if (itemsize > (int64_t)sizeof(buf)) {
         return;
@@ -615,4 +614,29 @@ void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data) 
         memcpy(data + j * stride, data + i * stride, (size_t)itemsize);
         memcpy(data + i * stride, buf, (size_t)itemsize);
     }
+}
+
+void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data) {
+    shuffle(state(), n, stride, itemsize, data);
+}
+
+int cj_random_choice_unique(int64_t pop, int64_t count, const char *a, int64_t stride,
+                            int64_t itemsize, char *out) {
+    int64_t *perm = malloc((size_t)(pop > 0 ? pop : 1) * sizeof(int64_t));
+    if (perm == NULL) {
+        return -1;
+    }
+    for (int64_t i = 0; i < pop; i++) {
+        perm[i] = i;
+    }
+    shuffle(state(), pop, sizeof(int64_t), sizeof(int64_t), (char *)perm); /* permutation(pop) */
+    for (int64_t k = 0; k < count; k++) {
+        if (a == NULL) {
+            memcpy(out + k * (int64_t)sizeof(int64_t), &perm[k], sizeof(int64_t));
+        } else {
+            memcpy(out + k * itemsize, a + perm[k] * stride, (size_t)itemsize);
+        }
+    }
+    free(perm);
+    return 0;
 }

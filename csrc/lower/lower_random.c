@@ -252,7 +252,68 @@ static void pick_element(cj_lower *L, LLVMValueRef ptr, void *ctx) {
     LLVMBuildStore(L->b, v, LLVMBuildBitCast(L->b, ptr, elem_p, ""));
 }
 
-/* choice(a[, size]): randint(0, n) for an int a, else a[randint(0, len(a))]. */
+/* choice(a[, size]) with replacement: randint(0, n) for an int a, else
+ * a[randint(0, len(a))]. */
+static LLVMValueRef choice_replacing(cj_lower *L, cj_instr *in, LLVMValueRef *shape,
+                                     LLVMValueRef a, const cj_type *at, picking p) {
+    int array = at->kind == CJ_ARRAY;
+    if (!array) {
+        return sample(L, in, shape, 1, CJ_RANDOM_INT, cj_i64(L, 0), p.pop, f64c(L, 0));
+    }
+    p.data = cj_array_bytes(L, a);
+    p.stride = cj_array_dim(L, a, CJ_ARR_STRIDES, 0);
+    p.slot = cj_entry_alloca(L, LLVMInt64TypeInContext(L->ctx), "index");
+    if (shape == NULL) {
+        return cj_load_element(L, pick(L, &p), p.dtype);
+    }
+    LLVMValueRef out = cj_new_array(L, in->rtype, shape, 0);
+    cj_array_for_each(L, out, in->rtype, pick_element, &p);
+    return out;
+}
+
+/* choice(a[, size], replace=False): the first items of permutation(len(a)), as NumPy's. */
+static LLVMValueRef choice_unique(cj_lower *L, cj_instr *in, LLVMValueRef *shape,
+                                  LLVMValueRef a, const cj_type *at, LLVMValueRef pop) {
+    int array = at->kind == CJ_ARRAY;
+    const cj_type *dtype = array ? at->dtype : cj_t_int64;
+    LLVMValueRef count = shape != NULL ? count_of(L, in->rtype->ndim, shape) : cj_i64(L, 1);
+    if (raise_value_error_if(L, LLVMBuildICmp(L->b, LLVMIntSGT, count, pop, ""),
+                             "Cannot take a larger sample than population when "
+                             "'replace=False'") < 0) {
+        return NULL;
+    }
+    LLVMValueRef out = NULL, slot = NULL;
+    if (shape != NULL) {
+        out = cj_new_array(L, in->rtype, shape, 0);
+    } else {
+        slot = LLVMBuildBitCast(L->b, cj_entry_alloca(L, cj_elem_type(L->ctx, dtype), "chosen"),
+                                i8p(L), "");
+    }
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx), i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMTypeRef params[6] = {i64, i64, i8p(L), i64, i64, i8p(L)};
+    LLVMValueRef fn = cj_runtime_fn(L, "cj_random_choice_unique", i32, params, 6);
+    LLVMValueRef args[6] = {pop, count,
+                            array ? cj_array_bytes(L, a) : LLVMConstNull(i8p(L)),
+                            array ? cj_array_dim(L, a, CJ_ARR_STRIDES, 0) : cj_i64(L, 0),
+                            cj_i64(L, (long long)cj_abi_size(dtype)),
+                            out != NULL ? cj_array_bytes(L, out) : slot};
+    LLVMValueRef status = LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, 6,
+                                         "");
+    LLVMBasicBlockRef fail = cj_new_bb(L, "no_memory"), ok = cj_new_bb(L, "chosen");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, status, LLVMConstInt(i32, 0, 0), ""),
+                    fail, ok);
+    LLVMPositionBuilderAtEnd(L->b, fail);
+    if (out != NULL) {
+        cj_decref(L, out, in->rtype);
+    }
+    cj_emit_raise(L, CJ_EXC_MEMORY);
+    LLVMBuildBr(L->b, ok); /* from the unreachable block cj_emit_raise leaves */
+    LLVMPositionBuilderAtEnd(L->b, ok);
+    return out != NULL ? out : cj_load_element(L, slot, dtype);
+}
+
+/* choice(a, size=None, replace=True): NumPy's checks of a, then either way (replace may be
+ * known only at run time). */
 static LLVMValueRef lower_choice(cj_lower *L, cj_instr *in, const cj_call *call,
                                  LLVMValueRef *shape) {
     const cj_type *at = call->argtypes[0];
@@ -267,18 +328,29 @@ static LLVMValueRef lower_choice(cj_lower *L, cj_instr *in, const cj_call *call,
         none = LLVMBuildAnd(L->b, none, LLVMBuildICmp(L->b, LLVMIntNE, n, cj_i64(L, 0), ""), "");
     }
     cj_emit_raise_if(L, none, array ? CJ_EXC_RANDOM_EMPTY : CJ_EXC_RANDOM_A);
-    if (!array) {
-        return sample(L, in, shape, 1, CJ_RANDOM_INT, cj_i64(L, 0), p.pop, f64c(L, 0));
+    if (call->args[1] < 0) {
+        return choice_replacing(L, in, shape, a, at, p);
     }
-    p.data = cj_array_bytes(L, a);
-    p.stride = cj_array_dim(L, a, CJ_ARR_STRIDES, 0);
-    p.slot = cj_entry_alloca(L, LLVMInt64TypeInContext(L->ctx), "index");
-    if (shape == NULL) {
-        return cj_load_element(L, pick(L, &p), p.dtype);
+    LLVMValueRef replace = cj_truth(L, cj_load_var(L, call->args[1]), call->argtypes[1]);
+    LLVMBasicBlockRef yes = cj_new_bb(L, "replace"), no = cj_new_bb(L, "unique");
+    LLVMBasicBlockRef join = cj_new_bb(L, "choice");
+    LLVMBuildCondBr(L->b, replace, yes, no);
+    LLVMPositionBuilderAtEnd(L->b, yes);
+    LLVMValueRef v[2];
+    LLVMBasicBlockRef from[2];
+    v[0] = choice_replacing(L, in, shape, a, at, p);
+    from[0] = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, join);
+    LLVMPositionBuilderAtEnd(L->b, no);
+    if ((v[1] = choice_unique(L, in, shape, a, at, p.pop)) == NULL) {
+        return NULL;
     }
-    LLVMValueRef out = cj_new_array(L, in->rtype, shape, 0);
-    cj_array_for_each(L, out, in->rtype, pick_element, &p);
-    return out;
+    from[1] = LLVMGetInsertBlock(L->b);
+    LLVMBuildBr(L->b, join);
+    LLVMPositionBuilderAtEnd(L->b, join);
+    LLVMValueRef phi = LLVMBuildPhi(L->b, LLVMTypeOf(v[0]), "chosen");
+    LLVMAddIncoming(phi, v, from, 2);
+    return phi;
 }
 
 static void shuffle(cj_lower *L, LLVMValueRef arr, const cj_type *at) {

@@ -86,6 +86,7 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_random_doubles", (void (*)(void))cj_random_doubles},
         {"cj_random_ints", (void (*)(void))cj_random_ints},
         {"cj_random_shuffle", (void (*)(void))cj_random_shuffle},
+        {"cj_random_choice_unique", (void (*)(void))cj_random_choice_unique},
     };
     enum { N = sizeof(runtime) / sizeof(runtime[0]) };
     LLVMJITCSymbolMapPair pairs[N];

@@ -1,16 +1,15 @@
 /* array_random.c: typing of np.random in compiled code (numba's functions and signatures):
- * seed(s); random/random_sample/standard_normal/standard_exponential(size=None);
- * rand(*dims), randn(*dims); uniform(low=0.0, high=1.0, size=None), normal(loc=0.0,
- * scale=1.0, size=None), exponential(scale=1.0, size=None), poisson(lam=1.0, size=None),
- * binomial(n, p, size=None), randint(low, high=None, size=None), choice(a, size=None),
- * shuffle(x), permutation(x); lognormal, standard_gamma, gamma, chisquare, beta, pareto,
- * weibull, power, standard_cauchy, standard_t, laplace, gumbel, logistic, rayleigh,
- * geometric, f and wald with NumPy's parameters. A size of None (or none given) makes a scalar (float64;
- * int64 for randint, poisson, binomial and geometric; a's dtype for choice), an int or a
- * tuple of ints a new C-contiguous array of that rank. The call record holds the parameters
- * in order, -1 where one is left to its default, then the size (-1 for none); rand/randn's
- * holds its dimensions. Lowered by lower/lower_random.c; CUDA code refuses np.random, as
- * numba-cuda does. */
+ * seed(s); random/random_sample/standard_normal/standard_exponential(size=None); rand(*dims),
+ * randn(*dims); uniform(low=0.0, high=1.0, size=None), normal(loc=0.0, scale=1.0, size=None),
+ * exponential(scale=1.0, size=None), poisson(lam=1.0, size=None), binomial(n, p, size=None),
+ * randint(low, high=None, size=None), choice(a, size=None, replace=True), shuffle(x),
+ * permutation(x); lognormal, standard_gamma, gamma, chisquare, beta, pareto, weibull, power,
+ * standard_cauchy, standard_t, laplace, gumbel, logistic, rayleigh, geometric, f and wald with
+ * NumPy's parameters. A size of None (or none given) makes a scalar (float64; int64 for
+ * randint, poisson, binomial and geometric; a's dtype for choice), an int or a tuple of ints a
+ * new C-contiguous array of that rank. The call record holds the parameters in order, -1 where
+ * one is left to its default, then the size (-1 for none); rand/randn's holds its dimensions.
+ * Lowered by lower/lower_random.c; CUDA code refuses np.random, as numba-cuda does. */
 #include "typing/infer_internal.h"
 
 #include <string.h>
@@ -19,7 +18,8 @@ typedef struct random_spec {
     int id;
     const char *params[2]; /* the parameters before size= */
     const char *kinds;     /* per parameter: 'f' a real number, 'i' an integer, 'a' an
-                            * integer or a 1-D array, 'w' a writable 1-D array */
+                            * integer or a 1-D array, 'w' a writable 1-D array, 'b' a bool
+                            * (or an integer) */
     int required;          /* how many parameters have no default */
     int sized;             /* takes size= */
     char result;           /* 'f' float64, 'i' int64, 'n' None, 'c' a's dtype (choice),
@@ -55,7 +55,7 @@ static const random_spec specs[] = {
     {CJ_B_NPR_GEOMETRIC, {"p"}, "f", 1, 1, 'i'},
     {CJ_B_NPR_F, {"dfnum", "dfden"}, "ff", 2, 1, 'f'},
     {CJ_B_NPR_WALD, {"mean", "scale"}, "ff", 2, 1, 'f'},
-    {CJ_B_NPR_CHOICE, {"a"}, "a", 1, 1, 'c'},
+    {CJ_B_NPR_CHOICE, {"a", "replace"}, "ab", 1, 1, 'c'}, /* choice(a, size, replace) */
     {CJ_B_NPR_SHUFFLE, {"x"}, "w", 1, 0, 'n'},
     {CJ_B_NPR_PERMUTATION, {"x"}, "a", 1, 0, 'p'},
 };
@@ -69,13 +69,14 @@ static int fold(cj_infer_ctx *c, cj_instr *in, const random_spec *s, int vars[3]
     vars[0] = vars[1] = vars[2] = -1;
     if (npos > np_ + s->sized) {
         if (s->id == CJ_B_NPR_CHOICE) {
-            return cj_unsupported_error(c, in, "np.random.choice() with replace or p");
+            return cj_unsupported_error(c, in, "np.random.choice() with p");
         }
         return cj_typing_error(c, in, "np.random.%s() takes at most %d arguments", fname,
                                np_ + s->sized);
     }
-    for (int i = 0; i < npos; i++) {
-        vars[i < np_ ? i : 2] = in->args[1 + i];
+    for (int i = 0; i < npos; i++) { /* choice's size comes before replace */
+        int slot = s->id == CJ_B_NPR_CHOICE && i > 0 ? 3 - i : i < np_ ? i : 2;
+        vars[slot] = in->args[1 + i];
     }
     for (int k = 0; k < nkw; k++) {
         const char *kw = PyUnicode_AsUTF8(PyTuple_GET_ITEM(in->obj, k));
@@ -86,8 +87,8 @@ static int fold(cj_infer_ctx *c, cj_instr *in, const random_spec *s, int vars[3]
         for (int p = 0; p < np_; p++) {
             found = strcmp(kw, s->params[p]) == 0 ? p : found;
         }
-        if (s->id == CJ_B_NPR_CHOICE && (strcmp(kw, "replace") == 0 || strcmp(kw, "p") == 0)) {
-            return cj_unsupported_error(c, in, "np.random.choice() with replace or p");
+        if (s->id == CJ_B_NPR_CHOICE && strcmp(kw, "p") == 0) {
+            return cj_unsupported_error(c, in, "np.random.choice() with p");
         }
         if (found < 0 || vars[found] != -1) {
             return cj_typing_error(c, in, found < 0 ? "np.random.%s() got an unexpected keyword "
@@ -111,6 +112,7 @@ static int fits(const cj_type *t, char kind) {
     case 'f':
         return cj_type_is_number(t) && t->kind != CJ_COMPLEX;
     case 'i':
+    case 'b':
         return cj_type_is_integer(t);
     case 'a':
         return (cj_type_is_integer(t) && t->kind != CJ_BOOL) ||
@@ -121,7 +123,7 @@ static int fits(const cj_type *t, char kind) {
 }
 
 static const char *const wanted[] = {"a real number", "an integer", "an integer or a 1-D array",
-                                     "a writable 1-D array"};
+                                     "a writable 1-D array", "a bool"};
 
 /* The result type: `s`'s scalar or a C array of rank `ndim` (0: the scalar). */
 static const cj_type *result_of(const random_spec *s, const cj_type *first, int ndim) {
@@ -180,7 +182,7 @@ int cj_type_array_random(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
     }
     for (int p = 0; p < nparams(s); p++) {
         const cj_type *t = vars[p] >= 0 ? cj_vt(c, vars[p]) : NULL;
-        int k = (int)(strchr("fiaw", s->kinds[p]) - "fiaw");
+        int k = (int)(strchr("fiawb", s->kinds[p]) - "fiawb");
         if (t != NULL && !fits(t, s->kinds[p])) {
             return cj_typing_error(c, in, "np.random.%s(): %s must be %s, not %s", fname,
                                    s->params[p], wanted[k], t->name);
