@@ -115,6 +115,8 @@ DISTRIBUTIONS = [
     "rayleigh(2.0, N)", "rayleigh()", "geometric(0.5, N)", "geometric(0.1, N)",
     "geometric(1.0)", "gamma(shape=2.0, scale=0.5, size=N)", "beta(a=3.0, b=0.5)",
     "f(3.0, 7.0, N)", "f(0.5, 0.5)", "wald(1.5, 2.0, N)", "wald(mean=0.1, scale=30.0)",
+    "vonmises(2.5, 4.0, N)", "vonmises(-3.0, 1e-6, N)", "vonmises(10.0, 1e-9, N)",
+    "vonmises(0.0, 0.0)", "vonmises(1.0, 1e7, N)", "vonmises(0.5, np.nan)",
 ]
 
 
@@ -359,7 +361,8 @@ def test_numpys_value_errors():
                r"p <= 0, p > 1 or p contains NaNs"),
               (lambda: np.random.geometric(np.nan, 3), ValueError, r"p <= 0, p > 1"),
               (lambda: np.random.f(0.0, 1.0), ValueError, "dfnum <= 0"),
-              (lambda: np.random.wald(1.0, -2.0), ValueError, "scale <= 0")]
+              (lambda: np.random.wald(1.0, -2.0), ValueError, "scale <= 0"),
+              (lambda: np.random.vonmises(0.0, -1.0), ValueError, "kappa < 0")]
     for f, exc, text in cases:
         with pytest.raises(exc, match=text):
             f()  # NumPy says so ...

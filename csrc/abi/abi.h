@@ -127,6 +127,7 @@ enum {
     CJ_RANDOM_GAMMA, CJ_RANDOM_CHISQUARE, CJ_RANDOM_BETA, CJ_RANDOM_PARETO, CJ_RANDOM_WEIBULL,
     CJ_RANDOM_POWER, CJ_RANDOM_CAUCHY, CJ_RANDOM_STANDARD_T, CJ_RANDOM_LAPLACE,
     CJ_RANDOM_GUMBEL, CJ_RANDOM_LOGISTIC, CJ_RANDOM_RAYLEIGH, CJ_RANDOM_F, CJ_RANDOM_WALD,
+    CJ_RANDOM_VONMISES,
 };
 void cj_random_doubles(int kind, double a, double b, int64_t n, double *out);
 /* out[0..n) = randint(a, b) (INT: a < b checked by the caller), poisson(p) (POISSON),

@@ -269,6 +269,40 @@ static double beta(mt_state *st, double a, double b) { /* legacy_beta */
     return ga / (ga + gb);
 }
 
+/* von Mises by Best and Fisher's rejection (NumPy's legacy_vonmises), the result wrapped
+ * into [-pi, pi). */
+static double vonmises(mt_state *st, double mu, double kappa) {
+    if (isnan(kappa)) {
+        return NAN;
+    }
+    if (kappa < 1e-8) {
+        return M_PI * (2 * next_double(st) - 1);
+    }
+    double s, w;
+    if (kappa < 1e-5) { /* second order Taylor expansion around kappa = 0 */
+        s = 1. / kappa + kappa;
+    } else {
+        double r = 1 + sqrt(1 + 4 * kappa * kappa), rho = (r - sqrt(2 * r)) / (2 * kappa);
+        s = (1 + rho * rho) / (2 * rho);
+    }
+    for (;;) {
+        double z = cos(M_PI * next_double(st));
+        w = (1 + s * z) / (s + z);
+        double y = kappa * (s - w), v = next_double(st);
+        if (y * (2 - y) - v >= 0 || log(y / v) + 1 - y >= 0) {
+            break;
+        }
+    }
+    double u = next_double(st), result = acos(w);
+    if (u < 0.5) {
+        result = -result;
+    }
+    result += mu;
+    int neg = result < 0;
+    double mod = fmod(fabs(result) + M_PI, 2 * M_PI) - M_PI;
+    return neg ? -mod : mod;
+}
+
 /* The distributions drawn one value at a time (NumPy's legacy and shared functions). */
 static double one_value(mt_state *st, int kind, double a, double b) {
     double u;
@@ -305,6 +339,8 @@ static double one_value(mt_state *st, int kind, double a, double b) {
         double x = a + mu_2l * (y - sqrt(4 * b * y + y * y));
         return next_double(st) <= a / (a + x) ? x : a * a / x;
     }
+    case CJ_RANDOM_VONMISES: /* mu a, kappa b */
+        return vonmises(st, a, b);
     case CJ_RANDOM_LAPLACE: /* loc a, scale b; U == 0 drawn again */
         while ((u = next_double(st)) == 0.0) {
         }

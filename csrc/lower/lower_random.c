@@ -174,6 +174,7 @@ static const distribution distributions[] = {
     {CJ_B_NPR_GEOMETRIC, CJ_RANDOM_GEOMETRIC, {"p", ""}, {0.0, 0.0}, {'g', 0}},
     {CJ_B_NPR_F, CJ_RANDOM_F, {"dfnum", "dfden"}, {0.0, 0.0}, {'p', 'p'}},
     {CJ_B_NPR_WALD, CJ_RANDOM_WALD, {"mean", "scale"}, {0.0, 0.0}, {'p', 'p'}},
+    {CJ_B_NPR_VONMISES, CJ_RANDOM_VONMISES, {"mu", "kappa"}, {0.0, 0.0}, {0, 'n'}},
 };
 
 /* if (cond) raise ValueError(text): an exception registered by its words (excinfo.c), kept

@@ -50,6 +50,7 @@ typedef enum cj_builtin_rule {
     X(NPR_GEOMETRIC, "numpy.random", "geometric", CJ_R_SPECIAL, "")                 \
     X(NPR_F, "numpy.random", "f", CJ_R_SPECIAL, "")                                 \
     X(NPR_WALD, "numpy.random", "wald", CJ_R_SPECIAL, "")                           \
+    X(NPR_VONMISES, "numpy.random", "vonmises", CJ_R_SPECIAL, "")                   \
     X(NPR_CHOICE, "numpy.random", "choice", CJ_R_SPECIAL, "")                       \
     X(NPR_SHUFFLE, "numpy.random", "shuffle", CJ_R_SPECIAL, "")                     \
     X(NPR_PERMUTATION, "numpy.random", "permutation", CJ_R_SPECIAL, "")             \
