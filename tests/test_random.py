@@ -117,6 +117,9 @@ DISTRIBUTIONS = [
     "f(3.0, 7.0, N)", "f(0.5, 0.5)", "wald(1.5, 2.0, N)", "wald(mean=0.1, scale=30.0)",
     "vonmises(2.5, 4.0, N)", "vonmises(-3.0, 1e-6, N)", "vonmises(10.0, 1e-9, N)",
     "vonmises(0.0, 0.0)", "vonmises(1.0, 1e7, N)", "vonmises(0.5, np.nan)",
+    "negative_binomial(3.0, 0.4, N)", "negative_binomial(0.5, 0.9, N)",
+    "negative_binomial(100.0, 0.01)", "negative_binomial(np.nan, 0.5, 3)", "logseries(0.3, N)",
+    "logseries(0.99, N)", "logseries(0.0, 4)", "zipf(1.5, N)", "zipf(3.0, N)", "zipf(1.0001, 5)",
 ]
 
 
@@ -230,7 +233,8 @@ def test_result_types_and_shapes_are_numbas(nrt_balanced):
              lambda: np.random.binomial(10, 0.5), lambda: np.random.binomial(10, 0.5, 3),
              lambda: np.random.gamma(2.0, 1.0, 3), lambda: np.random.geometric(0.5),
              lambda: np.random.geometric(0.5, (2, 2)), lambda: np.random.lognormal(),
-             lambda: np.random.choice(5, 3, False), lambda: np.random.choice(5, replace=False)]
+             lambda: np.random.choice(5, 3, False), lambda: np.random.choice(5, replace=False),
+             lambda: np.random.zipf(2.0), lambda: np.random.logseries(0.5, 3)]
     for f in cases:
         g, w = njit(f)(), numba.njit(f)()
         assert type(g) is type(w)
@@ -362,7 +366,13 @@ def test_numpys_value_errors():
               (lambda: np.random.geometric(np.nan, 3), ValueError, r"p <= 0, p > 1"),
               (lambda: np.random.f(0.0, 1.0), ValueError, "dfnum <= 0"),
               (lambda: np.random.wald(1.0, -2.0), ValueError, "scale <= 0"),
-              (lambda: np.random.vonmises(0.0, -1.0), ValueError, "kappa < 0")]
+              (lambda: np.random.vonmises(0.0, -1.0), ValueError, "kappa < 0"),
+              (lambda: np.random.negative_binomial(0.0, 0.5), ValueError, "n <= 0"),
+              (lambda: np.random.negative_binomial(1.0, 1.5), ValueError,
+               r"p < 0, p > 1 or p is NaN"),
+              (lambda: np.random.logseries(1.0), ValueError, r"p < 0, p >= 1 or p is NaN"),
+              (lambda: np.random.zipf(1.0, 2), ValueError, r"a <= 1 or a is NaN"),
+              (lambda: np.random.zipf(np.nan), ValueError, r"a <= 1 or a is NaN")]
     for f, exc, text in cases:
         with pytest.raises(exc, match=text):
             f()  # NumPy says so ...

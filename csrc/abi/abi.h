@@ -131,9 +131,13 @@ enum {
 };
 void cj_random_doubles(int kind, double a, double b, int64_t n, double *out);
 /* out[0..n) = randint(a, b) (INT: a < b checked by the caller), poisson(p) (POISSON),
- * binomial(a, p) (BINOMIAL) or geometric(p) (GEOMETRIC). */
-enum { CJ_RANDOM_INT, CJ_RANDOM_POISSON, CJ_RANDOM_BINOMIAL, CJ_RANDOM_GEOMETRIC };
-void cj_random_ints(int kind, int64_t a, int64_t b, double p, int64_t n, int64_t *out);
+ * binomial(a, p) (BINOMIAL), geometric(p), negative_binomial(p, q), logseries(p), zipf(p). */
+enum {
+    CJ_RANDOM_INT, CJ_RANDOM_POISSON, CJ_RANDOM_BINOMIAL, CJ_RANDOM_GEOMETRIC,
+    CJ_RANDOM_NEGATIVE_BINOMIAL, CJ_RANDOM_LOGSERIES, CJ_RANDOM_ZIPF,
+};
+void cj_random_ints(int kind, int64_t a, int64_t b, double p, double q, int64_t n,
+                    int64_t *out);
 /* NumPy's legacy shuffle of n items (itemsize <= 16) `stride` bytes apart from `data`. */
 void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data);
 /* choice(a, count, replace=False): the first `count` (<= pop) of permutation(pop) into out,

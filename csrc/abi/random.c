@@ -472,7 +472,7 @@ static int64_t poisson(mt_state *st, double lam) {
     int64_t x = 0;
     for (;;) {
         prod *= next_double(st);
-        if (prod <= enlam) {
+        if (!(prod > enlam)) { /* NaN ends it too, as NumPy's */
             return x;
         }
         x++;
@@ -610,16 +610,68 @@ static int64_t binomial(mt_state *st, int64_t n, double p) {
     return n - (q * (double)n <= 30.0 ? binomial_inversion(st, n, q) : binomial_btpe(st, n, q));
 }
 
-void cj_random_ints(int kind, int64_t a, int64_t b, double p, int64_t n, int64_t *out) {
+static int64_t logseries(mt_state *st, double p) { /* Kemp's, as NumPy's random_logseries */
+    double r = log1p(-p);
+    for (;;) {
+        double v = next_double(st);
+        if (v >= p) {
+            return 1;
+        }
+        double q = -expm1(r * next_double(st));
+        if (v <= q * q) {
+            int64_t result = (int64_t)floor(1 + log(v) / log(q));
+            if (result < 1 || v == 0.0) {
+                continue;
+            }
+            return result;
+        }
+        return v >= q ? 1 : 2;
+    }
+}
+
+static int64_t zipf(mt_state *st, double a) { /* rejection, truncated to int64 */
+    double am1 = a - 1.0, b = pow(2.0, am1);
+    for (;;) {
+        double u = 1.0 - next_double(st), v = next_double(st);
+        double x = floor(pow(u, -1.0 / am1));
+        if (x > (double)INT64_MAX || x < 1.0) {
+            continue;
+        }
+        double t = pow(1.0 + 1.0 / x, am1);
+        if (v * x * (t - 1.0) / (b - 1.0) <= t / b) {
+            return (int64_t)x;
+        }
+    }
+}
+
+void cj_random_ints(int kind, int64_t a, int64_t b, double p, double q, int64_t n,
+                    int64_t *out) {
     mt_state *st = state();
     if (kind == CJ_RANDOM_INT) { /* [a, b), b > a checked by the caller */
         bounded_fill(st, (uint64_t)a, (uint64_t)b - (uint64_t)a - 1u, n, out);
         return;
     }
     for (int64_t i = 0; i < n; i++) {
-        out[i] = kind == CJ_RANDOM_POISSON    ? poisson(st, p)
-                 : kind == CJ_RANDOM_GEOMETRIC ? geometric(st, p)
-                                               : binomial(st, a, p);
+        switch (kind) {
+        case CJ_RANDOM_POISSON:
+            out[i] = poisson(st, p);
+            break;
+        case CJ_RANDOM_GEOMETRIC:
+            out[i] = geometric(st, p);
+            break;
+        case CJ_RANDOM_NEGATIVE_BINOMIAL: /* n p, probability q */
+            out[i] = poisson(st, ((1 - q) / q) * std_gamma(st, p));
+            break;
+        case CJ_RANDOM_LOGSERIES:
+            out[i] = logseries(st, p);
+            break;
+        case CJ_RANDOM_ZIPF:
+            out[i] = zipf(st, p);
+            break;
+        default: /* CJ_RANDOM_BINOMIAL */
+            out[i] = binomial(st, a, p);
+            break;
+        }
     }
 }
 

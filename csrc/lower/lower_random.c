@@ -31,16 +31,17 @@ static LLVMValueRef param(cj_lower *L, const cj_call *call, int i, const cj_type
     return cj_cast(L, cj_load_var(L, call->args[i]), call->argtypes[i], as);
 }
 
-/* out[0..n) (an i8*) from the run time: doubles (ints 0) or int64s (ints 1). */
+/* out[0..n) (an i8*) from the run time: doubles (ints 0) or int64s (ints 1; p and q their
+ * real parameters). */
 static void fill(cj_lower *L, int ints, int kind, LLVMValueRef a, LLVMValueRef b, LLVMValueRef p,
-                 LLVMValueRef n, LLVMValueRef out) {
+                 LLVMValueRef q, LLVMValueRef n, LLVMValueRef out) {
     LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx), i64 = LLVMInt64TypeInContext(L->ctx);
     LLVMTypeRef f64 = LLVMDoubleTypeInContext(L->ctx), vd = LLVMVoidTypeInContext(L->ctx);
     if (ints) {
-        LLVMTypeRef params[6] = {i32, i64, i64, f64, i64, i8p(L)};
-        LLVMValueRef fn = cj_runtime_fn(L, "cj_random_ints", vd, params, 6);
-        LLVMValueRef args[6] = {i32c(L, kind), a, b, p, n, out};
-        LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, 6, "");
+        LLVMTypeRef params[7] = {i32, i64, i64, f64, f64, i64, i8p(L)};
+        LLVMValueRef fn = cj_runtime_fn(L, "cj_random_ints", vd, params, 7);
+        LLVMValueRef args[7] = {i32c(L, kind), a, b, p, q, n, out};
+        LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, 7, "");
         return;
     }
     LLVMTypeRef params[5] = {i32, f64, f64, i64, i8p(L)};
@@ -59,17 +60,23 @@ static LLVMValueRef count_of(cj_lower *L, int ndim, LLVMValueRef *shape) {
 }
 
 /* One value (shape NULL: in->rtype's scalar) or a new array of in->rtype filled. */
-static LLVMValueRef sample(cj_lower *L, cj_instr *in, LLVMValueRef *shape, int ints, int kind,
-                           LLVMValueRef a, LLVMValueRef b, LLVMValueRef p) {
+static LLVMValueRef sample_q(cj_lower *L, cj_instr *in, LLVMValueRef *shape, int ints, int kind,
+                             LLVMValueRef a, LLVMValueRef b, LLVMValueRef p, LLVMValueRef q) {
     if (shape == NULL) {
         LLVMTypeRef t = cj_llvm_type(L->ctx, ints ? cj_t_int64 : cj_t_float64);
         LLVMValueRef slot = cj_entry_alloca(L, t, "draw");
-        fill(L, ints, kind, a, b, p, cj_i64(L, 1), LLVMBuildBitCast(L->b, slot, i8p(L), ""));
+        fill(L, ints, kind, a, b, p, q, cj_i64(L, 1), LLVMBuildBitCast(L->b, slot, i8p(L), ""));
         return LLVMBuildLoad2(L->b, t, slot, "");
     }
     LLVMValueRef arr = cj_new_array(L, in->rtype, shape, 0);
-    fill(L, ints, kind, a, b, p, count_of(L, in->rtype->ndim, shape), cj_array_bytes(L, arr));
+    fill(L, ints, kind, a, b, p, q, count_of(L, in->rtype->ndim, shape),
+         cj_array_bytes(L, arr));
     return arr;
+}
+
+static LLVMValueRef sample(cj_lower *L, cj_instr *in, LLVMValueRef *shape, int ints, int kind,
+                           LLVMValueRef a, LLVMValueRef b, LLVMValueRef p) {
+    return sample_q(L, in, shape, ints, kind, a, b, p, f64c(L, 0.0));
 }
 
 /* if (!isnan(x) && signbit(x)) raise #exc: NumPy's CONS_NON_NEGATIVE. */
@@ -148,12 +155,14 @@ static LLVMValueRef lower_binomial(cj_lower *L, cj_instr *in, const cj_call *cal
 }
 
 /* The distributions that only check their parameters and draw (NumPy's constraints: 'n'
- * not negative, -0.0 included, NaN passing; 'p' positive, NaN passing; 'g' in (0, 1]). */
+ * not negative, -0.0 included, NaN passing; 'p' positive, NaN passing; 'g' in (0, 1]; 'b' in
+ * [0, 1]; 'l' in [0, 1); '1' above 1). */
 typedef struct distribution {
     int id, kind;
     const char *names[2];
     double dflt[2];
     char cons[2];
+    int ints; /* int64s, by cj_random_ints with the parameters as p and q */
 } distribution;
 
 static const distribution distributions[] = {
@@ -171,7 +180,10 @@ static const distribution distributions[] = {
     {CJ_B_NPR_GUMBEL, CJ_RANDOM_GUMBEL, {"loc", "scale"}, {0.0, 1.0}, {0, 'n'}},
     {CJ_B_NPR_LOGISTIC, CJ_RANDOM_LOGISTIC, {"loc", "scale"}, {0.0, 1.0}, {0, 'n'}},
     {CJ_B_NPR_RAYLEIGH, CJ_RANDOM_RAYLEIGH, {"scale", ""}, {1.0, 0.0}, {'n', 0}},
-    {CJ_B_NPR_GEOMETRIC, CJ_RANDOM_GEOMETRIC, {"p", ""}, {0.0, 0.0}, {'g', 0}},
+    {CJ_B_NPR_GEOMETRIC, CJ_RANDOM_GEOMETRIC, {"p", ""}, {0.0, 0.0}, {'g', 0}, 1},
+    {CJ_B_NPR_NEG_BINOMIAL, CJ_RANDOM_NEGATIVE_BINOMIAL, {"n", "p"}, {0.0, 0.0}, {'p', 'b'}, 1},
+    {CJ_B_NPR_LOGSERIES, CJ_RANDOM_LOGSERIES, {"p", ""}, {0.0, 0.0}, {'l', 0}, 1},
+    {CJ_B_NPR_ZIPF, CJ_RANDOM_ZIPF, {"a", ""}, {0.0, 0.0}, {'1', 0}, 1},
     {CJ_B_NPR_F, CJ_RANDOM_F, {"dfnum", "dfden"}, {0.0, 0.0}, {'p', 'p'}},
     {CJ_B_NPR_WALD, CJ_RANDOM_WALD, {"mean", "scale"}, {0.0, 0.0}, {'p', 'p'}},
     {CJ_B_NPR_VONMISES, CJ_RANDOM_VONMISES, {"mu", "kappa"}, {0.0, 0.0}, {0, 'n'}},
@@ -206,11 +218,19 @@ static int check_param(cj_lower *L, LLVMValueRef x, char cons, const char *name)
     } else if (cons == 'p') {
         bad = LLVMBuildFCmp(L->b, LLVMRealOLE, x, f64c(L, 0.0), "");
         PyOS_snprintf(text, sizeof(text), "%s <= 0", name);
-    } else { /* 'g' */
-        LLVMValueRef ok = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, x, f64c(L, 0.0), ""),
-                                       LLVMBuildFCmp(L->b, LLVMRealOLE, x, f64c(L, 1.0), ""), "");
+    } else if (cons == '1') {
+        bad = LLVMBuildNot(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, x, f64c(L, 1.0), ""), "");
+        PyOS_snprintf(text, sizeof(text), "%s <= 1 or %s is NaN", name, name);
+    } else { /* 'g', 'b', 'l': bounded by 0 and 1 */
+        LLVMRealPredicate lo = cons == 'g' ? LLVMRealOGT : LLVMRealOGE;
+        LLVMRealPredicate hi = cons == 'l' ? LLVMRealOLT : LLVMRealOLE;
+        LLVMValueRef ok = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, lo, x, f64c(L, 0.0), ""),
+                                       LLVMBuildFCmp(L->b, hi, x, f64c(L, 1.0), ""), "");
         bad = LLVMBuildNot(L->b, ok, "");
-        PyOS_snprintf(text, sizeof(text), "%s <= 0, %s > 1 or %s contains NaNs", name, name, name);
+        PyOS_snprintf(text, sizeof(text),
+                      cons == 'g' ? "%s <= 0, %s > 1 or %s contains NaNs"
+                      : cons == 'b' ? "%s < 0, %s > 1 or %s is NaN"
+                                    : "%s < 0, %s >= 1 or %s is NaN", name, name, name);
     }
     return raise_value_error_if(L, bad, text);
 }
@@ -224,8 +244,8 @@ static LLVMValueRef lower_distribution(cj_lower *L, cj_instr *in, const cj_call 
             return NULL;
         }
     }
-    if (d->id == CJ_B_NPR_GEOMETRIC) { /* the one of int64s (cj_random_ints) */
-        return sample(L, in, shape, 1, d->kind, cj_i64(L, 0), cj_i64(L, 0), v[0]);
+    if (d->ints) {
+        return sample_q(L, in, shape, 1, d->kind, cj_i64(L, 0), cj_i64(L, 0), v[0], v[1]);
     }
     return sample(L, in, shape, 0, d->kind, v[0], v[1], f64c(L, 0.0));
 }
@@ -238,7 +258,7 @@ typedef struct picking {
 /* The element of a at randint(0, len(a)) (an i8* to it). */
 static LLVMValueRef pick(cj_lower *L, const picking *p) {
     LLVMValueRef zero = cj_i64(L, 0);
-    fill(L, 1, CJ_RANDOM_INT, zero, p->pop, f64c(L, 0), cj_i64(L, 1),
+    fill(L, 1, CJ_RANDOM_INT, zero, p->pop, f64c(L, 0), f64c(L, 0), cj_i64(L, 1),
          LLVMBuildBitCast(L->b, p->slot, i8p(L), ""));
     LLVMValueRef idx = LLVMBuildLoad2(L->b, LLVMInt64TypeInContext(L->ctx), p->slot, "");
     LLVMValueRef off = LLVMBuildMul(L->b, idx, p->stride, "");

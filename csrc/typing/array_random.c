@@ -4,13 +4,13 @@
  * exponential(scale=1.0, size=None), poisson(lam=1.0, size=None), binomial(n, p, size=None),
  * randint(low, high=None, size=None), choice(a, size=None, replace=True), shuffle(x),
  * permutation(x); lognormal, standard_gamma, gamma, chisquare, beta, pareto, weibull, power,
- * standard_cauchy, standard_t, laplace, gumbel, logistic, rayleigh, geometric, f, wald and
- * vonmises with NumPy's parameters. A size of None (or none given) makes a scalar (float64;
- * int64 for randint, poisson, binomial and geometric; a's dtype for choice), an int or a tuple
- * of ints a new C-contiguous array of that rank. The call record holds the parameters in
- * order, -1 where one is left to its default, then the size (-1 for none); rand/randn's holds
- * its dimensions. Lowered by lower/lower_random.c; CUDA code refuses np.random, as numba-cuda
- * does. */
+ * standard_cauchy, standard_t, laplace, gumbel, logistic, rayleigh, geometric, f, wald,
+ * vonmises, negative_binomial, logseries and zipf with NumPy's parameters. A size of None (or
+ * none given) makes a scalar (float64; int64 for randint and the discrete distributions; a's
+ * dtype for choice), an int or a tuple of ints a new C-contiguous array of that rank. The call
+ * record holds the parameters in order, -1 where one is left to its default, then the size (-1
+ * for none); rand/randn's holds its dimensions. Lowered by lower/lower_random.c; CUDA code
+ * refuses np.random, as numba-cuda does. */
 #include "typing/infer_internal.h"
 
 #include <string.h>
@@ -57,6 +57,9 @@ static const random_spec specs[] = {
     {CJ_B_NPR_F, {"dfnum", "dfden"}, "ff", 2, 1, 'f'},
     {CJ_B_NPR_WALD, {"mean", "scale"}, "ff", 2, 1, 'f'},
     {CJ_B_NPR_VONMISES, {"mu", "kappa"}, "ff", 2, 1, 'f'},
+    {CJ_B_NPR_NEG_BINOMIAL, {"n", "p"}, "ff", 2, 1, 'i'},
+    {CJ_B_NPR_LOGSERIES, {"p"}, "f", 1, 1, 'i'},
+    {CJ_B_NPR_ZIPF, {"a"}, "f", 1, 1, 'i'},
     {CJ_B_NPR_CHOICE, {"a", "replace"}, "ab", 1, 1, 'c'}, /* choice(a, size, replace) */
     {CJ_B_NPR_SHUFFLE, {"x"}, "w", 1, 0, 'n'},
     {CJ_B_NPR_PERMUTATION, {"x"}, "a", 1, 0, 'p'},

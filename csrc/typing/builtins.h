@@ -51,6 +51,9 @@ typedef enum cj_builtin_rule {
     X(NPR_F, "numpy.random", "f", CJ_R_SPECIAL, "")                                 \
     X(NPR_WALD, "numpy.random", "wald", CJ_R_SPECIAL, "")                           \
     X(NPR_VONMISES, "numpy.random", "vonmises", CJ_R_SPECIAL, "")                   \
+    X(NPR_NEG_BINOMIAL, "numpy.random", "negative_binomial", CJ_R_SPECIAL, "")      \
+    X(NPR_LOGSERIES, "numpy.random", "logseries", CJ_R_SPECIAL, "")                 \
+    X(NPR_ZIPF, "numpy.random", "zipf", CJ_R_SPECIAL, "")                           \
     X(NPR_CHOICE, "numpy.random", "choice", CJ_R_SPECIAL, "")                       \
     X(NPR_SHUFFLE, "numpy.random", "shuffle", CJ_R_SPECIAL, "")                     \
     X(NPR_PERMUTATION, "numpy.random", "permutation", CJ_R_SPECIAL, "")             \
