@@ -120,6 +120,8 @@ DISTRIBUTIONS = [
     "negative_binomial(3.0, 0.4, N)", "negative_binomial(0.5, 0.9, N)",
     "negative_binomial(100.0, 0.01)", "negative_binomial(np.nan, 0.5, 3)", "logseries(0.3, N)",
     "logseries(0.99, N)", "logseries(0.0, 4)", "zipf(1.5, N)", "zipf(3.0, N)", "zipf(1.0001, 5)",
+    "triangular(0.0, 0.3, 1.0, N)", "triangular(-2.0, 5.0, 5.0)",
+    "triangular(left=1, mode=1, right=4, size=(2, 3))",
 ]
 
 
@@ -234,7 +236,8 @@ def test_result_types_and_shapes_are_numbas(nrt_balanced):
              lambda: np.random.gamma(2.0, 1.0, 3), lambda: np.random.geometric(0.5),
              lambda: np.random.geometric(0.5, (2, 2)), lambda: np.random.lognormal(),
              lambda: np.random.choice(5, 3, False), lambda: np.random.choice(5, replace=False),
-             lambda: np.random.zipf(2.0), lambda: np.random.logseries(0.5, 3)]
+             lambda: np.random.zipf(2.0), lambda: np.random.logseries(0.5, 3),
+             lambda: np.random.triangular(0.0, 1.0, 2.0, (2, 2))]
     for f in cases:
         g, w = njit(f)(), numba.njit(f)()
         assert type(g) is type(w)
@@ -372,7 +375,10 @@ def test_numpys_value_errors():
                r"p < 0, p > 1 or p is NaN"),
               (lambda: np.random.logseries(1.0), ValueError, r"p < 0, p >= 1 or p is NaN"),
               (lambda: np.random.zipf(1.0, 2), ValueError, r"a <= 1 or a is NaN"),
-              (lambda: np.random.zipf(np.nan), ValueError, r"a <= 1 or a is NaN")]
+              (lambda: np.random.zipf(np.nan), ValueError, r"a <= 1 or a is NaN"),
+              (lambda: np.random.triangular(2.0, 1.0, 3.0), ValueError, "left > mode"),
+              (lambda: np.random.triangular(0.0, 3.0, 2.0, 4), ValueError, "mode > right"),
+              (lambda: np.random.triangular(1.0, 1.0, 1.0), ValueError, "left == right")]
     for f, exc, text in cases:
         with pytest.raises(exc, match=text):
             f()  # NumPy says so ...

@@ -120,16 +120,16 @@ int cj_blas_dot(int kind, int conj, int64_t n, const char *x, int64_t xs, const 
 /* Seeds the calling thread's state as np.random.seed(seed) does (the gauss cache dropped). */
 void cj_random_seed(uint32_t seed);
 /* out[0..n) = a + b * random() (UNIFORM), a + b * gauss() (NORMAL), a * -log(1 - random())
- * (EXPONENTIAL), or the distribution named with its NumPy parameters in order as (a, b)
+ * (EXPONENTIAL), or the distribution named with its NumPy parameters in order as (a, b, c)
  * (GAMMA: shape, scale), each drawn as NumPy's legacy RandomState draws it. */
 enum {
     CJ_RANDOM_UNIFORM, CJ_RANDOM_NORMAL, CJ_RANDOM_EXPONENTIAL, CJ_RANDOM_LOGNORMAL,
     CJ_RANDOM_GAMMA, CJ_RANDOM_CHISQUARE, CJ_RANDOM_BETA, CJ_RANDOM_PARETO, CJ_RANDOM_WEIBULL,
     CJ_RANDOM_POWER, CJ_RANDOM_CAUCHY, CJ_RANDOM_STANDARD_T, CJ_RANDOM_LAPLACE,
     CJ_RANDOM_GUMBEL, CJ_RANDOM_LOGISTIC, CJ_RANDOM_RAYLEIGH, CJ_RANDOM_F, CJ_RANDOM_WALD,
-    CJ_RANDOM_VONMISES,
+    CJ_RANDOM_VONMISES, CJ_RANDOM_TRIANGULAR,
 };
-void cj_random_doubles(int kind, double a, double b, int64_t n, double *out);
+void cj_random_doubles(int kind, double a, double b, double c, int64_t n, double *out);
 /* out[0..n) = randint(a, b) (INT: a < b checked by the caller), poisson(p) (POISSON),
  * binomial(a, p) (BINOMIAL), geometric(p), negative_binomial(p, q), logseries(p), zipf(p). */
 enum {

@@ -358,7 +358,15 @@ static double one_value(mt_state *st, int kind, double a, double b) {
     }
 }
 
-void cj_random_doubles(int kind, double a, double b, int64_t n, double *out) {
+/* random_triangular: inversion on either side of the mode. */
+static double triangular(mt_state *st, double left, double mode, double right) {
+    double base = right - left, leftbase = mode - left, ratio = leftbase / base;
+    double leftprod = leftbase * base, rightprod = (right - mode) * base;
+    double u = next_double(st);
+    return u <= ratio ? left + sqrt(u * leftprod) : right - sqrt((1.0 - u) * rightprod);
+}
+
+void cj_random_doubles(int kind, double a, double b, double c, int64_t n, double *out) {
     mt_state *st = state();
     switch (kind) {
     case CJ_RANDOM_UNIFORM:
@@ -372,6 +380,11 @@ void cj_random_doubles(int kind, double a, double b, int64_t n, double *out) {
     case CJ_RANDOM_EXPONENTIAL:
         for (int64_t i = 0; i < n; i++) {
             out[i] = a * std_exponential(st);
+        }
+        break;
+    case CJ_RANDOM_TRIANGULAR:
+        for (int64_t i = 0; i < n; i++) {
+            out[i] = triangular(st, a, b, c);
         }
         break;
     default:

@@ -31,8 +31,8 @@ static LLVMValueRef param(cj_lower *L, const cj_call *call, int i, const cj_type
     return cj_cast(L, cj_load_var(L, call->args[i]), call->argtypes[i], as);
 }
 
-/* out[0..n) (an i8*) from the run time: doubles (ints 0) or int64s (ints 1; p and q their
- * real parameters). */
+/* out[0..n) (an i8*) from the run time: doubles (ints 0; p a third parameter) or int64s
+ * (ints 1; p and q their real parameters). */
 static void fill(cj_lower *L, int ints, int kind, LLVMValueRef a, LLVMValueRef b, LLVMValueRef p,
                  LLVMValueRef q, LLVMValueRef n, LLVMValueRef out) {
     LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx), i64 = LLVMInt64TypeInContext(L->ctx);
@@ -44,10 +44,10 @@ static void fill(cj_lower *L, int ints, int kind, LLVMValueRef a, LLVMValueRef b
         LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, 7, "");
         return;
     }
-    LLVMTypeRef params[5] = {i32, f64, f64, i64, i8p(L)};
-    LLVMValueRef fn = cj_runtime_fn(L, "cj_random_doubles", vd, params, 5);
-    LLVMValueRef args[5] = {i32c(L, kind), a, b, n, out};
-    LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, 5, "");
+    LLVMTypeRef params[6] = {i32, f64, f64, f64, i64, i8p(L)};
+    LLVMValueRef fn = cj_runtime_fn(L, "cj_random_doubles", vd, params, 6);
+    LLVMValueRef args[6] = {i32c(L, kind), a, b, p, n, out}; /* p: a third parameter */
+    LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, 6, "");
 }
 
 /* The product of the dimensions (what a new array of them holds). */
@@ -250,6 +250,24 @@ static LLVMValueRef lower_distribution(cj_lower *L, cj_instr *in, const cj_call 
     return sample(L, in, shape, 0, d->kind, v[0], v[1], f64c(L, 0.0));
 }
 
+/* triangular(left, mode, right): NumPy's three checks in its order. */
+static LLVMValueRef lower_triangular(cj_lower *L, cj_instr *in, const cj_call *call,
+                                     LLVMValueRef *shape) {
+    LLVMValueRef v[3];
+    for (int i = 0; i < 3; i++) {
+        v[i] = param(L, call, i, cj_t_float64, 0.0);
+    }
+    if (raise_value_error_if(L, LLVMBuildFCmp(L->b, LLVMRealOGT, v[0], v[1], ""),
+                             "left > mode") < 0 ||
+        raise_value_error_if(L, LLVMBuildFCmp(L->b, LLVMRealOGT, v[1], v[2], ""),
+                             "mode > right") < 0 ||
+        raise_value_error_if(L, LLVMBuildFCmp(L->b, LLVMRealOEQ, v[0], v[2], ""),
+                             "left == right") < 0) {
+        return NULL;
+    }
+    return sample(L, in, shape, 0, CJ_RANDOM_TRIANGULAR, v[0], v[1], v[2]);
+}
+
 typedef struct picking {
     const cj_type *dtype;
     LLVMValueRef data, stride, pop, slot; /* a's i8* data, its stride, len(a), an int64 slot */
@@ -421,7 +439,7 @@ int cj_random_makes_array(const cj_call *call) {
     if (id == CJ_B_NPR_RAND || id == CJ_B_NPR_RANDN) {
         return call->nargs > 0;
     }
-    return id == CJ_B_NPR_PERMUTATION || call->args[2] >= 0;
+    return id == CJ_B_NPR_PERMUTATION || call->args[3] >= 0; /* size= */
 }
 
 /* The requested shape (size=, or rand/randn's dimensions) into `shape`; NULL for a scalar. */
@@ -435,7 +453,7 @@ static LLVMValueRef *shape_of(cj_lower *L, cj_instr *in, const cj_call *call,
             shape[d] = cj_cast(L, cj_load_var(L, call->args[d]), call->argtypes[d], cj_t_int64);
         }
     } else {
-        cj_shape_values(L, call->args[2], call->argtypes[2], in->rtype->ndim, shape);
+        cj_shape_values(L, call->args[3], call->argtypes[3], in->rtype->ndim, shape);
     }
     return shape;
 }
@@ -480,6 +498,8 @@ LLVMValueRef cj_lower_random(cj_lower *L, cj_instr *in, const cj_call *call) {
         return cj_empty(L);
     case CJ_B_NPR_PERMUTATION:
         return lower_permutation(L, in, call);
+    case CJ_B_NPR_TRIANGULAR:
+        return lower_triangular(L, in, call, shape);
     default:
         for (size_t i = 0; i < sizeof(distributions) / sizeof(distributions[0]); i++) {
             if (distributions[i].id == call->builtin) {

@@ -5,19 +5,19 @@
  * randint(low, high=None, size=None), choice(a, size=None, replace=True), shuffle(x),
  * permutation(x); lognormal, standard_gamma, gamma, chisquare, beta, pareto, weibull, power,
  * standard_cauchy, standard_t, laplace, gumbel, logistic, rayleigh, geometric, f, wald,
- * vonmises, negative_binomial, logseries and zipf with NumPy's parameters. A size of None (or
- * none given) makes a scalar (float64; int64 for randint and the discrete distributions; a's
- * dtype for choice), an int or a tuple of ints a new C-contiguous array of that rank. The call
- * record holds the parameters in order, -1 where one is left to its default, then the size (-1
- * for none); rand/randn's holds its dimensions. Lowered by lower/lower_random.c; CUDA code
- * refuses np.random, as numba-cuda does. */
+ * vonmises, negative_binomial, logseries, zipf and triangular with NumPy's parameters. A size
+ * of None (or none given) makes a scalar (float64; int64 for randint and the discrete
+ * distributions; a's dtype for choice), an int or a tuple of ints a new C-contiguous array of
+ * that rank. The call record holds the parameters in order, -1 where one is left to its
+ * default, then the size in the fourth slot (-1 for none); rand/randn's holds its dimensions.
+ * Lowered by lower/lower_random.c; CUDA code refuses np.random, as numba-cuda does. */
 #include "typing/infer_internal.h"
 
 #include <string.h>
 
 typedef struct random_spec {
     int id;
-    const char *params[2]; /* the parameters before size= */
+    const char *params[3]; /* the parameters before size= */
     const char *kinds;     /* per parameter: 'f' a real number, 'i' an integer, 'a' an
                             * integer or a 1-D array, 'w' a writable 1-D array, 'b' a bool
                             * (or an integer) */
@@ -60,6 +60,7 @@ static const random_spec specs[] = {
     {CJ_B_NPR_NEG_BINOMIAL, {"n", "p"}, "ff", 2, 1, 'i'},
     {CJ_B_NPR_LOGSERIES, {"p"}, "f", 1, 1, 'i'},
     {CJ_B_NPR_ZIPF, {"a"}, "f", 1, 1, 'i'},
+    {CJ_B_NPR_TRIANGULAR, {"left", "mode", "right"}, "fff", 3, 1, 'f'},
     {CJ_B_NPR_CHOICE, {"a", "replace"}, "ab", 1, 1, 'c'}, /* choice(a, size, replace) */
     {CJ_B_NPR_SHUFFLE, {"x"}, "w", 1, 0, 'n'},
     {CJ_B_NPR_PERMUTATION, {"x"}, "a", 1, 0, 'p'},
@@ -67,11 +68,13 @@ static const random_spec specs[] = {
 
 static int nparams(const random_spec *s) { return (int)strlen(s->kinds); }
 
-/* Positional and keyword arguments into vars[0..1] (parameters) and vars[2] (size). */
-static int fold(cj_infer_ctx *c, cj_instr *in, const random_spec *s, int vars[3]) {
+#define SIZE 3 /* the call record's slot of size= (after three parameters) */
+
+/* Positional and keyword arguments into vars[0..2] (parameters) and vars[SIZE]. */
+static int fold(cj_infer_ctx *c, cj_instr *in, const random_spec *s, int vars[SIZE + 1]) {
     const char *fname = cj_builtin_table[s->id].attr;
     int nkw = in->index, npos = in->nargs - 1 - nkw, np_ = nparams(s);
-    vars[0] = vars[1] = vars[2] = -1;
+    vars[0] = vars[1] = vars[2] = vars[SIZE] = -1;
     if (npos > np_ + s->sized) {
         if (s->id == CJ_B_NPR_CHOICE) {
             return cj_unsupported_error(c, in, "np.random.choice() with p");
@@ -80,7 +83,8 @@ static int fold(cj_infer_ctx *c, cj_instr *in, const random_spec *s, int vars[3]
                                np_ + s->sized);
     }
     for (int i = 0; i < npos; i++) { /* choice's size comes before replace */
-        int slot = s->id == CJ_B_NPR_CHOICE && i > 0 ? 3 - i : i < np_ ? i : 2;
+        int slot = i < np_ ? i : SIZE;
+        slot = s->id == CJ_B_NPR_CHOICE && i > 0 ? (i == 1 ? SIZE : 1) : slot;
         vars[slot] = in->args[1 + i];
     }
     for (int k = 0; k < nkw; k++) {
@@ -88,7 +92,7 @@ static int fold(cj_infer_ctx *c, cj_instr *in, const random_spec *s, int vars[3]
         if (kw == NULL) {
             return -1;
         }
-        int found = s->sized && strcmp(kw, "size") == 0 ? 2 : -1;
+        int found = s->sized && strcmp(kw, "size") == 0 ? SIZE : -1;
         for (int p = 0; p < np_; p++) {
             found = strcmp(kw, s->params[p]) == 0 ? p : found;
         }
@@ -181,7 +185,7 @@ int cj_type_array_random(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
     for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
         s = specs[i].id == id ? &specs[i] : s;
     }
-    int vars[3];
+    int vars[SIZE + 1];
     if (s == NULL || fold(c, in, s, vars) < 0) {
         return s == NULL ? cj_typing_error(c, in, "np.random.%s() is not supported", fname) : -1;
     }
@@ -194,18 +198,18 @@ int cj_type_array_random(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
         }
     }
     int ndim = 0;
-    if (vars[2] >= 0 && cj_vt(c, vars[2])->kind == CJ_NONE) {
-        vars[2] = -1; /* size=None: a scalar */
-    } else if (vars[2] >= 0 && (ndim = cj_shape_rank(cj_vt(c, vars[2]))) < 0) {
+    if (vars[SIZE] >= 0 && cj_vt(c, vars[SIZE])->kind == CJ_NONE) {
+        vars[SIZE] = -1; /* size=None: a scalar */
+    } else if (vars[SIZE] >= 0 && (ndim = cj_shape_rank(cj_vt(c, vars[SIZE]))) < 0) {
         return cj_typing_error(c, in, "np.random.%s(): size must be None, an int or a tuple "
-                                      "of ints, not %s", fname, cj_vt(c, vars[2])->name);
+                                      "of ints, not %s", fname, cj_vt(c, vars[SIZE])->name);
     }
-    cj_call *call = cj_call_record(c, in, CJ_CALL_BUILTIN, 3);
+    cj_call *call = cj_call_record(c, in, CJ_CALL_BUILTIN, SIZE + 1);
     if (call == NULL) {
         return -1;
     }
     call->builtin = id;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i <= SIZE; i++) {
         call->args[i] = vars[i];
         call->argtypes[i] = vars[i] >= 0 ? cj_vt(c, vars[i]) : NULL;
     }
