@@ -429,7 +429,7 @@ static void bounded_fill(mt_state *st, uint64_t off, uint64_t rng, int64_t n, in
     }
 }
 
-static double loggam(double x) { /* NumPy's random_loggam */
+static double loggam(double x) { /* NumPy's random_loggam (SPECFUN's log-gamma) */
     static const double a[10] = {8.333333333333333e-02, -2.777777777777778e-03,
                                  7.936507936507937e-04, -5.952380952380952e-04,
                                  8.417508417508418e-04, -1.917526917526918e-03,
@@ -438,14 +438,15 @@ static double loggam(double x) { /* NumPy's random_loggam */
     if (x == 1.0 || x == 2.0) {
         return 0.0;
     }
-    int64_t n = x < 7.0 ? (int64_t)(7 - x) : 0;
-    double x0 = x + (double)n, x2 = (1.0 / x0) * (1.0 / x0);
+    int64_t n = x <= 7.0 ? (int64_t)(7 - x) : 0;
+    double x0 = x <= 7.0 ? x + (double)n : x, x2 = 1.0 / (x0 * x0);
     double gl0 = a[9];
     for (int k = 8; k >= 0; k--) {
-        gl0 = gl0 * x2 + a[k];
+        gl0 *= x2;
+        gl0 += a[k];
     }
-    double gl = gl0 / x0 + 0.5 * 1.8378770664093453e+00 + (x0 - 0.5) * log(x0) - x0;
-    if (x < 7.0) {
+    double gl = gl0 / x0 + 0.5 * log(2 * M_PI) + (x0 - 0.5) * log(x0) - x0;
+    if (x <= 7.0) {
         for (int64_t k = 1; k <= n; k++) {
             gl -= log(x0 - 1.0);
             x0 -= 1.0;
