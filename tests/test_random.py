@@ -121,7 +121,10 @@ DISTRIBUTIONS = [
     "negative_binomial(100.0, 0.01)", "negative_binomial(np.nan, 0.5, 3)", "logseries(0.3, N)",
     "logseries(0.99, N)", "logseries(0.0, 4)", "zipf(1.5, N)", "zipf(3.0, N)", "zipf(1.0001, 5)",
     "triangular(0.0, 0.3, 1.0, N)", "triangular(-2.0, 5.0, 5.0)",
-    "triangular(left=1, mode=1, right=4, size=(2, 3))",
+    "triangular(left=1, mode=1, right=4, size=(2, 3))", "hypergeometric(5, 5, 3, N)",
+    "hypergeometric(100, 200, 11, N)", "hypergeometric(100, 200, 150, N)",
+    "hypergeometric(10**6, 10**6, 10**5, N)", "hypergeometric(50, 50, 100)",
+    "hypergeometric(0, 9, 4, 3)",
 ]
 
 
@@ -237,7 +240,9 @@ def test_result_types_and_shapes_are_numbas(nrt_balanced):
              lambda: np.random.geometric(0.5, (2, 2)), lambda: np.random.lognormal(),
              lambda: np.random.choice(5, 3, False), lambda: np.random.choice(5, replace=False),
              lambda: np.random.zipf(2.0), lambda: np.random.logseries(0.5, 3),
-             lambda: np.random.triangular(0.0, 1.0, 2.0, (2, 2))]
+             lambda: np.random.triangular(0.0, 1.0, 2.0, (2, 2)),
+             lambda: np.random.hypergeometric(5, 5, 3),
+             lambda: np.random.hypergeometric(5, 5, 3, 4)]
     for f in cases:
         g, w = njit(f)(), numba.njit(f)()
         assert type(g) is type(w)
@@ -378,7 +383,12 @@ def test_numpys_value_errors():
               (lambda: np.random.zipf(np.nan), ValueError, r"a <= 1 or a is NaN"),
               (lambda: np.random.triangular(2.0, 1.0, 3.0), ValueError, "left > mode"),
               (lambda: np.random.triangular(0.0, 3.0, 2.0, 4), ValueError, "mode > right"),
-              (lambda: np.random.triangular(1.0, 1.0, 1.0), ValueError, "left == right")]
+              (lambda: np.random.triangular(1.0, 1.0, 1.0), ValueError, "left == right"),
+              (lambda: np.random.hypergeometric(-1, 2, 1), ValueError, "ngood < 0"),
+              (lambda: np.random.hypergeometric(2, -1, 1, 3), ValueError, "nbad < 0"),
+              (lambda: np.random.hypergeometric(2, 2, 0), ValueError, "nsample < 1"),
+              (lambda: np.random.hypergeometric(2, 2, 5), ValueError,
+               r"ngood \+ nbad < nsample")]
     for f, exc, text in cases:
         with pytest.raises(exc, match=text):
             f()  # NumPy says so ...

@@ -116,7 +116,8 @@ int cj_blas_gemm(int kind, int64_t m, int64_t n, int64_t k, const char *a, int64
 int cj_blas_dot(int kind, int conj, int64_t n, const char *x, int64_t xs, const char *y,
                 int64_t ys, char *out);
 
-/* ---- random.c: np.random's generator, NumPy's legacy RandomState (MT19937), per thread ---- */
+/* ---- random.c: np.random's generator, NumPy's legacy RandomState (MT19937), per thread;
+ * random_discrete.c its discrete distributions (random_internal.h between them) ---- */
 /* Seeds the calling thread's state as np.random.seed(seed) does (the gauss cache dropped). */
 void cj_random_seed(uint32_t seed);
 /* out[0..n) = a + b * random() (UNIFORM), a + b * gauss() (NORMAL), a * -log(1 - random())
@@ -131,10 +132,11 @@ enum {
 };
 void cj_random_doubles(int kind, double a, double b, double c, int64_t n, double *out);
 /* out[0..n) = randint(a, b) (INT: a < b checked by the caller), poisson(p) (POISSON),
- * binomial(a, p) (BINOMIAL), geometric(p), negative_binomial(p, q), logseries(p), zipf(p). */
+ * binomial(a, p) (BINOMIAL), geometric(p), negative_binomial(p, q), logseries(p), zipf(p),
+ * hypergeometric(a, b, p). */
 enum {
     CJ_RANDOM_INT, CJ_RANDOM_POISSON, CJ_RANDOM_BINOMIAL, CJ_RANDOM_GEOMETRIC,
-    CJ_RANDOM_NEGATIVE_BINOMIAL, CJ_RANDOM_LOGSERIES, CJ_RANDOM_ZIPF,
+    CJ_RANDOM_NEGATIVE_BINOMIAL, CJ_RANDOM_LOGSERIES, CJ_RANDOM_ZIPF, CJ_RANDOM_HYPERGEOMETRIC,
 };
 void cj_random_ints(int kind, int64_t a, int64_t b, double p, double q, int64_t n,
                     int64_t *out);

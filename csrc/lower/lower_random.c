@@ -268,6 +268,27 @@ static LLVMValueRef lower_triangular(cj_lower *L, cj_instr *in, const cj_call *c
     return sample(L, in, shape, 0, CJ_RANDOM_TRIANGULAR, v[0], v[1], v[2]);
 }
 
+/* hypergeometric(ngood, nbad, nsample): NumPy's checks in its order. */
+static LLVMValueRef lower_hypergeometric(cj_lower *L, cj_instr *in, const cj_call *call,
+                                         LLVMValueRef *shape) {
+    LLVMValueRef v[3];
+    for (int i = 0; i < 3; i++) {
+        v[i] = param(L, call, i, cj_t_int64, 0);
+    }
+    LLVMValueRef zero = cj_i64(L, 0);
+    if (raise_value_error_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, v[0], zero, ""),
+                             "ngood < 0") < 0 ||
+        raise_value_error_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, v[1], zero, ""), "nbad < 0") < 0 ||
+        raise_value_error_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, v[2], cj_i64(L, 1), ""),
+                             "nsample < 1 or nsample is NaN") < 0 ||
+        raise_value_error_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, LLVMBuildAdd(L->b, v[0], v[1], ""),
+                                              v[2], ""), "ngood + nbad < nsample") < 0) {
+        return NULL;
+    }
+    LLVMValueRef sample_d = LLVMBuildSIToFP(L->b, v[2], LLVMDoubleTypeInContext(L->ctx), "");
+    return sample(L, in, shape, 1, CJ_RANDOM_HYPERGEOMETRIC, v[0], v[1], sample_d);
+}
+
 typedef struct picking {
     const cj_type *dtype;
     LLVMValueRef data, stride, pop, slot; /* a's i8* data, its stride, len(a), an int64 slot */
@@ -500,6 +521,8 @@ LLVMValueRef cj_lower_random(cj_lower *L, cj_instr *in, const cj_call *call) {
         return lower_permutation(L, in, call);
     case CJ_B_NPR_TRIANGULAR:
         return lower_triangular(L, in, call, shape);
+    case CJ_B_NPR_HYPERGEOMETRIC:
+        return lower_hypergeometric(L, in, call, shape);
     default:
         for (size_t i = 0; i < sizeof(distributions) / sizeof(distributions[0]); i++) {
             if (distributions[i].id == call->builtin) {

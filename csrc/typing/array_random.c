@@ -5,12 +5,13 @@
  * randint(low, high=None, size=None), choice(a, size=None, replace=True), shuffle(x),
  * permutation(x); lognormal, standard_gamma, gamma, chisquare, beta, pareto, weibull, power,
  * standard_cauchy, standard_t, laplace, gumbel, logistic, rayleigh, geometric, f, wald,
- * vonmises, negative_binomial, logseries, zipf and triangular with NumPy's parameters. A size
- * of None (or none given) makes a scalar (float64; int64 for randint and the discrete
- * distributions; a's dtype for choice), an int or a tuple of ints a new C-contiguous array of
- * that rank. The call record holds the parameters in order, -1 where one is left to its
- * default, then the size in the fourth slot (-1 for none); rand/randn's holds its dimensions.
- * Lowered by lower/lower_random.c; CUDA code refuses np.random, as numba-cuda does. */
+ * vonmises, negative_binomial, logseries, zipf, triangular and hypergeometric with NumPy's
+ * parameters. A size of None (or none given) makes a scalar (float64; int64 for randint and
+ * the discrete distributions; a's dtype for choice), an int or a tuple of ints a new
+ * C-contiguous array of that rank. The call record holds the parameters in order, -1 where one
+ * is left to its default, then the size in the fourth slot (-1 for none); rand/randn's holds
+ * its dimensions. Lowered by lower/lower_random.c; CUDA code refuses np.random, as numba-cuda
+ * does. */
 #include "typing/infer_internal.h"
 
 #include <string.h>
@@ -61,6 +62,7 @@ static const random_spec specs[] = {
     {CJ_B_NPR_LOGSERIES, {"p"}, "f", 1, 1, 'i'},
     {CJ_B_NPR_ZIPF, {"a"}, "f", 1, 1, 'i'},
     {CJ_B_NPR_TRIANGULAR, {"left", "mode", "right"}, "fff", 3, 1, 'f'},
+    {CJ_B_NPR_HYPERGEOMETRIC, {"ngood", "nbad", "nsample"}, "iii", 3, 1, 'i'},
     {CJ_B_NPR_CHOICE, {"a", "replace"}, "ab", 1, 1, 'c'}, /* choice(a, size, replace) */
     {CJ_B_NPR_SHUFFLE, {"x"}, "w", 1, 0, 'n'},
     {CJ_B_NPR_PERMUTATION, {"x"}, "a", 1, 0, 'p'},

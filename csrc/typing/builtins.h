@@ -55,6 +55,7 @@ typedef enum cj_builtin_rule {
     X(NPR_LOGSERIES, "numpy.random", "logseries", CJ_R_SPECIAL, "")                 \
     X(NPR_ZIPF, "numpy.random", "zipf", CJ_R_SPECIAL, "")                           \
     X(NPR_TRIANGULAR, "numpy.random", "triangular", CJ_R_SPECIAL, "")               \
+    X(NPR_HYPERGEOMETRIC, "numpy.random", "hypergeometric", CJ_R_SPECIAL, "")       \
     X(NPR_CHOICE, "numpy.random", "choice", CJ_R_SPECIAL, "")                       \
     X(NPR_SHUFFLE, "numpy.random", "shuffle", CJ_R_SPECIAL, "")                     \
     X(NPR_PERMUTATION, "numpy.random", "permutation", CJ_R_SPECIAL, "")             \
