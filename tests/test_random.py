@@ -69,6 +69,21 @@ def test_uniform_arrays_across_regenerations_and_odd_positions(words, nrt_balanc
         np.testing.assert_array_equal(g, w)
 
 
+@pytest.mark.parametrize("before", [0, 1, 2, 3])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 8, 9])
+def test_normal_arrays_with_and_without_a_kept_value(before, n, nrt_balanced):
+    """abi/random.c fills normal arrays a pair at a time: a value kept from before, an odd
+    count, and the value kept after must be NumPy's."""
+    def f(s, before, n):
+        np.random.seed(s)
+        for _ in range(before):
+            np.random.normal()
+        return np.random.normal(1.0, 2.0, n), np.random.normal(), np.random.normal()
+    got, want = njit(f)(23, before, n), f(23, before, n)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1:] == want[1:]
+
+
 def test_normal_keeps_its_second_value_and_seed_drops_it():
     def f(s):
         np.random.seed(s)

@@ -128,6 +128,19 @@ void cj_mt_gen(mt_state *st) {
     st->pos = 0;
 }
 
+/* The legacy polar (Marsaglia) method's pair: *kept is NumPy's `gauss` for the next call. */
+static inline double gauss_pair(mt_state *st, double *kept) {
+    double f, x1, x2, r2;
+    do {
+        x1 = 2.0 * next_double(st) - 1.0;
+        x2 = 2.0 * next_double(st) - 1.0;
+        r2 = x1 * x1 + x2 * x2;
+    } while (r2 >= 1.0 || r2 == 0.0);
+    f = sqrt(-2.0 * log(r2) / r2);
+    *kept = f * x1;
+    return f * x2;
+}
+
 static double legacy_gauss(mt_state *st) {
     if (st->has_gauss) {
         st->has_gauss = 0;
@@ -135,16 +148,24 @@ static double legacy_gauss(mt_state *st) {
         st->gauss = 0.0;
         return kept;
     }
-    double f, x1, x2, r2;
-    do {
-        x1 = 2.0 * next_double(st) - 1.0;
-        x2 = 2.0 * next_double(st) - 1.0;
-        r2 = x1 * x1 + x2 * x2;
-    } while (r2 >= 1.0 || r2 == 0.0);
-    f = sqrt(-2.0 * log(r2) / r2); /* polar method: keep one value for the next call */
-    st->gauss = f * x1;
     st->has_gauss = 1;
-    return f * x2;
+    return gauss_pair(st, &st->gauss);
+}
+
+/* out[i] = a + b * legacy_gauss() for n values, a pair at a time (the same values). */
+static void normal_fill(mt_state *st, double a, double b, int64_t n, double *out) {
+    int64_t i = 0;
+    if (n > 0 && st->has_gauss) {
+        out[i++] = a + b * legacy_gauss(st);
+    }
+    for (; i + 1 < n; i += 2) {
+        double kept, first = gauss_pair(st, &kept);
+        out[i] = a + b * first;
+        out[i + 1] = a + b * kept;
+    }
+    if (i < n) {
+        out[i] = a + b * legacy_gauss(st);
+    }
 }
 
 void cj_random_seed(uint32_t seed) { init_genrand(&thread_state, seed); }
@@ -335,9 +356,7 @@ void cj_random_doubles(int kind, double a, double b, double c, int64_t n, double
         uniform_fill(st, a, b, n, out);
         break;
     case CJ_RANDOM_NORMAL:
-        for (int64_t i = 0; i < n; i++) {
-            out[i] = a + b * legacy_gauss(st);
-        }
+        normal_fill(st, a, b, n, out);
         break;
     case CJ_RANDOM_EXPONENTIAL:
         for (int64_t i = 0; i < n; i++) {
@@ -373,21 +392,31 @@ static uint64_t mask_of(uint64_t rng) { /* the smallest 2**k - 1 >= rng */
 /* random_bounded_uint64_fill with use_masked: off + a value in [0, rng]. */
 static void bounded_fill(mt_state *st, uint64_t off, uint64_t rng, int64_t n, int64_t *out) {
     uint64_t mask = mask_of(rng), v;
-    for (int64_t i = 0; i < n; i++) {
-        if (rng == 0) {
-            v = 0;
-        } else if (rng == 0xFFFFFFFFu) {
-            v = next_uint32(st);
-        } else if (rng < 0xFFFFFFFFu) {
-            while ((v = (next_uint32(st) & mask)) > rng) {
-            }
-        } else if (rng == UINT64_MAX) {
-            v = next_uint64(st);
-        } else {
-            while ((v = (next_uint64(st) & mask)) > rng) {
-            }
+    if (rng == 0) {
+        for (int64_t i = 0; i < n; i++) {
+            out[i] = (int64_t)off;
         }
-        out[i] = (int64_t)(off + v);
+    } else if (rng == 0xFFFFFFFFu) {
+        for (int64_t i = 0; i < n; i++) {
+            out[i] = (int64_t)(off + next_uint32(st));
+        }
+    } else if (rng < 0xFFFFFFFFu) {
+        uint32_t mask32 = (uint32_t)mask, rng32 = (uint32_t)rng, w;
+        for (int64_t i = 0; i < n; i++) {
+            while ((w = (next_uint32(st) & mask32)) > rng32) {
+            }
+            out[i] = (int64_t)(off + w);
+        }
+    } else {
+        for (int64_t i = 0; i < n; i++) {
+            if (rng == UINT64_MAX) {
+                v = next_uint64(st);
+            } else {
+                while ((v = (next_uint64(st) & mask)) > rng) {
+                }
+            }
+            out[i] = (int64_t)(off + v);
+        }
     }
 }
 
