@@ -5,8 +5,9 @@ run, as ratios of cujit's time. What exists so far:
   zeros: np.zeros((4000, 4000)) made and walked in compiled code;
   (a) the expression a*b + c*d - e on 10**7 float64 (fused into one loop, as numba does);
   (a2) np.sqrt(a*a + b*b) * np.sign(a) on 10**7 float64 (ufuncs fused with operators);
-  (b) a.sum() of 4000x4000 float64.
-The rest of the issue's list (axis reductions, np.dot, np.random, np.sort) is added as those
+  (b) a.sum() of 4000x4000 float64;
+  (e) np.random.normal(0, 1, 10**7) (NumPy's legacy stream, as numba's).
+The rest of the issue's list (axis reductions, np.dot, np.sort) is added as those
 land. Usage: python benchmarks/cpu_arrays.py"""
 import time
 import warnings
@@ -49,6 +50,10 @@ def total(a):
     return a.sum()
 
 
+def normals(n):
+    return np.random.normal(0.0, 1.0, n)
+
+
 def calls(f, n):
     def run():
         for _ in range(n):
@@ -72,19 +77,21 @@ def main():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             f, g, h = jit(returns_empty), jit(allocates_in_loop), jit(zeros_and_walk)
-            x, s, u = jit(expression), jit(total), jit(hypot_sign)
-            f(), g(10), h(10), x(*ops), s(big), u(*ops[:2])
+            x, s, u, r = jit(expression), jit(total), jit(hypot_sign), jit(normals)
+            f(), g(10), h(10), x(*ops), s(big), u(*ops[:2]), r(10)
         rows[name] = (best_of(calls(f, 10**6), 3), best_of(lambda: g(10**6), 5),
                       best_of(lambda: h(4000), 5), best_of(lambda: x(*ops), 5),
-                      best_of(lambda: u(*ops[:2]), 5), best_of(lambda: s(big), 5))
+                      best_of(lambda: u(*ops[:2]), 5), best_of(lambda: s(big), 5),
+                      best_of(lambda: r(10**7), 5))
     rows["numpy"] = (best_of(calls(lambda: np.empty(4), 10**6), 3), float("nan"),
                      best_of(lambda: np.zeros((4000, 4000)).trace() + 4000, 5),
                      best_of(lambda: expression(*ops), 5),
-                     best_of(lambda: hypot_sign(*ops[:2]), 5), best_of(lambda: big.sum(), 5))
+                     best_of(lambda: hypot_sign(*ops[:2]), 5), best_of(lambda: big.sum(), 5),
+                     best_of(lambda: normals(10**7), 5))
     titles = ["10**6 calls returning np.empty(4)", "10**6 np.empty(4) in a compiled loop",
               "np.zeros((4000, 4000)) + diagonal walk", "(a) a*b + c*d - e, 10**7 float64",
               "(a2) np.sqrt(a*a + b*b) * np.sign(a), 10**7 float64",
-              "(b) a.sum(), 4000x4000 float64"]
+              "(b) a.sum(), 4000x4000 float64", "(e) np.random.normal(0, 1, 10**7)"]
     for k, title in enumerate(titles):
         print(title)
         base = rows["cujit"][k]

@@ -90,6 +90,18 @@ enum {
     CJ_EXC_EMPTY_FMIN,        /* ValueError('zero-size array to reduction operation fmin which
                                * has no identity'), and fmax (np.nanmin, np.nanmax): */
     CJ_EXC_EMPTY_FMAX,
+    CJ_EXC_RANDOM_SEED,       /* ValueError('Seed must be between 0 and 2**32 - 1') */
+    CJ_EXC_RANDOM_HIGH,       /* ValueError('high <= 0'): np.random.randint(0) */
+    CJ_EXC_RANDOM_LOW_HIGH,   /* ValueError('low >= high') */
+    CJ_EXC_RANDOM_SCALE,      /* ValueError('scale < 0') */
+    CJ_EXC_RANDOM_RANGE,      /* OverflowError('Range exceeds valid bounds'): np.random.uniform */
+    CJ_EXC_RANDOM_LAM,        /* ValueError('lam < 0 or lam is NaN') */
+    CJ_EXC_RANDOM_LAM_BIG,    /* ValueError('lam value too large') */
+    CJ_EXC_RANDOM_EMPTY,      /* ValueError("'a' cannot be empty unless no samples are taken") */
+    CJ_EXC_RANDOM_A,          /* ValueError('a must be greater than 0 unless no samples are
+                               * taken'): np.random.choice(n) */
+    CJ_EXC_RANDOM_N,          /* ValueError('n < 0'): np.random.binomial */
+    CJ_EXC_RANDOM_P,          /* ValueError('p < 0, p > 1 or p is NaN') */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);
@@ -136,6 +148,38 @@ int cj_argsort(int kind, const char *data, int64_t n, int64_t *out);
 /* ---- select.c: order statistics for compiled code ---- */
 /* The median of data[0..n) (reordered): NaN for n == 0 or when any element is NaN. */
 double cj_median_f64(double *data, int64_t n);
+
+/* ---- random.c: np.random's generator, NumPy's legacy RandomState (MT19937), per thread;
+ * random_discrete.c its discrete distributions (random_internal.h between them) ---- */
+/* Seeds the calling thread's state as np.random.seed(seed) does (the gauss cache dropped). */
+void cj_random_seed(uint32_t seed);
+/* out[0..n) = a + b * random() (UNIFORM), a + b * gauss() (NORMAL), a * -log(1 - random())
+ * (EXPONENTIAL), or the distribution named with its NumPy parameters in order as (a, b, c)
+ * (GAMMA: shape, scale), each drawn as NumPy's legacy RandomState draws it. */
+enum {
+    CJ_RANDOM_UNIFORM, CJ_RANDOM_NORMAL, CJ_RANDOM_EXPONENTIAL, CJ_RANDOM_LOGNORMAL,
+    CJ_RANDOM_GAMMA, CJ_RANDOM_CHISQUARE, CJ_RANDOM_BETA, CJ_RANDOM_PARETO, CJ_RANDOM_WEIBULL,
+    CJ_RANDOM_POWER, CJ_RANDOM_CAUCHY, CJ_RANDOM_STANDARD_T, CJ_RANDOM_LAPLACE,
+    CJ_RANDOM_GUMBEL, CJ_RANDOM_LOGISTIC, CJ_RANDOM_RAYLEIGH, CJ_RANDOM_F, CJ_RANDOM_WALD,
+    CJ_RANDOM_VONMISES, CJ_RANDOM_TRIANGULAR,
+};
+void cj_random_doubles(int kind, double a, double b, double c, int64_t n, double *out);
+/* out[0..n) = randint(a, b) (INT: a < b checked by the caller), poisson(p) (POISSON),
+ * binomial(a, p) (BINOMIAL), geometric(p), negative_binomial(p, q), logseries(p), zipf(p),
+ * hypergeometric(a, b, p). */
+enum {
+    CJ_RANDOM_INT, CJ_RANDOM_POISSON, CJ_RANDOM_BINOMIAL, CJ_RANDOM_GEOMETRIC,
+    CJ_RANDOM_NEGATIVE_BINOMIAL, CJ_RANDOM_LOGSERIES, CJ_RANDOM_ZIPF, CJ_RANDOM_HYPERGEOMETRIC,
+};
+void cj_random_ints(int kind, int64_t a, int64_t b, double p, double q, int64_t n,
+                    int64_t *out);
+/* NumPy's legacy shuffle of n items (itemsize <= 16) `stride` bytes apart from `data`. */
+void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data);
+/* choice(a, count, replace=False): the first `count` (<= pop) of permutation(pop) into out,
+ * as int64s when `a` is NULL, else the items of a (itemsize <= 16, `stride` apart) they index:
+ * 0, or -1 when the permutation could not be allocated. */
+int cj_random_choice_unique(int64_t pop, int64_t count, const char *a, int64_t stride,
+                            int64_t itemsize, char *out);
 
 /* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);

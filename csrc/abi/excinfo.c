@@ -199,6 +199,24 @@ static int register_array_exceptions(void) {
                          "operation fmax which has no identity");
 }
 
+static int register_random_errors(void) { /* np.random's, NumPy's words */
+    return register_builtin(CJ_EXC_RANDOM_SEED, PyExc_ValueError, "Seed must be between 0 and "
+                            "2**32 - 1") ||
+           register_builtin(CJ_EXC_RANDOM_HIGH, PyExc_ValueError, "high <= 0") ||
+           register_builtin(CJ_EXC_RANDOM_LOW_HIGH, PyExc_ValueError, "low >= high") ||
+           register_builtin(CJ_EXC_RANDOM_SCALE, PyExc_ValueError, "scale < 0") ||
+           register_builtin(CJ_EXC_RANDOM_RANGE, PyExc_OverflowError, "Range exceeds valid "
+                            "bounds") ||
+           register_builtin(CJ_EXC_RANDOM_LAM, PyExc_ValueError, "lam < 0 or lam is NaN") ||
+           register_builtin(CJ_EXC_RANDOM_LAM_BIG, PyExc_ValueError, "lam value too large") ||
+           register_builtin(CJ_EXC_RANDOM_EMPTY, PyExc_ValueError, "'a' cannot be empty unless "
+                            "no samples are taken") ||
+           register_builtin(CJ_EXC_RANDOM_A, PyExc_ValueError, "a must be greater than 0 unless "
+                            "no samples are taken") ||
+           register_builtin(CJ_EXC_RANDOM_N, PyExc_ValueError, "n < 0") ||
+           register_builtin(CJ_EXC_RANDOM_P, PyExc_ValueError, "p < 0, p > 1 or p is NaN");
+}
+
 int cj_excinfo_init(PyObject *module) {
     registry = PyDict_New();
     by_identity = PyDict_New();
@@ -242,7 +260,8 @@ int cj_excinfo_init(PyObject *module) {
                          "operation maximum which has no identity") ||
         register_builtin(CJ_EXC_BROADCAST, PyExc_ValueError, "operands could not be broadcast "
                          "together") ||
-        register_array_exceptions()) {
+        register_array_exceptions() ||
+        register_random_errors()) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cujit: exception registry out of order");
         }

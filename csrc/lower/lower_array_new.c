@@ -9,19 +9,25 @@ static LLVMValueRef i64c(cj_lower *L, long long v) {
     return LLVMConstInt(LLVMInt64TypeInContext(L->ctx), (unsigned long long)v, 1);
 }
 
+void cj_shape_values(cj_lower *L, int var, const cj_type *t, int ndim, LLVMValueRef *shape) {
+    LLVMValueRef v = cj_load_var(L, var);
+    for (int d = 0; d < ndim; d++) {
+        shape[d] = t->kind == CJ_TUPLE ? cj_cast(L, LLVMBuildExtractValue(L->b, v, (unsigned)d,
+                                                                          ""),
+                                                 t->items[d], cj_t_int64)
+                                       : cj_cast(L, v, t, cj_t_int64);
+    }
+}
+
 /* The requested dimensions as int64s. */
 static void requested_shape(cj_lower *L, const cj_call *call, int ndim, LLVMValueRef *shape) {
-    LLVMValueRef first = cj_load_var(L, call->args[0]);
-    const cj_type *ft = call->argtypes[0];
-    for (int d = 0; d < ndim; d++) {
-        if (cj_builtin_makes_array(call->builtin) && call->builtin >= CJ_B_NP_EMPTY_LIKE) {
+    if (cj_builtin_makes_array(call->builtin) && call->builtin >= CJ_B_NP_EMPTY_LIKE) {
+        LLVMValueRef first = cj_load_var(L, call->args[0]);
+        for (int d = 0; d < ndim; d++) {
             shape[d] = cj_array_dim(L, first, CJ_ARR_SHAPE, d);
-        } else if (ft->kind == CJ_TUPLE) {
-            shape[d] = cj_cast(L, LLVMBuildExtractValue(L->b, first, (unsigned)d, ""),
-                               ft->items[d], cj_t_int64);
-        } else {
-            shape[d] = cj_cast(L, first, ft, cj_t_int64);
         }
+    } else {
+        cj_shape_values(L, call->args[0], call->argtypes[0], ndim, shape);
     }
 }
 
@@ -147,7 +153,8 @@ int cj_call_hands_over(const cj_call *call) {
                           call->argtypes[0]->ndim + call->argtypes[1]->ndim > 2;
     int sorted_copy = id == CJ_B_NP_ARGSORT ||
                       (id == CJ_B_NP_SORT && call->kind == CJ_CALL_BUILTIN);
-    return (call->kind == CJ_CALL_BUILTIN && (cj_builtin_makes_array(id) || dot_makes_array)) ||
+    return (call->kind == CJ_CALL_BUILTIN && (cj_builtin_makes_array(id) || dot_makes_array ||
+                                              cj_random_makes_array(call))) ||
            ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) && sorted_copy) ||
            ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) &&
             (id == CJ_B_NP_COPY || id == CJ_B_METH_ASTYPE || cj_builtin_fresh_array(id)));

@@ -119,8 +119,15 @@ int cj_call_hands_over(const cj_call *call);
 /* A new C-contiguous array of type `at` and `shape` (int64s; NumPy's errors for negative
  * or too large sizes), holding its one reference; zeroed: its bytes are 0. */
 LLVMValueRef cj_new_array(cj_lower *L, const cj_type *at, LLVMValueRef *shape, int zeroed);
+/* The dimensions a shape argument (variable `var` of type `t`: an int or a tuple of `ndim`
+ * ints) asks for, as int64s. */
+void cj_shape_values(cj_lower *L, int var, const cj_type *t, int ndim, LLVMValueRef *shape);
 /* Every element of `arr` = value (of at->dtype). */
 void cj_fill_array(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRef value);
+
+/* ---- lower_random.c: np.random (typing/array_random.c; abi/random.c's generator) ---- */
+LLVMValueRef cj_lower_random(cj_lower *L, cj_instr *in, const cj_call *call);
+int cj_random_makes_array(const cj_call *call); /* a new array the call hands over */
 
 /* ---- lower_array_methods.c: a.copy(), a.astype(t), a.fill(v), a.transpose(), a.T ---- */
 LLVMValueRef cj_lower_array_method(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,

@@ -85,6 +85,11 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_sort", (void (*)(void))cj_sort},
         {"cj_argsort", (void (*)(void))cj_argsort},
         {"cj_median_f64", (void (*)(void))cj_median_f64},
+        {"cj_random_seed", (void (*)(void))cj_random_seed},
+        {"cj_random_doubles", (void (*)(void))cj_random_doubles},
+        {"cj_random_ints", (void (*)(void))cj_random_ints},
+        {"cj_random_shuffle", (void (*)(void))cj_random_shuffle},
+        {"cj_random_choice_unique", (void (*)(void))cj_random_choice_unique},
     };
     enum { N = sizeof(runtime) / sizeof(runtime[0]) };
     LLVMJITCSymbolMapPair pairs[N];

@@ -84,7 +84,7 @@ static int fold(cj_infer_ctx *c, cj_instr *in, int has_fill, int vars[3]) {
 }
 
 /* The shape argument's rank: an int is 1, a tuple of ints its length; -1 if neither. */
-static int shape_rank(const cj_type *t) {
+int cj_shape_rank(const cj_type *t) {
     if (cj_type_is_integer(t) && t->kind != CJ_BOOL) {
         return 1;
     }
@@ -115,7 +115,7 @@ int cj_type_array_new(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
                                vars[0] < 0 ? (like ? "array" : "shape") : "fill_value");
     }
     const cj_type *first = cj_vt(c, vars[0]), *fill = full ? cj_vt(c, vars[1]) : NULL;
-    int ndim = like ? (first->kind == CJ_ARRAY ? first->ndim : -1) : shape_rank(first);
+    int ndim = like ? (first->kind == CJ_ARRAY ? first->ndim : -1) : cj_shape_rank(first);
     if (ndim < 0) {
         return cj_typing_error(c, in, like ? "np.%s() takes an array, not %s"
                                            : "np.%s(): the shape must be an int or a tuple of "

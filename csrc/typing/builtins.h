@@ -20,6 +20,45 @@ typedef enum cj_builtin_rule {
 } cj_builtin_rule;
 
 #define CJ_BUILTINS(X)                                                              \
+    X(NPR_SEED, "numpy.random", "seed", CJ_R_SPECIAL, "")                           \
+    X(NPR_RANDOM, "numpy.random", "random", CJ_R_SPECIAL, "")                       \
+    X(NPR_RANDOM_SAMPLE, "numpy.random", "random_sample", CJ_R_SPECIAL, "")         \
+    X(NPR_RAND, "numpy.random", "rand", CJ_R_SPECIAL, "")                           \
+    X(NPR_RANDN, "numpy.random", "randn", CJ_R_SPECIAL, "")                         \
+    X(NPR_STD_NORMAL, "numpy.random", "standard_normal", CJ_R_SPECIAL, "")          \
+    X(NPR_STD_EXPONENTIAL, "numpy.random", "standard_exponential", CJ_R_SPECIAL, "") \
+    X(NPR_UNIFORM, "numpy.random", "uniform", CJ_R_SPECIAL, "")                     \
+    X(NPR_NORMAL, "numpy.random", "normal", CJ_R_SPECIAL, "")                       \
+    X(NPR_EXPONENTIAL, "numpy.random", "exponential", CJ_R_SPECIAL, "")             \
+    X(NPR_RANDINT, "numpy.random", "randint", CJ_R_SPECIAL, "")                     \
+    X(NPR_POISSON, "numpy.random", "poisson", CJ_R_SPECIAL, "")                     \
+    X(NPR_BINOMIAL, "numpy.random", "binomial", CJ_R_SPECIAL, "")                   \
+    X(NPR_LOGNORMAL, "numpy.random", "lognormal", CJ_R_SPECIAL, "")                 \
+    X(NPR_STD_GAMMA, "numpy.random", "standard_gamma", CJ_R_SPECIAL, "")            \
+    X(NPR_GAMMA, "numpy.random", "gamma", CJ_R_SPECIAL, "")                         \
+    X(NPR_CHISQUARE, "numpy.random", "chisquare", CJ_R_SPECIAL, "")                 \
+    X(NPR_BETA, "numpy.random", "beta", CJ_R_SPECIAL, "")                           \
+    X(NPR_PARETO, "numpy.random", "pareto", CJ_R_SPECIAL, "")                       \
+    X(NPR_WEIBULL, "numpy.random", "weibull", CJ_R_SPECIAL, "")                     \
+    X(NPR_POWER, "numpy.random", "power", CJ_R_SPECIAL, "")                         \
+    X(NPR_STD_CAUCHY, "numpy.random", "standard_cauchy", CJ_R_SPECIAL, "")          \
+    X(NPR_STD_T, "numpy.random", "standard_t", CJ_R_SPECIAL, "")                    \
+    X(NPR_LAPLACE, "numpy.random", "laplace", CJ_R_SPECIAL, "")                     \
+    X(NPR_GUMBEL, "numpy.random", "gumbel", CJ_R_SPECIAL, "")                       \
+    X(NPR_LOGISTIC, "numpy.random", "logistic", CJ_R_SPECIAL, "")                   \
+    X(NPR_RAYLEIGH, "numpy.random", "rayleigh", CJ_R_SPECIAL, "")                   \
+    X(NPR_GEOMETRIC, "numpy.random", "geometric", CJ_R_SPECIAL, "")                 \
+    X(NPR_F, "numpy.random", "f", CJ_R_SPECIAL, "")                                 \
+    X(NPR_WALD, "numpy.random", "wald", CJ_R_SPECIAL, "")                           \
+    X(NPR_VONMISES, "numpy.random", "vonmises", CJ_R_SPECIAL, "")                   \
+    X(NPR_NEG_BINOMIAL, "numpy.random", "negative_binomial", CJ_R_SPECIAL, "")      \
+    X(NPR_LOGSERIES, "numpy.random", "logseries", CJ_R_SPECIAL, "")                 \
+    X(NPR_ZIPF, "numpy.random", "zipf", CJ_R_SPECIAL, "")                           \
+    X(NPR_TRIANGULAR, "numpy.random", "triangular", CJ_R_SPECIAL, "")               \
+    X(NPR_HYPERGEOMETRIC, "numpy.random", "hypergeometric", CJ_R_SPECIAL, "")       \
+    X(NPR_CHOICE, "numpy.random", "choice", CJ_R_SPECIAL, "")                       \
+    X(NPR_SHUFFLE, "numpy.random", "shuffle", CJ_R_SPECIAL, "")                     \
+    X(NPR_PERMUTATION, "numpy.random", "permutation", CJ_R_SPECIAL, "")             \
     X(ABS, "builtins", "abs", CJ_R_SPECIAL, "")                                     \
     X(MIN, "builtins", "min", CJ_R_SPECIAL, "")                                     \
     X(MAX, "builtins", "max", CJ_R_SPECIAL, "")                                     \
@@ -316,6 +355,11 @@ static inline int cj_builtin_select(int id) { return id == CJ_B_NP_WHERE || id =
 /* The NumPy ufuncs np.add ... np.logical_not, typed by their loops even for scalars. */
 static inline int cj_builtin_operator_ufunc(int id) {
     return id >= CJ_B_NP_ADD && id <= CJ_B_NP_LOGICAL_NOT;
+}
+
+/* np.random.seed ... np.random.permutation (typing/array_random.c, lower/lower_random.c). */
+static inline int cj_builtin_random(int id) {
+    return id >= CJ_B_NPR_SEED && id <= CJ_B_NPR_PERMUTATION;
 }
 
 /* The builtin id of a Python object, or -1 (no exception) when it is none of them. */

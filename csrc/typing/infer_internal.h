@@ -31,6 +31,10 @@ int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyO
 int cj_type_library_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 /* array_new.c: np.empty/zeros/ones/full and their *_like forms. */
 int cj_type_array_new(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* The rank of a shape argument: 1 for an int, n for a tuple of n ints, -1 for anything else. */
+int cj_shape_rank(const cj_type *t);
+/* array_random.c: np.random.seed ... np.random.permutation (cj_builtin_random). */
+int cj_type_array_random(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
 /* The dtype a compile-time object spells (np.float32, np.dtype('f4'), 'float32', float, a
  * cujit type), or NULL with no exception when it spells none. */
 const cj_type *cj_dtype_of_object(PyObject *obj);
