@@ -8,9 +8,10 @@ CUJIT_SANITIZE=1 "$py" setup.py -q build_ext --inplace --force
 asan=$(gcc -print-file-name=libasan.so)
 ubsan=$(gcc -print-file-name=libubsan.so)
 status=0
+workers=$("$py" -c "import xdist" 2>/dev/null && echo "-n auto" || true) # as dev/test.sh
 LD_PRELOAD="$asan:$ubsan" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONMALLOC=malloc \
-  "$py" -m pytest -q -p no:cacheprovider -m "not slow" tests || status=$?
+  "$py" -m pytest -q -p no:cacheprovider -m "not slow" $workers tests || status=$?
 # leave a normal build behind for whoever runs next
 "$py" setup.py -q build_ext --inplace --force
 exit $status

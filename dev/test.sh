@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=$(bash dev/python.sh)
-exec "$py" -m pytest -q "$@" tests
+# on every core when pytest-xdist is installed (requirements.txt); each worker is its own process
+workers=$("$py" -c "import xdist" 2>/dev/null && echo "-n auto" || true)
+exec "$py" -m pytest -q $workers "$@" tests

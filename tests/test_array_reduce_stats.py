@@ -13,6 +13,10 @@ import pytest
 from cujit import njit
 from cujit.errors import TypingError, UnsupportedError
 
+# compile-heavy sweeps (cujit and numba per dtype and axis): behind the `slow` marker, run by
+# dev/test.sh and not under the sanitizers (test_array_reduce.py covers these paths there)
+pytestmark = pytest.mark.slow
+
 DTYPES = [np.bool_, np.int8, np.uint8, np.int32, np.int64, np.uint64, np.float32, np.float64,
           np.complex64, np.complex128]
 METHODS = ["var", "std", "argmin", "argmax", "cumsum", "cumprod"]
@@ -25,11 +29,21 @@ EMPTY_ERRORS = {"argmin": "attempt to get argmin of an empty sequence",
                 "nanmax": "zero-size array to reduction operation fmax which has no identity"}
 
 
+INTEGER_SUMS = {"cumsum", "cumprod", "nansum", "nanprod"}
+
+
 @functools.lru_cache(maxsize=None)
 def numba_result(name, dtype):
-    """numba's result of np.<name> on a small 2-D array of dtype: (Python type, dtype)."""
+    """numba's result of np.<name> on a small 2-D array of dtype: (Python type, dtype). Sums
+    and products of bools and integers follow numba's rule (int64, uint64 when unsigned: its
+    _expand_integer), written out: numba's own answer for small unsigned types changes with
+    the NumPy it runs on (int64 under NumPy 2.5, where the GPU machine runs it)."""
     f = numba.njit(eval(f"lambda a: np.{name}(a)", {"np": np}))
     r = f(np.arange(1, 7).astype(dtype).reshape(2, 3))
+    kind = np.dtype(dtype).kind
+    if name in INTEGER_SUMS and kind in "biu":
+        rule = np.dtype(np.uint64 if kind == "u" else np.int64)
+        return type(r), rule if isinstance(r, np.ndarray) else np.asarray(r).dtype
     return type(r), np.asarray(r).dtype
 
 

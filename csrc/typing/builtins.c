@@ -17,7 +17,7 @@ const cj_builtin_info cj_builtin_table[CJ_B_COUNT] = {
 
 static PyObject *builtin_ids; /* dict: object -> builtin id, made on first use */
 
-static int add_builtin(int id) {
+static int add_builtin(PyObject *ids, int id) {
     const cj_builtin_info *b = &cj_builtin_table[id];
     if (b->module[0] == 0) {
         return 0; /* a method, found by name */
@@ -34,9 +34,9 @@ static int add_builtin(int id) {
         return 0;
     }
     int rc = 0;
-    if (PyDict_GetItemWithError(builtin_ids, obj) == NULL && !PyErr_Occurred()) {
+    if (PyDict_GetItemWithError(ids, obj) == NULL && !PyErr_Occurred()) {
         PyObject *value = PyLong_FromLong(id);
-        rc = value ? PyDict_SetItem(builtin_ids, obj, value) : -1;
+        rc = value ? PyDict_SetItem(ids, obj, value) : -1;
         Py_XDECREF(value);
     }
     Py_DECREF(obj);
@@ -45,15 +45,22 @@ static int add_builtin(int id) {
 
 int cj_builtin_lookup(PyObject *obj) {
     if (builtin_ids == NULL) {
-        builtin_ids = PyDict_New();
-        for (int id = 0; builtin_ids != NULL && id < CJ_B_COUNT; id++) {
-            if (add_builtin(id) < 0) {
-                Py_CLEAR(builtin_ids);
+        /* made whole before it is published: an import below (numpy.random is imported
+         * lazily) lets other threads run, and they must never see half a table */
+        PyObject *ids = PyDict_New();
+        for (int id = 0; ids != NULL && id < CJ_B_COUNT; id++) {
+            if (add_builtin(ids, id) < 0) {
+                Py_CLEAR(ids);
             }
         }
-        if (builtin_ids == NULL) {
+        if (ids == NULL) {
             PyErr_Clear();
             return -1;
+        }
+        if (builtin_ids == NULL) {
+            builtin_ids = ids;
+        } else {
+            Py_DECREF(ids); /* another thread published its table first */
         }
     }
     PyObject *v = PyDict_GetItemWithError(builtin_ids, obj); /* borrowed */
