@@ -11,7 +11,9 @@ from cujit.errors import TypingError, UnsupportedError
 
 numba = pytest.importorskip("numba")
 
-pytestmark = pytest.mark.usefixtures("nrt_balanced")
+# compile-heavy sweeps: behind the `slow` marker, run by dev/test.sh and not under the
+# sanitizers (which keep CI within its time)
+pytestmark = [pytest.mark.usefixtures("nrt_balanced"), pytest.mark.slow]
 
 
 def numba_type(f, *args):

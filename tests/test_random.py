@@ -56,6 +56,7 @@ def test_sized_streams_equal_numpys(seed, nrt_balanced):
     assert got[-1] == want[-1]  # the stream goes on where NumPy's does
 
 
+@pytest.mark.slow  # a sweep: dev/test.sh runs it, not the sanitizers
 @pytest.mark.parametrize("words", [0, 1, 2, 3, 623, 624, 625])
 def test_uniform_arrays_across_regenerations_and_odd_positions(words, nrt_balanced):
     """abi/random.c fills uniform arrays pair by pair from the key: a pair split by a
@@ -69,6 +70,7 @@ def test_uniform_arrays_across_regenerations_and_odd_positions(words, nrt_balanc
         np.testing.assert_array_equal(g, w)
 
 
+@pytest.mark.slow  # a sweep: dev/test.sh runs it, not the sanitizers
 @pytest.mark.parametrize("before", [0, 1, 2, 3])
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 8, 9])
 def test_normal_arrays_with_and_without_a_kept_value(before, n, nrt_balanced):
@@ -109,6 +111,7 @@ def test_randint_ranges_equal_numpys(low, high, nrt_balanced):
     assert got[1:] == want[1:]
 
 
+@pytest.mark.slow  # a sweep: dev/test.sh runs it, not the sanitizers
 @pytest.mark.parametrize("n", [0, 1, 7, 60, 1000, 10**6, 2**40])
 @pytest.mark.parametrize("p", [0.0, 1e-6, 0.02, 0.3, 0.5, 0.8, 0.999, 1.0])
 def test_binomial_equals_numpys_by_inversion_and_btpe(n, p, nrt_balanced):
@@ -143,6 +146,7 @@ DISTRIBUTIONS = [
 ]
 
 
+@pytest.mark.slow  # a sweep: dev/test.sh runs it, not the sanitizers
 @pytest.mark.parametrize("call", DISTRIBUTIONS)
 def test_other_distributions_equal_numpys(call, nrt_balanced):
     src = (f"def f(s, N):\n    np.random.seed(s)\n"
