@@ -132,39 +132,32 @@ static int prepare(operand *o, const char *data, int64_t rows, int64_t cols, int
     ROW_MAJOR, a.trans, b.trans, (I)m, (I)n, (I)k, alpha, a.data, (I)a.ld, b.data, (I)b.ld,  \
         beta, c, (I)(n > 1 ? n : 1)
 
+/* One call of the gemm for `kind`, its integers of type I (the library's width). */
+#define GEMM_CALL(I)                                                                           \
+    do {                                                                                       \
+        if (kind == 0) {                                                                       \
+            ((void (*)(int, int, int, I, I, I, float, const char *, I, const char *, I, float, \
+                       char *, I))fn)(GEMM_ARGS(I, 1.0f, 0.0f));                               \
+        } else if (kind == 1) {                                                                \
+            ((void (*)(int, int, int, I, I, I, double, const char *, I, const char *, I,       \
+                       double, char *, I))fn)(GEMM_ARGS(I, 1.0, 0.0));                         \
+        } else {                                                                               \
+            ((void (*)(int, int, int, I, I, I, const void *, const char *, I, const char *, I, \
+                       const void *, char *, I))fn)(                                           \
+                GEMM_ARGS(I, kind == 2 ? (const void *)one_f : one,                            \
+                          kind == 2 ? (const void *)zero_f : zero));                           \
+        }                                                                                      \
+    } while (0)
+
 static void call_gemm(int kind, int64_t m, int64_t n, int64_t k, operand a, operand b,
                       char *c) {
     static const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
     static const float one_f[2] = {1.0f, 0.0f}, zero_f[2] = {0.0f, 0.0f};
     void (*fn)(void) = blas.gemm[kind];
     if (blas.ilp64) {
-        typedef int64_t I;
-        if (kind == 0) {
-            ((void (*)(int, int, int, I, I, I, float, const char *, I, const char *, I, float,
-                       char *, I))fn)(GEMM_ARGS(I, 1.0f, 0.0f));
-        } else if (kind == 1) {
-            ((void (*)(int, int, int, I, I, I, double, const char *, I, const char *, I, double,
-                       char *, I))fn)(GEMM_ARGS(I, 1.0, 0.0));
-        } else {
-            ((void (*)(int, int, int, I, I, I, const void *, const char *, I, const char *, I,
-                       const void *, char *, I))fn)(
-                GEMM_ARGS(I, kind == 2 ? (const void *)one_f : one,
-                          kind == 2 ? (const void *)zero_f : zero));
-        }
-        return;
-    }
-    typedef int I;
-    if (kind == 0) {
-        ((void (*)(int, int, int, I, I, I, float, const char *, I, const char *, I, float,
-                   char *, I))fn)(GEMM_ARGS(I, 1.0f, 0.0f));
-    } else if (kind == 1) {
-        ((void (*)(int, int, int, I, I, I, double, const char *, I, const char *, I, double,
-                   char *, I))fn)(GEMM_ARGS(I, 1.0, 0.0));
+        GEMM_CALL(int64_t);
     } else {
-        ((void (*)(int, int, int, I, I, I, const void *, const char *, I, const char *, I,
-                   const void *, char *, I))fn)(
-            GEMM_ARGS(I, kind == 2 ? (const void *)one_f : one,
-                      kind == 2 ? (const void *)zero_f : zero));
+        GEMM_CALL(int);
     }
 }
 
@@ -192,6 +185,24 @@ int cj_blas_gemm(int kind, int64_t m, int64_t n, int64_t k, const char *a, int64
     return 0;
 }
 
+/* One call of the dot for `kind` (a number returned, or written by the complex *_sub forms),
+ * its integers of type I. */
+#define DOT_CALL(I)                                                                            \
+    do {                                                                                       \
+        if (kind == 0) {                                                                       \
+            float r = ((float (*)(I, const char *, I, const char *, I))fn)(                    \
+                (I)n, u.data, (I)incx, v.data, (I)incy);                                       \
+            memcpy(out, &r, sizeof(r));                                                        \
+        } else if (kind == 1) {                                                                \
+            double r = ((double (*)(I, const char *, I, const char *, I))fn)(                  \
+                (I)n, u.data, (I)incx, v.data, (I)incy);                                       \
+            memcpy(out, &r, sizeof(r));                                                        \
+        } else {                                                                               \
+            ((void (*)(I, const char *, I, const char *, I, char *))fn)(                       \
+                (I)n, u.data, (I)incx, v.data, (I)incy, out);                                  \
+        }                                                                                      \
+    } while (0)
+
 int cj_blas_dot(int kind, int conj, int64_t n, const char *x, int64_t xs, const char *y,
                 int64_t ys, char *out) {
     int64_t item = (int64_t)4 << (kind & 1) << (kind >> 1);
@@ -210,33 +221,9 @@ int cj_blas_dot(int kind, int conj, int64_t n, const char *x, int64_t xs, const 
     int64_t incx = u.trans == NO_TRANS ? u.ld : 1, incy = v.trans == NO_TRANS ? v.ld : 1;
     void (*fn)(void) = kind >= 2 && conj ? blas.dotc[kind - 2] : blas.dot[kind];
     if (blas.ilp64) {
-        typedef int64_t I;
-        if (kind == 0) {
-            float r = ((float (*)(I, const char *, I, const char *, I))fn)(n, u.data, incx,
-                                                                           v.data, incy);
-            memcpy(out, &r, sizeof(r));
-        } else if (kind == 1) {
-            double r = ((double (*)(I, const char *, I, const char *, I))fn)(n, u.data, incx,
-                                                                             v.data, incy);
-            memcpy(out, &r, sizeof(r));
-        } else {
-            ((void (*)(I, const char *, I, const char *, I, char *))fn)(n, u.data, incx, v.data,
-                                                                        incy, out);
-        }
+        DOT_CALL(int64_t);
     } else {
-        typedef int I;
-        if (kind == 0) {
-            float r = ((float (*)(I, const char *, I, const char *, I))fn)(
-                (I)n, u.data, (I)incx, v.data, (I)incy);
-            memcpy(out, &r, sizeof(r));
-        } else if (kind == 1) {
-            double r = ((double (*)(I, const char *, I, const char *, I))fn)(
-                (I)n, u.data, (I)incx, v.data, (I)incy);
-            memcpy(out, &r, sizeof(r));
-        } else {
-            ((void (*)(I, const char *, I, const char *, I, char *))fn)(
-                (I)n, u.data, (I)incx, v.data, (I)incy, out);
-        }
+        DOT_CALL(int);
     }
     free(u.copy);
     free(v.copy);

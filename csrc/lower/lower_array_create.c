@@ -7,27 +7,6 @@
  * a step of 0, or a length that is NaN or past int64, is numba's ValueError. */
 #include "lower/lower_internal.h"
 
-void cj_emit_count_loop(cj_lower *L, LLVMValueRef n,
-                        void (*fn)(cj_lower *L, LLVMValueRef i, void *ctx), void *ctx) {
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-    LLVMBasicBlockRef before = LLVMGetInsertBlock(L->b);
-    LLVMBasicBlockRef head = cj_new_bb(L, "count"), body = cj_new_bb(L, "count_body"),
-                      done = cj_new_bb(L, "count_done");
-    LLVMBuildBr(L->b, head);
-    LLVMPositionBuilderAtEnd(L->b, head);
-    LLVMValueRef i = LLVMBuildPhi(L->b, i64, "i");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, n, ""), body, done);
-    LLVMPositionBuilderAtEnd(L->b, body);
-    fn(L, i, ctx);
-    LLVMValueRef next = LLVMBuildAdd(L->b, i, cj_i64(L, 1), "");
-    LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
-    LLVMBuildBr(L->b, head);
-    LLVMValueRef in_v[2] = {cj_i64(L, 0), next};
-    LLVMBasicBlockRef in_b[2] = {before, latch};
-    LLVMAddIncoming(i, in_v, in_b, 2);
-    LLVMPositionBuilderAtEnd(L->b, done);
-}
-
 LLVMValueRef cj_new_array_as(cj_lower *L, const cj_type *at, LLVMValueRef *shape, int zeroed) {
     if (at->layout != 'F' || at->ndim < 2) {
         return cj_new_array(L, at, shape, zeroed);
@@ -120,7 +99,7 @@ static LLVMValueRef lower_arange(cj_lower *L, const cj_call *call, const cj_type
                      .v1 = cj_cast(L, next, ct, dt)};
     f.delta = dt->kind == CJ_FLOAT ? LLVMBuildFSub(L->b, f.v1, f.v0, "")
                                    : LLVMBuildSub(L->b, f.v1, f.v0, "");
-    cj_emit_count_loop(L, n, arange_element, &f);
+    cj_emit_for(L, n, arange_element, &f);
     return arr;
 }
 
@@ -208,7 +187,7 @@ static LLVMValueRef lower_linspace(cj_lower *L, const cj_call *call, const cj_ty
     }
     linspace_steps(L, &f, stop, LLVMBuildSub(B, n, LLVMBuildZExt(B, endpoint, LLVMTypeOf(n), ""),
                                             ""));
-    cj_emit_count_loop(L, n, linspace_element, &f);
+    cj_emit_for(L, n, linspace_element, &f);
     LLVMValueRef last = LLVMBuildAnd(B, endpoint, LLVMBuildICmp(B, LLVMIntSGT, n, cj_i64(L, 1), ""),
                                      "");
     LLVMBasicBlockRef set = cj_new_bb(L, "linspace_stop"), done = cj_new_bb(L, "linspace_done");
@@ -253,7 +232,7 @@ static LLVMValueRef lower_eye(cj_lower *L, const cj_call *call, const cj_type *r
                   .first = LLVMBuildAdd(B, LLVMBuildMul(B, row, shape[1], ""), col, ""),
                   .step = LLVMBuildAdd(B, shape[1], cj_i64(L, 1), ""),
                   .one = cj_cast(L, cj_i64(L, 1), cj_t_int64, rt->dtype)};
-    cj_emit_count_loop(L, n, eye_element, &f);
+    cj_emit_for(L, n, eye_element, &f);
     return arr;
 }
 

@@ -140,9 +140,6 @@ LLVMValueRef cj_array_copy(cj_lower *L, LLVMValueRef arr, const cj_type *at, con
 LLVMValueRef cj_lower_array_create(cj_lower *L, cj_instr *in, const cj_call *call);
 /* A new array of type `at` and `shape`: C-contiguous, or F-contiguous when at is 'F'. */
 LLVMValueRef cj_new_array_as(cj_lower *L, const cj_type *at, LLVMValueRef *shape, int zeroed);
-/* A loop of i from 0 to n (int64): fn(L, i, ctx) is its body. */
-void cj_emit_count_loop(cj_lower *L, LLVMValueRef n,
-                        void (*fn)(cj_lower *L, LLVMValueRef i, void *ctx), void *ctx);
 
 /* ---- lower_array_shape.c: reshape, ravel, flatten, view, item, conj; a.real, a.imag ---- */
 /* Method or function `id` of `arr`; the other arguments are call->args[first_arg...]. */

@@ -45,31 +45,30 @@ static void nest(cj_lower *L, const cj_loop_nest *n, int d, LLVMValueRef *bases)
     }
 }
 
+typedef struct dim_step {
+    const cj_loop_nest *n;
+    int d;
+    LLVMValueRef *bases;
+    const int *unit;
+} dim_step;
+
+/* Index i of dimension d: each pointer moved by i * its step, then the dimensions inside. */
+static void dim_body(cj_lower *L, LLVMValueRef i, void *ctx) {
+    const dim_step *s = ctx;
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
+    LLVMValueRef here[CJ_LOOP_NEST_PTRS];
+    for (int k = 0; k < s->n->nptrs; k++) {
+        LLVMValueRef step = s->unit ? cj_i64(L, s->unit[k]) : s->n->strides[k][s->d];
+        LLVMValueRef offset = LLVMBuildMul(L->b, i, step, "");
+        here[k] = LLVMBuildGEP2(L->b, i8, s->bases[k], &offset, 1, "");
+    }
+    nest(L, s->n, s->d + 1, here);
+}
+
 static void nest_dim(cj_lower *L, const cj_loop_nest *n, int d, LLVMValueRef *bases,
                      const int *unit) {
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx), i8 = LLVMInt8TypeInContext(L->ctx);
-    LLVMBasicBlockRef before = LLVMGetInsertBlock(L->b);
-    LLVMBasicBlockRef head = cj_new_bb(L, "each"), body = cj_new_bb(L, "each_body"),
-                      done = cj_new_bb(L, "each_done");
-    LLVMBuildBr(L->b, head);
-    LLVMPositionBuilderAtEnd(L->b, head);
-    LLVMValueRef i = LLVMBuildPhi(L->b, i64, "i");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, n->shape[d], ""), body, done);
-    LLVMPositionBuilderAtEnd(L->b, body);
-    LLVMValueRef here[CJ_LOOP_NEST_PTRS];
-    for (int k = 0; k < n->nptrs; k++) {
-        LLVMValueRef step = unit ? cj_i64(L, unit[k]) : n->strides[k][d];
-        LLVMValueRef offset = LLVMBuildMul(L->b, i, step, "");
-        here[k] = LLVMBuildGEP2(L->b, i8, bases[k], &offset, 1, "");
-    }
-    nest(L, n, d + 1, here);
-    LLVMValueRef next = LLVMBuildAdd(L->b, i, LLVMConstInt(i64, 1, 0), "");
-    LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
-    LLVMBuildBr(L->b, head);
-    LLVMValueRef in_v[2] = {LLVMConstInt(i64, 0, 0), next};
-    LLVMBasicBlockRef in_b[2] = {before, latch};
-    LLVMAddIncoming(i, in_v, in_b, 2);
-    LLVMPositionBuilderAtEnd(L->b, done);
+    dim_step s = {.n = n, .d = d, .bases = bases, .unit = unit};
+    cj_emit_for(L, n->shape[d], dim_body, &s);
 }
 
 void cj_emit_loop_nest(cj_lower *L, const cj_loop_nest *n, LLVMValueRef *bases) {
