@@ -1,14 +1,15 @@
-"""Arrays made inside compiled code (issue 10): cujit vs numba vs NumPy, side by side in one
-run, as ratios of cujit's time. What exists so far:
-  (c) allocation-heavy: 10**6 calls of a jitted function returning np.empty(4), from Python
-      (call + allocate + box + free), and 10**6 allocations inside one compiled loop;
-  zeros: np.zeros((4000, 4000)) made and walked in compiled code;
-  (a) the expression a*b + c*d - e on 10**7 float64 (fused into one loop, as numba does);
+"""Arrays made inside compiled code (issue 10): cujit vs numba vs NumPy vs the memory floor, side
+by side in one run, as ratios of cujit's time, and each jit's first call (compile + run).
+  (a)  a*b + c*d - e on 10**7 float64 (fused into one loop, as numba does);
   (a2) np.sqrt(a*a + b*b) * np.sign(a) on 10**7 float64 (ufuncs fused with operators);
-  (b) a.sum() of 4000x4000 float64;
-  (e) np.random.normal(0, 1, 10**7) (NumPy's legacy stream, as numba's).
-The rest of the issue's list (axis reductions, np.dot, np.sort) is added as those
-land. Usage: python benchmarks/cpu_arrays.py"""
+  (b)  a.sum() and (b2) a.mean(axis=0) of 4000x4000 float64;
+  (c)  10**6 calls of a jitted function returning np.empty(4), from Python (call + allocate +
+       box + free), and 10**6 np.empty(4) inside one compiled loop;
+  (d)  np.dot of two 1000x1000 float64 (the process's BLAS);
+  (e)  np.random.normal(0, 1, 10**7) (NumPy's legacy stream, as numba's);
+  (f)  np.sort of 10**7 float64.
+The floor of a streaming row is the bytes it must move at the bandwidth of np.copyto on 10**7
+float64 (read + write). Usage: python benchmarks/cpu_arrays.py"""
 import time
 import warnings
 
@@ -50,15 +51,70 @@ def total(a):
     return a.sum()
 
 
+def column_means(a):
+    return a.mean(axis=0)
+
+
+def matmul(a, b):
+    return np.dot(a, b)
+
+
 def normals(n):
     return np.random.normal(0.0, 1.0, n)
 
 
-def calls(f, n):
+def sort(a):
+    return np.sort(a)
+
+
+def repeat(f, n):
     def run():
         for _ in range(n):
             f()
     return run
+
+
+def cases():
+    """(title, function, arguments, repeats, bytes a streaming floor must move or 0)."""
+    rng = np.random.default_rng(0)
+    ops = [rng.random(10**7) for _ in range(5)]
+    big = rng.random((4000, 4000))
+    m1, m2 = rng.random((1000, 1000)), rng.random((1000, 1000))
+    unsorted = rng.random(10**7)
+    return [
+        ("(a) a*b + c*d - e, 10**7 float64", expression, ops, 5, 6 * ops[0].nbytes),
+        ("(a2) np.sqrt(a*a + b*b) * np.sign(a), 10**7", hypot_sign, ops[:2], 5,
+         3 * ops[0].nbytes),
+        ("(b) a.sum(), 4000x4000 float64", total, (big,), 5, big.nbytes),
+        ("(b2) a.mean(axis=0), 4000x4000 float64", column_means, (big,), 5, big.nbytes),
+        ("(c) 10**6 calls returning np.empty(4)", returns_empty, (), 3, 0),
+        ("(c2) 10**6 np.empty(4) in a compiled loop", allocates_in_loop, (10**6,), 5, 0),
+        ("np.zeros((4000, 4000)) + diagonal walk", zeros_and_walk, (4000,), 5, 0),
+        ("(d) np.dot, 1000x1000 float64", matmul, (m1, m2), 5, 0),
+        ("(e) np.random.normal(0, 1, 10**7)", normals, (10**7,), 5, 0),
+        ("(f) np.sort, 10**7 float64", sort, (unsorted,), 3, 0),
+    ]
+
+
+def timed(f, args, repeats, title):
+    if title.startswith("(c) "):
+        return best_of(repeat(f, 10**6), repeats)
+    return best_of(lambda: f(*args), repeats)
+
+
+def numpy_version(title, f):
+    """NumPy's own call for a row (the same Python function run by the interpreter), or None
+    where NumPy has no counterpart (the compiled loop)."""
+    if title.startswith("(c2)"):
+        return None
+    if title.startswith("np.zeros"):
+        return lambda n: np.zeros((n, n)).trace() + n
+    return f
+
+
+def memory_bandwidth():
+    src, dst = np.random.default_rng(1).random(10**7), np.empty(10**7)
+    return 2 * src.nbytes / best_of(lambda: np.copyto(dst, src), 7)
 
 
 def main():
@@ -69,39 +125,34 @@ def main():
         jits["numba"] = numba.njit
     except ImportError:
         print("numba not installed: cujit alone")
-    rows = {}
-    rng = np.random.default_rng(0)
-    ops = [rng.random(10**7) for _ in range(5)]
-    big = rng.random((4000, 4000))
+    table = cases()
+    times = {name: [] for name in list(jits) + ["numpy", "floor"]}
+    first = {name: [] for name in jits}
+    bandwidth = memory_bandwidth()
     for name, jit in jits.items():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            f, g, h = jit(returns_empty), jit(allocates_in_loop), jit(zeros_and_walk)
-            x, s, u, r = jit(expression), jit(total), jit(hypot_sign), jit(normals)
-            f(), g(10), h(10), x(*ops), s(big), u(*ops[:2]), r(10)
-        rows[name] = (best_of(calls(f, 10**6), 3), best_of(lambda: g(10**6), 5),
-                      best_of(lambda: h(4000), 5), best_of(lambda: x(*ops), 5),
-                      best_of(lambda: u(*ops[:2]), 5), best_of(lambda: s(big), 5),
-                      best_of(lambda: r(10**7), 5))
-    rows["numpy"] = (best_of(calls(lambda: np.empty(4), 10**6), 3), float("nan"),
-                     best_of(lambda: np.zeros((4000, 4000)).trace() + 4000, 5),
-                     best_of(lambda: expression(*ops), 5),
-                     best_of(lambda: hypot_sign(*ops[:2]), 5), best_of(lambda: big.sum(), 5),
-                     best_of(lambda: normals(10**7), 5))
-    titles = ["10**6 calls returning np.empty(4)", "10**6 np.empty(4) in a compiled loop",
-              "np.zeros((4000, 4000)) + diagonal walk", "(a) a*b + c*d - e, 10**7 float64",
-              "(a2) np.sqrt(a*a + b*b) * np.sign(a), 10**7 float64",
-              "(b) a.sum(), 4000x4000 float64", "(e) np.random.normal(0, 1, 10**7)"]
-    for k, title in enumerate(titles):
+        for title, f, args, repeats, _ in table:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compiled = jit(f)
+                t0 = time.perf_counter()
+                compiled(*args)
+                first[name].append(time.perf_counter() - t0)
+            times[name].append(timed(compiled, args, repeats, title))
+    for title, f, args, repeats, nbytes in table:
+        plain = numpy_version(title, f)
+        times["numpy"].append(timed(plain, args, repeats, title) if plain else float("nan"))
+        times["floor"].append(nbytes / bandwidth if nbytes else float("nan"))
+    print(f"memory bandwidth (np.copyto, read + write): {bandwidth / 1e9:.1f} GB/s")
+    for k, (title, *_rest) in enumerate(table):
         print(title)
-        base = rows["cujit"][k]
-        for name, times in rows.items():
-            t = times[k]
-            if t == t:
-                print(f"  {name:6} {1e3 * t:10.2f} ms  {t / base:6.2f}x cujit's time")
-    if "numba" in rows:
-        print("cujit/numba:", " ".join(f"{rows['cujit'][k] / rows['numba'][k]:.2f}"
-                                       for k in range(len(titles))))
+        base = times["cujit"][k]
+        for name, row in times.items():
+            if row[k] == row[k]:
+                print(f"  {name:6} {1e3 * row[k]:10.2f} ms  {row[k] / base:6.2f}x cujit's time")
+        print("  first call: " + "  ".join(f"{n} {1e3 * first[n][k]:.0f} ms" for n in first))
+    if "numba" in times:
+        print("cujit/numba:", " ".join(f"{times['cujit'][k] / times['numba'][k]:.2f}"
+                                       for k in range(len(table))))
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ int cj_store_var(cj_lower *L, int var, LLVMValueRef value, const cj_type *from) 
     if (v == NULL) {
         return -1;
     }
-    if (!cj_counts_refs(L, to)) {
+    if (!cj_counts_refs(L, to) || L->ref_plan[var] == CJ_REFS_BORROWED) {
         LLVMBuildStore(L->b, v, L->slots[var]);
         return 0;
     }
@@ -387,6 +387,11 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     case CJ_I_GLOBAL:
         return cj_store_var(L, in->dst, cj_empty(L), in->rtype);
     case CJ_I_COPY:
+        if (L->ref_plan[in->args[0]] == CJ_REFS_MOVED) { /* the reference goes with the value */
+            LLVMValueRef moved = cj_load_var(L, in->args[0]);
+            LLVMBuildStore(L->b, LLVMConstNull(LLVMTypeOf(moved)), L->slots[in->args[0]]);
+            return cj_store_var_taking(L, in->dst, moved, vtype(L, in->args[0]));
+        }
         return cj_store_var(L, in->dst, cj_load_var(L, in->args[0]), vtype(L, in->args[0]));
     case CJ_I_CALL:
         return cj_lower_call(L, in);
@@ -508,7 +513,8 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
     L.b = LLVMCreateBuilderInContext(L.ctx);
     L.alloca_bb = cj_new_bb(&L, "entry");
     L.blocks = cj_arena_alloc(&ir->arena, sizeof(LLVMBasicBlockRef) * (size_t)ir->blocks.len);
-    int rc = L.blocks && make_slots(&L) == 0 && cj_find_fused_array_ops(&L) == 0 ? 0 : -1;
+    int rc = L.blocks && make_slots(&L) == 0 && cj_plan_refs(&L) == 0 &&
+             cj_find_fused_array_ops(&L) == 0 ? 0 : -1;
     for (int i = 0; rc == 0 && i < ir->blocks.len; i++) {
         if (CJ_BLOCK(ir, i)->reachable) {
             char bb_name[32];

@@ -27,7 +27,13 @@ typedef struct cj_lower {
     LLVMBasicBlockRef exit_bb;    /* lower_refs.c: drops the variables' references, returns */
     LLVMValueRef exit_status;     /* its phi of the status to return */
     cj_vec held;                  /* cj_held: hidden owners (an iterator's array), lower_refs.c */
+    unsigned char *ref_plan;      /* per variable: cj_refs_plan (lower_refs_plan.c) */
 } cj_lower;
+
+/* How a variable holding arrays counts references (lower_refs_plan.c). */
+enum cj_refs_plan { CJ_REFS_OWNED, CJ_REFS_BORROWED, CJ_REFS_MOVED };
+/* Fills L->ref_plan; -1 with an exception. */
+int cj_plan_refs(cj_lower *L);
 
 /* ---- lower.c ---- */
 LLVMValueRef cj_load_var(cj_lower *L, int var);               /* in the variable's type */

@@ -144,7 +144,7 @@ void cj_finish_exit(cj_lower *L) {
     LLVMPositionBuilderAtEnd(L->b, L->exit_bb);
     for (int v = 0; v < L->ir->vars.len; v++) {
         const cj_type *t = CJ_VAR(L->ir, v)->type;
-        if (cj_counts_refs(L, t)) {
+        if (cj_counts_refs(L, t) && L->ref_plan[v] != CJ_REFS_BORROWED) {
             cj_decref(L, cj_load_var(L, v), t);
         }
     }

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "util/npy.h"
+
 /* ---- attributes ---- */
 
 /* Rewrites `module.attr` into the value it names, typed as a constant or an object. */
@@ -46,6 +48,23 @@ static const cj_type *dims_tuple(int ndim) {
     return cj_type_tuple(ndim, items);
 }
 
+/* a.dtype is known at compile time: it becomes the np.dtype constant, usable wherever a
+ * dtype is (np.zeros(n, a.dtype), a.astype(b.dtype)), as numba's DType. */
+static int array_dtype_constant(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
+                                const cj_type **out) {
+    PyObject *descr = (PyObject *)PyArray_DescrFromType(cj_type_npy_typenum(t->dtype));
+    if (descr == NULL || cj_ir_keep(c->ir, descr) == NULL) {
+        Py_XDECREF(descr);
+        return -1;
+    }
+    Py_DECREF(descr);
+    in->op = CJ_I_CONST;
+    in->obj = descr;
+    in->nargs = 0;
+    *out = cj_type_const_obj(descr);
+    return *out ? 1 : -1;
+}
+
 static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const char *name,
                       const cj_type **out) {
     if (strcmp(name, "shape") == 0 || strcmp(name, "strides") == 0) {
@@ -71,6 +90,9 @@ static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cha
         in->nargs = 0;
         *out = cj_t_int64;
         return 1;
+    }
+    if (strcmp(name, "dtype") == 0) {
+        return array_dtype_constant(c, in, t, out);
     }
     if (strcmp(name, "T") == 0) {
         *out = cj_transposed(t);
