@@ -351,3 +351,8 @@ def test_interp_errors():
         interp(1.0 + 1j, np.arange(3.0), np.arange(3.0))
     with pytest.raises(ValueError, match="xp must be 1D"):
         interp(1.0, np.ones((2, 2)), np.arange(4.0))
+
+
+def test_interp_of_0d_x_is_a_number():
+    got = interp(np.array(0.5), np.arange(3.0), np.arange(3.0) * 2)
+    assert got == 1.0 and isinstance(got, float)
