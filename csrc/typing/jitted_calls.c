@@ -2,7 +2,9 @@
  * parameter positions (numba's rules and messages), then the callee's overload for the
  * argument types from the env, or the function being compiled itself (recursion). The NumPy
  * functions cujit implements in Python (cujit.np.arraymath, as numba implements most of its
- * NumPy library) are such calls too, to their jitted implementation. */
+ * NumPy library) are such calls too, to their jitted implementation; so are the calls a C
+ * typer makes of one of that module's helpers once it has read what must be constant
+ * (np.searchsorted's side, array_search.c). */
 #include "typing/infer_internal.h"
 
 static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_call *call) {
