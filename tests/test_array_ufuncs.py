@@ -246,8 +246,6 @@ def test_where_and_clip_errors():
         njit(clip)(1.0, 0.0, 2.0)
     with pytest.raises(TypingError, match="same number of dimensions"):
         njit(clip_out)(np.zeros((2, 2)), 0.0, 1.0, np.zeros(4))
-    with pytest.raises(UnsupportedError, match="np.nonzero"):
-        njit(lambda c: np.where(c))(np.zeros(2))
     with pytest.raises(TypingError, match="takes 3 input"):
         njit(lambda c, x: np.where(c, x))(np.zeros(2), np.zeros(2))
     with pytest.raises(ValueError):

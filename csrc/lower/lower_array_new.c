@@ -157,5 +157,7 @@ int cj_call_hands_over(const cj_call *call) {
                                               cj_random_makes_array(call))) ||
            ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) && sorted_copy) ||
            ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) &&
+            cj_builtin_searches(id)) ||
+           ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) &&
             (id == CJ_B_NP_COPY || id == CJ_B_METH_ASTYPE || cj_builtin_fresh_array(id)));
 }

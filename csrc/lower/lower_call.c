@@ -543,6 +543,10 @@ static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call
         return cj_lower_array_sort(L, in, id, cj_load_var(L, call->args[0]), call->argtypes[0],
                                    0, &fresh);
     }
+    if (cj_builtin_searches(id)) { /* lower_array_search.c: np.nonzero, np.argwhere */
+        return cj_lower_array_search(L, in, id, cj_load_var(L, call->args[0]),
+                                     call->argtypes[0]);
+    }
     if (id == CJ_B_NP_DOT || id == CJ_B_NP_VDOT) { /* lower_array_linalg.c */
         int fresh;
         return cj_lower_dot(L, in, call->args[0], call->args[1],
@@ -637,6 +641,9 @@ static LLVMValueRef lower_method_call(cj_lower *L, cj_instr *in, const cj_call *
         int fresh; /* lower_array_sort.c: a.sort() in place */
         return cj_lower_array_sort(L, in, call->builtin, receiver, rt,
                                    call->builtin == CJ_B_NP_SORT, &fresh);
+    }
+    if (call->builtin == CJ_B_NP_NONZERO) { /* lower_array_search.c */
+        return cj_lower_array_search(L, in, CJ_B_NP_NONZERO, receiver, rt);
     }
     if (cj_builtin_reduces(call->builtin)) {
         return cj_lower_reduction(L, in, call, receiver, rt, 0);

@@ -230,6 +230,11 @@ int cj_lower_fancy_setitem(cj_lower *L, cj_instr *in);
  * result, a new array when *fresh. */
 LLVMValueRef cj_lower_array_sort(cj_lower *L, cj_instr *in, int id, LLVMValueRef arr,
                                  const cj_type *at, int in_place, int *fresh);
+/* lower_array_search.c: np.nonzero / a.nonzero() / np.where(c) and np.argwhere (builtin `id`,
+ * NP_NONZERO or NP_ARGWHERE) of `v`, an array or a number of type `at`: a tuple of new arrays
+ * or a new array, handed over. */
+LLVMValueRef cj_lower_array_search(cj_lower *L, cj_instr *in, int id, LLVMValueRef v,
+                                   const cj_type *at);
 /* lower_array_linalg.c: np.dot(a, b[, out]) (out_var -1 when absent), np.vdot (conj), a @ b:
  * a number, a new array (*fresh) or out. */
 LLVMValueRef cj_lower_dot(cj_lower *L, cj_instr *in, int a_var, int b_var, int out_var,

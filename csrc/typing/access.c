@@ -105,7 +105,7 @@ static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cha
     if ((cj_reduction_by_name(name) >= 0 && strcmp(name, "amin") != 0 &&
          strcmp(name, "amax") != 0) ||
         cj_array_method_by_name(name) >= 0 || cj_shape_method_by_name(name) >= 0 ||
-        cj_sort_method_by_name(name) >= 0) {
+        cj_sort_method_by_name(name) >= 0 || cj_search_method_by_name(name) >= 0) {
         /* a.sum(), a.copy(), a.reshape(), a.sort(): typed at the call */
         *out = cj_type_bound(t, in->obj);
         return *out ? 1 : -1;

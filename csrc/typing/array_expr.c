@@ -326,10 +326,6 @@ static int type_select(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **ou
     if (c->env->target == CJ_TARGET_CUDA) {
         return cj_unsupported_error(c, in, "np.%s() is not supported in CUDA code", name);
     }
-    if (id == CJ_B_NP_WHERE && in->nargs == 2) {
-        return cj_unsupported_error(c, in, "np.where(condition) with one argument (np.nonzero) "
-                                           "is not supported yet");
-    }
     if (ufunc_operands(c, in, name, 3, &out_var) < 0) {
         return -1;
     }

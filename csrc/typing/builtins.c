@@ -493,7 +493,8 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
 }
 
 /* The builtins on arrays typed elsewhere: np.arange ... (array_create.c), np.reshape ...
- * (array_shape.c), np.dot/np.vdot (array_linalg.c), np.sort (array_sort.c), ufuncs of arrays,
+ * (array_shape.c), np.dot/np.vdot (array_linalg.c), np.sort (array_sort.c), np.nonzero,
+ * np.where(c), np.argwhere, np.searchsorted (array_search.c), ufuncs of arrays,
  * the operator ufuncs, np.where and np.clip (array_expr.c): 1, -1, or 0 for the others. */
 static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const cj_builtin_info *b = &cj_builtin_table[id];
@@ -506,6 +507,9 @@ static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_ty
     }
     if (id == CJ_B_NP_SORT || id == CJ_B_NP_ARGSORT) { /* array_sort.c */
         return cj_type_array_sort(c, in, id, NULL, out);
+    }
+    if (cj_builtin_searches(id) || (id == CJ_B_NP_WHERE && n == 1)) { /* array_search.c */
+        return cj_type_array_search(c, in, id, NULL, out);
     }
     if (id == CJ_B_NP_DOT || id == CJ_B_NP_VDOT) { /* array_linalg.c */
         int npos = n - in->index;
@@ -665,6 +669,10 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     int sorting = bound->source->kind == CJ_ARRAY ? cj_sort_method_by_name(name) : -1;
     if (sorting >= 0) { /* array_sort.c */
         return cj_type_array_sort(c, in, sorting, bound->source, out);
+    }
+    int search = bound->source->kind == CJ_ARRAY ? cj_search_method_by_name(name) : -1;
+    if (search >= 0) { /* array_search.c */
+        return cj_type_array_search(c, in, search, bound->source, out);
     }
     int method = bound->source->kind == CJ_ARRAY ? cj_array_method_by_name(name) : -1;
     if (method >= 0) {

@@ -297,6 +297,9 @@ typedef enum cj_builtin_rule {
     X(NP_CLIP, "numpy", "clip", CJ_R_SPECIAL, "")                                   \
     X(NP_DOT, "numpy", "dot", CJ_R_SPECIAL, "")                                     \
     X(NP_VDOT, "numpy", "vdot", CJ_R_SPECIAL, "")                                   \
+    X(NP_NONZERO, "numpy", "nonzero", CJ_R_SPECIAL, "")                             \
+    X(NP_ARGWHERE, "numpy", "argwhere", CJ_R_SPECIAL, "")                           \
+    X(NP_SEARCHSORTED, "numpy", "searchsorted", CJ_R_SPECIAL, "")                   \
     X(NP_SORT, "numpy", "sort", CJ_R_SPECIAL, "")                                   \
     X(NP_ARGSORT, "numpy", "argsort", CJ_R_SPECIAL, "")
 
@@ -360,6 +363,13 @@ static inline int cj_builtin_operator_ufunc(int id) {
 /* np.random.seed ... np.random.permutation (typing/array_random.c, lower/lower_random.c). */
 static inline int cj_builtin_random(int id) {
     return id >= CJ_B_NPR_SEED && id <= CJ_B_NPR_PERMUTATION;
+}
+
+/* np.nonzero / a.nonzero() (and np.where(c)), np.argwhere, np.searchsorted: typed in
+ * typing/array_search.c; nonzero and argwhere lowered by lower/lower_array_search.c,
+ * searchsorted a call of its Python implementation (cujit.np.arraymath). */
+static inline int cj_builtin_searches(int id) {
+    return id >= CJ_B_NP_NONZERO && id <= CJ_B_NP_SEARCHSORTED;
 }
 
 /* The builtin id of a Python object, or -1 (no exception) when it is none of them. */

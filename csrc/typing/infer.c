@@ -390,10 +390,11 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
              cj_builtin_makes_array(cj_builtin_lookup(callee->obj)) ||
              cj_builtin_creates(cj_builtin_lookup(callee->obj)) ||
              cj_builtin_lookup(callee->obj) == CJ_B_NP_SORT ||
-             cj_builtin_lookup(callee->obj) == CJ_B_NP_ARGSORT)) {
+             cj_builtin_lookup(callee->obj) == CJ_B_NP_ARGSORT ||
+             cj_builtin_lookup(callee->obj) == CJ_B_NP_SEARCHSORTED)) {
             return 0; /* exception messages, print("text", x) where print is supported,
                        * np.zeros(n, dtype="float32", order="C"), np.arange(n, dtype="i4"),
-                       * np.sort(a, kind="stable") */
+                       * np.sort(a, kind="stable"), np.searchsorted(a, v, side="right") */
         }
         if (callee != NULL && callee->kind == CJ_BOUND &&
             (PyUnicode_CompareWithASCIIString(callee->obj, "astype") == 0 ||

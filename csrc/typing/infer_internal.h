@@ -29,6 +29,15 @@ int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyO
 /* A NumPy function implemented in Python (cujit.np.arraymath), on the CPU: typed as a call of
  * its jitted implementation (1 or -1), or 2 when `obj` is none of them. */
 int cj_type_library_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
+/* A call of cujit.np.arraymath's jitted `name` with arguments vars[0..nargs) (a variable, or -1
+ * for the constant consts[i], kept alive by the caller, passed as an omitted argument). */
+int cj_type_library_helper_call(cj_infer_ctx *c, cj_instr *in, const char *name, int nargs,
+                                const int *vars, PyObject *const *consts, const cj_type **out);
+/* array_search.c: np.nonzero/a.nonzero() (receiver: the array), np.where(c), np.argwhere,
+ * np.searchsorted. */
+int cj_type_array_search(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
+                         const cj_type **out);
+int cj_search_method_by_name(const char *name); /* CJ_B_NP_NONZERO for "nonzero", or -1 */
 /* array_new.c: np.empty/zeros/ones/full and their *_like forms. */
 int cj_type_array_new(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
 /* The rank of a shape argument: 1 for an int, n for a tuple of n ints, -1 for anything else. */

@@ -2,7 +2,9 @@
  * parameter positions (numba's rules and messages), then the callee's overload for the
  * argument types from the env, or the function being compiled itself (recursion). The NumPy
  * functions cujit implements in Python (cujit.np.arraymath, as numba implements most of its
- * NumPy library) are such calls too, to their jitted implementation. */
+ * NumPy library) are such calls too, to their jitted implementation; so are the calls a C
+ * typer makes of one of that module's helpers once it has read what must be constant
+ * (np.searchsorted's side, array_search.c). */
 #include "typing/infer_internal.h"
 
 static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_call *call) {
@@ -69,14 +71,10 @@ static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_ca
     return rc;
 }
 
-int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
-                            const cj_type **out) {
-    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
-    int nparams = code->co_argcount + code->co_kwonlyargcount;
-    cj_call *call = cj_call_record(c, in, CJ_CALL_DISPATCHER, nparams);
-    if (call == NULL || fold_arguments(c, in, pyfunc, call) < 0) {
-        return -1;
-    }
+/* The call (arguments folded) of jitted `callee`: its overload for the argument types. */
+static int resolve_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, cj_call *call,
+                        const cj_type **out) {
+    int nparams = call->nargs;
     /* recursion into this very compilation: its return type is what typing has so far */
     int self = c->env->self_dispatcher == callee && nparams == c->nargs;
     for (int i = 0; self && i < nparams; i++) {
@@ -100,6 +98,17 @@ int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyO
     call->callee = handle;
     *out = ret;
     return 1;
+}
+
+int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                            const cj_type **out) {
+    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
+    int nparams = code->co_argcount + code->co_kwonlyargcount;
+    cj_call *call = cj_call_record(c, in, CJ_CALL_DISPATCHER, nparams);
+    if (call == NULL || fold_arguments(c, in, pyfunc, call) < 0) {
+        return -1;
+    }
+    return resolve_call(c, in, callee, call, out);
 }
 
 /* The jitted implementation of `obj` in cujit.np.arraymath's IMPLEMENTATIONS (borrowed), or
@@ -136,4 +145,32 @@ int cj_type_library_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_
         return -1;
     }
     return cj_type_dispatcher_call(c, in, impl, pyfunc, out);
+}
+
+int cj_type_library_helper_call(cj_infer_ctx *c, cj_instr *in, const char *name, int nargs,
+                                const int *vars, PyObject *const *consts, const cj_type **out) {
+    PyObject *module = PyImport_ImportModule("cujit.np.arraymath");
+    PyObject *impl = module ? PyObject_GetAttrString(module, name) : NULL;
+    Py_XDECREF(module);
+    if (impl == NULL) {
+        return -1;
+    }
+    Py_DECREF(impl); /* the module keeps it */
+    if (c->env->dispatcher_pyfunc == NULL || c->env->dispatcher_pyfunc(impl) == NULL) {
+        CJ_UNREACHABLE("a library helper that is not a jitted function");
+        return -1;
+    }
+    cj_call *call = cj_call_record(c, in, CJ_CALL_DISPATCHER, nargs);
+    if (call == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < nargs; i++) {
+        call->args[i] = vars[i];
+        call->defaults[i] = vars[i] < 0 ? consts[i] : NULL;
+        call->argtypes[i] = vars[i] < 0 ? cj_type_omitted(consts[i]) : cj_vt(c, vars[i]);
+        if (call->argtypes[i] == NULL) {
+            return -1;
+        }
+    }
+    return resolve_call(c, in, impl, call, out);
 }

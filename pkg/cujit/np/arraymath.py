@@ -109,6 +109,339 @@ def roll(a, shift):
     return out
 
 
+
+# --- searching and counting ---
+# np.nonzero, np.where(c) and np.argwhere are C (typing/array_search.c); np.searchsorted's
+# side is read by the C typer, which calls searchsorted or searchsorted_array below with the
+# constant `right`. The comparisons are NumPy's sort order (NaN last; complex numbers by real
+# part, then imaginary part, as numba's), written once for every dtype: the imaginary part of
+# a real number is a constant 0 the compiler folds away. `x.real.itemsize < x.itemsize` is a
+# compile-time test for a complex array (the branches it decides are pruned).
+
+_range = range  # histogram's parameter `range` hides the builtin inside it
+_LIKELY_IN_CACHE_SIZE = 8
+
+
+@njit
+def _sorts_before(x, y):
+    xr, yr, xi, yi = x.real, y.real, x.imag, y.imag
+    if xr < yr:
+        return xi == xi or yi != yi
+    if xr > yr:
+        return yi != yi and xi == xi
+    if xr == yr or (xr != xr and yr != yr):
+        return xi < yi or (yi != yi and xi == xi)
+    return yr != yr
+
+
+@njit
+def _bisect(a, key, lo, hi, right):
+    while lo < hi:
+        mid = lo + ((hi - lo) >> 1)
+        if right:
+            after = not _sorts_before(key, a[mid])
+        else:
+            after = _sorts_before(a[mid], key)
+        if after:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit
+def searchsorted(a, v, right=False):
+    return _bisect(a, v, 0, a.size, right)
+
+
+@njit
+def searchsorted_array(a, v, right=False):
+    keys = v.ravel()
+    out = np.empty(keys.size, np.int64)
+    n = a.size
+    lo = 0
+    hi = n
+    for i in _range(keys.size):
+        key = keys[i]
+        # NumPy's binsearch: after a smaller key only the lower bound is kept
+        if i > 0 and (not _sorts_before(key, keys[i - 1]) if right
+                      else _sorts_before(keys[i - 1], key)):
+            hi = n
+        else:
+            lo = 0
+            hi = hi + 1 if hi < n else n
+        lo = _bisect(a, key, lo, hi, right)
+        hi = lo
+        out[i] = lo
+    return out.reshape(v.shape)
+
+
+@njit
+def _monotonicity(bins):
+    n = bins.size
+    if n == 0:
+        return 1
+    last = bins[0]
+    i = 1
+    while i < n and bins[i] == last:
+        i += 1
+    if i == n:
+        return 1
+    nxt = bins[i]
+    if last < nxt:
+        for k in _range(i + 1, n):
+            last = nxt
+            nxt = bins[k]
+            if last > nxt:
+                return 0
+        return 1
+    for k in _range(i + 1, n):
+        last = nxt
+        nxt = bins[k]
+        if last < nxt:
+            return 0
+    return -1
+
+
+@njit
+def digitize(x, bins, right=False):
+    xa = np.asarray(x)
+    if xa.real.itemsize < xa.itemsize:
+        raise TypeError("x may not be complex")
+    if bins.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    mono = _monotonicity(bins)
+    if mono == 0:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    # the sides swap: digitize's right=False is searchsorted's 'right'
+    if right:
+        if mono == -1:
+            return bins.size - np.searchsorted(bins[::-1], x, side='left')
+        return np.searchsorted(bins, x, side='left')
+    if mono == -1:
+        return bins.size - np.searchsorted(bins[::-1], x, side='right')
+    return np.searchsorted(bins, x, side='right')
+
+
+@njit
+def _outer_edges(a, range):
+    if range is None:
+        if a.size == 0:
+            return 0.0, 1.0
+        first = float(a.min())
+        last = float(a.max())
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise ValueError("histogram(): autodetected range is not finite")
+    else:
+        first = float(range[0])
+        last = float(range[1])
+        if first > last:
+            raise ValueError("histogram(): max must be larger than min in range parameter")
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise ValueError("histogram(): supplied range is not finite")
+    if first == last:
+        first -= 0.5
+        last += 0.5
+    return first, last
+
+
+@njit
+def _histogram_equal_bins(a, n, range):
+    if n < 1:
+        raise ValueError("histogram(): `bins` should be a positive integer")
+    first, last = _outer_edges(a, range)
+    edges = np.linspace(first, last, n + 1)
+    hist = np.zeros(n, np.int64)
+    width = last - first
+    for i in _range(a.size):
+        v = a[i]
+        if not (v >= first and v <= last):
+            continue
+        x = float(v)
+        # NumPy's: the bin from the width, then moved by one where rounding missed an edge
+        k = int((x - first) / width * n)
+        if k == n:
+            k -= 1
+        if x < edges[k]:
+            k -= 1
+        elif x >= edges[k + 1] and k != n - 1:
+            k += 1
+        hist[k] += 1
+    return hist, edges
+
+
+@njit
+def _histogram_edges(a, bins):
+    nbins = bins.size - 1
+    if nbins < 0:
+        raise ValueError("histogram(): bins must have at least one edge")
+    for i in _range(nbins):
+        if not bins[i] <= bins[i + 1]:  # NaN too
+            raise ValueError("histogram(): bins must increase monotonically")
+    hist = np.zeros(nbins, np.int64)
+    if nbins == 0:
+        return hist, bins
+    lowest = bins[0]
+    highest = bins[nbins]
+    for i in _range(a.size):
+        v = a[i]
+        if not (lowest <= v and v <= highest):  # outside, or NaN
+            continue
+        lo = 0  # the last edge at or below v, among bins[:-1]
+        hi = nbins - 1
+        while lo < hi:
+            mid = (lo + hi + 1) >> 1
+            if v < bins[mid]:
+                hi = mid - 1
+            else:
+                lo = mid
+        hist[lo] += 1
+    return hist, bins
+
+
+@njit
+def histogram(a, bins=10, range=None):
+    flat = np.asarray(a).ravel()
+    if np.asarray(bins).ndim == 0:
+        return _histogram_equal_bins(flat, bins, range)
+    if bins.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    return _histogram_edges(flat, bins)
+
+
+@njit
+def _search_with_guess(key, arr, length, guess):
+    # numba's binary_search_with_guess, NumPy's before 1.15
+    imin = 0
+    imax = length
+    if key > arr[length - 1]:
+        return length
+    elif key < arr[0]:
+        return -1
+    if length <= 4:
+        i = 1
+        while i < length and key >= arr[i]:
+            i += 1
+        return i - 1
+    if guess > length - 3:
+        guess = length - 3
+    if guess < 1:
+        guess = 1
+    if key < arr[guess]:
+        if key < arr[guess - 1]:
+            imax = guess - 1
+            if guess > _LIKELY_IN_CACHE_SIZE and key >= arr[guess - _LIKELY_IN_CACHE_SIZE]:
+                imin = guess - _LIKELY_IN_CACHE_SIZE
+        else:
+            return guess - 1
+    else:
+        if key < arr[guess + 1]:
+            return guess
+        if key < arr[guess + 2]:
+            return guess + 1
+        imin = guess + 2
+        if guess < length - _LIKELY_IN_CACHE_SIZE - 1 and \
+                key < arr[guess + _LIKELY_IN_CACHE_SIZE]:
+            imax = guess + _LIKELY_IN_CACHE_SIZE
+    while imin < imax:
+        imid = imin + ((imax - imin) >> 1)
+        if key >= arr[imid]:
+            imin = imid + 1
+        else:
+            imax = imid
+    return imin - 1
+
+
+@njit
+def _interp_part(slope, x, dx, dy, j):
+    # NumPy's: if one direction gives NaN, try the other
+    r = slope * (x - dx[j]) + dy[j]
+    if np.isnan(r):
+        r = slope * (x - dx[j + 1]) + dy[j + 1]
+        if np.isnan(r) and dy[j] == dy[j + 1]:
+            r = dy[j]
+    return r
+
+
+@njit
+def _interp_complex(z, dx, fp):
+    dy = np.asarray(fp, np.complex128)
+    out = np.empty(z.size, np.complex128)
+    n = dx.size
+    j = 0
+    for i in _range(z.size):
+        x = z[i]
+        if n == 1:
+            out[i] = dy[0]
+            continue
+        if np.isnan(x):
+            out[i] = complex(x, 0.0)
+            continue
+        j = _search_with_guess(x, dx, n, j)
+        if j == -1:
+            out[i] = dy[0]
+        elif j >= n - 1:
+            out[i] = dy[n - 1]
+        elif dx[j] == x:
+            out[i] = dy[j]
+        else:
+            inv = np.divide(1.0, dx[j + 1] - dx[j])
+            re = _interp_part((dy[j + 1].real - dy[j].real) * inv, x, dx, dy.real, j)
+            im = _interp_part((dy[j + 1].imag - dy[j].imag) * inv, x, dx, dy.imag, j)
+            out[i] = complex(re, im)
+    return out
+
+
+@njit
+def _interp_real(z, dx, fp):
+    dy = np.asarray(fp, np.float64)
+    out = np.empty(z.size, np.float64)
+    n = dx.size
+    j = 0
+    for i in _range(z.size):
+        x = z[i]
+        if n == 1:
+            out[i] = dy[0]
+            continue
+        if np.isnan(x):
+            out[i] = x
+            continue
+        j = _search_with_guess(x, dx, n, j)
+        if j == -1:
+            out[i] = dy[0]
+        elif j >= n - 1:
+            out[i] = dy[n - 1]
+        elif dx[j] == x:
+            out[i] = dy[j]
+        else:
+            slope = np.divide(dy[j + 1] - dy[j], dx[j + 1] - dx[j])
+            out[i] = _interp_part(slope, x, dx, dy, j)
+    return out
+
+
+@njit
+def interp(x, xp, fp):
+    xa = np.asarray(x)
+    if xa.real.itemsize < xa.itemsize or xp.real.itemsize < xp.itemsize:
+        raise TypeError("Cannot cast array data from complex dtype to float64 dtype")
+    if xp.ndim != 1:
+        raise ValueError("xp must be 1D")
+    if fp.ndim != 1:
+        raise ValueError("fp must be 1D")
+    if xp.size == 0:
+        raise ValueError("array of sample points is empty")
+    if xp.size != fp.size:
+        raise ValueError("fp and xp are not of the same size.")
+    z = np.asarray(xa.ravel(), np.float64)
+    dx = np.asarray(xp, np.float64)
+    if fp.real.itemsize < fp.itemsize:
+        out = _interp_complex(z, dx, fp)
+    else:
+        out = _interp_real(z, dx, fp)
+    if xa.ndim == 0:
+        return out[0]
+    return out.reshape(xa.shape)
+
 IMPLEMENTATIONS = {
     np.diff: diff,
     np.flatnonzero: flatnonzero,
@@ -119,4 +452,8 @@ IMPLEMENTATIONS = {
     np.allclose: allclose,
     np.bincount: bincount,
     np.roll: roll,
+    # --- searching and counting ---
+    np.digitize: digitize,
+    np.histogram: histogram,
+    np.interp: interp,
 }
