@@ -1,5 +1,7 @@
 /* lower_cmath.c: the cmath functions of a complex number, by their formulas over real math
- * (the target's libm on the CPU, libdevice on CUDA), with CPython's special values. */
+ * (the target's libm on the CPU, libdevice on CUDA). exp, sinh and cosh keep C99's values on
+ * the real axis; elsewhere an infinite or NaN part gives what the formulas give, which can
+ * differ from C99's Annex G (and NumPy's, CPython's) in which parts are NaN. */
 #include "lower/lower_internal.h"
 
 #include <math.h>
@@ -78,6 +80,12 @@ static LLVMValueRef complex_sqrt(cj_lower *L, LLVMValueRef x, LLVMValueRef y, LL
     return cj_make_complex(L, t, re, im);
 }
 
+/* On the real axis (y = +-0) a function that is real there keeps y as its imaginary part
+ * (C99's cexp(x + 0i) = exp(x) + 0i even where exp(x) is inf or NaN and exp(x) * 0 is not). */
+static LLVMValueRef on_real_axis(cj_lower *L, LLVMValueRef y, LLVMValueRef zero, LLVMValueRef im) {
+    return LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, y, zero, ""), y, im, "");
+}
+
 /* sin, cos, sinh, cosh of x + iy. */
 static LLVMValueRef complex_trig(cj_lower *L, int id, LLVMValueRef x, LLVMValueRef y,
                                  const cj_type *pt, const cj_type *t) {
@@ -93,10 +101,13 @@ static LLVMValueRef complex_trig(cj_lower *L, int id, LLVMValueRef x, LLVMValueR
         return cj_make_complex(L, t, LLVMBuildFMul(B, cx, chy, ""),
                                LLVMBuildFNeg(B, LLVMBuildFMul(B, sx, shy, ""), ""));
     }
+    LLVMValueRef zero = cj_float_const(L, pt, 0.0);
     if (id == CJ_B_C_SINH) {
-        return cj_make_complex(L, t, LLVMBuildFMul(B, shx, cy, ""), LLVMBuildFMul(B, chx, sy, ""));
+        return cj_make_complex(L, t, LLVMBuildFMul(B, shx, cy, ""),
+                               on_real_axis(L, y, zero, LLVMBuildFMul(B, chx, sy, "")));
     }
-    return cj_make_complex(L, t, LLVMBuildFMul(B, chx, cy, ""), LLVMBuildFMul(B, shx, sy, ""));
+    return cj_make_complex(L, t, LLVMBuildFMul(B, chx, cy, ""),
+                           on_real_axis(L, y, zero, LLVMBuildFMul(B, shx, sy, "")));
 }
 
 /* tan, tanh of x + iy, zero = 0.0 in part type pt. */
@@ -133,8 +144,9 @@ LLVMValueRef cj_lower_cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type 
     switch (id) {
     case CJ_B_C_EXP: {
         LLVMValueRef e = cj_math1(L, "exp", pt, x);
+        LLVMValueRef im = LLVMBuildFMul(B, e, cj_math1(L, "sin", pt, y), "");
         return cj_make_complex(L, t, LLVMBuildFMul(B, e, cj_math1(L, "cos", pt, y), ""),
-                               LLVMBuildFMul(B, e, cj_math1(L, "sin", pt, y), ""));
+                               on_real_axis(L, y, zero, im));
     }
     case CJ_B_C_LOG:
     case CJ_B_C_LOG10: {

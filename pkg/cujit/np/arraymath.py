@@ -52,7 +52,7 @@ def unique(a):
 
 @njit
 def trace(a):
-    s = a[0, 0] - a[0, 0] if a.shape[0] > 0 and a.shape[1] > 0 else a[:0, :0].sum()
+    s = a[:0, :0].sum()  # a zero of the sum's type (a[0, 0] - a[0, 0] is NaN for inf)
     for i in range(min(a.shape[0], a.shape[1])):
         s += a[i, i]
     return s
