@@ -493,8 +493,9 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
 }
 
 /* The builtins on arrays typed elsewhere: np.arange ... (array_create.c), np.reshape ...
- * (array_shape.c), np.dot/np.vdot (array_linalg.c), np.sort (array_sort.c), ufuncs of arrays,
- * the operator ufuncs, np.where and np.clip (array_expr.c): 1, -1, or 0 for the others. */
+ * (array_shape.c), np.dot/np.vdot (array_linalg.c), np.sort (array_sort.c), np.concatenate ...
+ * (array_join.c), ufuncs of arrays, the operator ufuncs, np.where and np.clip (array_expr.c):
+ * 1, -1, or 0 for the others. */
 static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const cj_builtin_info *b = &cj_builtin_table[id];
     int n = in->nargs - 1;
@@ -506,6 +507,9 @@ static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_ty
     }
     if (id == CJ_B_NP_SORT || id == CJ_B_NP_ARGSORT) { /* array_sort.c */
         return cj_type_array_sort(c, in, id, NULL, out);
+    }
+    if (cj_builtin_joins(id)) { /* array_join.c */
+        return cj_type_array_join(c, in, id, out);
     }
     if (id == CJ_B_NP_DOT || id == CJ_B_NP_VDOT) { /* array_linalg.c */
         int npos = n - in->index;
