@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from cujit import njit
-from cujit.errors import TypingError, UnsupportedError
+from cujit.errors import TypingError
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
 
@@ -271,12 +271,26 @@ def test_typing_errors_are_numbas():
     def scalar(x):
         return np.atleast_2d(x)
 
-    with pytest.raises(TypingError, match=r"np.atleast_2d\(\) takes an array"):
+    with pytest.raises(TypingError, match=r"np.atleast_2d\(\) takes arrays, not float64"):
         scalar(3.0)
 
     @njit
-    def several(a):
-        return np.atleast_1d(a, a)
+    def keyword(a):
+        return np.atleast_1d(a, arys=a)
 
-    with pytest.raises(UnsupportedError, match="several arrays"):
-        several(np.ones(2))
+    with pytest.raises(TypingError, match="no keywords"):
+        keyword(np.ones(2))
+
+
+def test_atleast_of_several_arrays_is_a_tuple_of_views():
+    @njit
+    def several(a, b, c):
+        return np.atleast_2d(a, b, c), np.atleast_3d(a, b)
+
+    a, b, c = np.array(1.0), np.arange(3), np.ones((2, 2), np.float32)
+    two, three = several(a, b, c)
+    want2, want3 = np.atleast_2d(a, b, c), np.atleast_3d(a, b)
+    assert len(two) == 3 and len(three) == 2
+    for got, want in zip(two + three, want2 + want3):
+        same(got, want)
+    assert np.shares_memory(two[2], c)

@@ -7,7 +7,7 @@
  * paths of vstack/dstack first require equal shapes, with numba's words) and their sum along
  * it; a new array (C, or F when the type says so) is made, and each input is copied, cast,
  * into its slice (a view of the result) by cj_array_assign_disjoint. An axis out of range is
- * NumPy's AxisError (cj_axis_value). np.atleast_1d/2d/3d return a view of their argument. */
+ * NumPy's AxisError (cj_axis_value). np.atleast_1d/2d/3d return a view of each argument. */
 #include "lower/lower_internal.h"
 
 typedef struct join {
@@ -192,10 +192,9 @@ static int copy_inputs(cj_lower *L, const join *j, LLVMValueRef tup, const cj_ty
     return 0;
 }
 
-/* np.atleast_<k>d(a): a itself, or a view with 1-sized axes. */
-static LLVMValueRef atleast(cj_lower *L, cj_instr *in, const cj_call *call) {
-    const cj_type *at = call->argtypes[0], *rt = in->rtype;
-    LLVMValueRef arr = cj_load_var(L, call->args[0]);
+/* np.atleast_<k>d's view of `arr`: arr itself, or a view with 1-sized axes (type rt). */
+static LLVMValueRef atleast(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
+                            const cj_type *rt) {
     if (rt->ndim == at->ndim) {
         return arr;
     }
@@ -205,13 +204,28 @@ static LLVMValueRef atleast(cj_lower *L, cj_instr *in, const cj_call *call) {
         sh[d] = cj_array_dim(L, arr, CJ_ARR_SHAPE, d);
         st[d] = cj_array_dim(L, arr, CJ_ARR_STRIDES, d);
     }
-    at_least(L, call->builtin - CJ_B_NP_ATLEAST_1D + 1, &n, sh, st);
+    at_least(L, id - CJ_B_NP_ATLEAST_1D + 1, &n, sh, st);
     return cj_array_view(L, arr, cj_i64(L, 0), n, sh, st, rt);
+}
+
+/* np.atleast_<k>d(a, ...): one view, or a tuple of them. */
+static LLVMValueRef atleast_call(cj_lower *L, cj_instr *in, const cj_call *call) {
+    const cj_type *rt = in->rtype;
+    if (call->nargs == 1) {
+        return atleast(L, call->builtin, cj_load_var(L, call->args[0]), call->argtypes[0], rt);
+    }
+    LLVMValueRef tup = LLVMGetUndef(cj_llvm_type(L->ctx, rt));
+    for (int i = 0; i < call->nargs; i++) {
+        LLVMValueRef v = atleast(L, call->builtin, cj_load_var(L, call->args[i]),
+                                 call->argtypes[i], rt->items[i]);
+        tup = LLVMBuildInsertValue(L->b, tup, v, (unsigned)i, "");
+    }
+    return tup;
 }
 
 LLVMValueRef cj_lower_array_join(cj_lower *L, cj_instr *in, const cj_call *call) {
     if (!cj_builtin_joins_fresh(call->builtin)) {
-        return atleast(L, in, call);
+        return atleast_call(L, in, call);
     }
     const cj_type *rt = in->rtype, *tt = call->argtypes[0];
     LLVMValueRef tup = cj_load_var(L, call->args[0]), shape[CJ_MAXDIM];

@@ -4,8 +4,9 @@
  * np.vstack, np.dstack and np.column_stack(tup), where `arrays` / `tup` is a non-empty tuple
  * of arrays (a UniTuple, a heterogeneous Tuple, or a list literal written in the call) of one
  * rank (column_stack: 1-d and 2-d mixed); the result's dtype is NumPy's promotion of theirs,
- * its layout 'F' when every input is 'F', else 'C' (numba's). np.atleast_1d/2d/3d(a) of one
- * array: a view with 1-sized axes inserted (numba's places), a's layout.
+ * its layout 'F' when every input is 'F', else 'C' (numba's). np.atleast_1d/2d/3d(a, ...) of
+ * arrays: a view of each with 1-sized axes inserted (numba's places) in its layout; a tuple of
+ * them for several.
  * The call record holds (arrays, axis): the axis a variable, or -1 with its constant (NULL:
  * the function's own axis). Lowering: lower/lower_array_join.c. */
 #include "typing/infer_internal.h"
@@ -30,21 +31,30 @@ static int joined_ndim(int id, int ndim) {
     }
 }
 
+/* np.atleast_<k>d(a): a's view; of several arrays (at most 256), a tuple of their views. */
 static int type_atleast(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const char *name = cj_builtin_table[id].attr;
-    if (in->index > 0 || in->nargs != 2) {
-        return cj_unsupported_error(c, in, "np.%s() of %s is not supported yet (one array)",
-                                    name, in->index > 0 ? "keywords" : "several arrays");
+    int n = in->nargs - 1;
+    if (in->index > 0 || n < 1 || n > 256) {
+        return cj_typing_error(c, in, "np.%s() takes one array or more, and no keywords",
+                               name);
     }
-    const cj_type *at = cj_vt(c, in->args[1]);
-    if (at->kind != CJ_ARRAY) {
-        return cj_typing_error(c, in, "np.%s() takes an array, not %s", name, at->name);
+    const cj_type *items[256];
+    for (int i = 0; i < n; i++) {
+        const cj_type *at = cj_vt(c, in->args[i + 1]);
+        if (at->kind != CJ_ARRAY) {
+            return cj_typing_error(c, in, "np.%s() takes arrays, not %s", name, at->name);
+        }
+        items[i] = cj_type_array(at->dtype, joined_ndim(id, at->ndim), at->layout,
+                                 at->readonly);
+        if (items[i] == NULL) {
+            return -1;
+        }
     }
-    cj_call *call = cj_plain_call(c, in, CJ_CALL_BUILTIN, id);
-    if (call == NULL) {
+    if (cj_plain_call(c, in, CJ_CALL_BUILTIN, id) == NULL) {
         return -1;
     }
-    *out = cj_type_array(at->dtype, joined_ndim(id, at->ndim), at->layout, at->readonly);
+    *out = n == 1 ? items[0] : cj_type_tuple(n, items);
     return *out ? 1 : -1;
 }
 
