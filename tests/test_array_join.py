@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from cujit import njit
-from cujit.errors import TypingError
+from cujit.errors import TypingError, UnsupportedError
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
 
@@ -168,6 +168,30 @@ def test_list_literal_and_uni_tuple_argument():
     t = (a, a + 1, a[:, ::-1])
     for g, fn in zip(from_tuple(t), (np.concatenate, np.hstack, np.column_stack)):
         same(g, fn(t))
+
+
+def test_a_named_list_is_refused():
+    @njit
+    def named(a):
+        x = [a, a]
+        return np.concatenate(x)
+
+    with pytest.raises(UnsupportedError, match="cujit does not support lists"):
+        named(np.ones(2))
+
+
+G = np.arange(4.0)
+
+
+def test_global_read_only_arrays_join():
+    @njit
+    def with_global(a):
+        return np.concatenate((G, a)), np.stack((G, a), -1), np.atleast_2d(G)
+
+    a = np.ones(4, np.int64)
+    for got, want in zip(with_global(a), (np.concatenate((G, a)), np.stack((G, a), -1),
+                                          np.atleast_2d(G))):
+        same(got, want)
 
 
 def test_join_inside_a_loop_frees_its_results():

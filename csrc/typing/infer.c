@@ -426,7 +426,8 @@ static int reject_lists(cj_infer_ctx *c, cj_instr *in) {
                                     c->def[in->args[1]]->op != CJ_I_BUILD_TUPLE ||
                                     c->def[in->args[1]]->nargs != 0)) {
             return cj_unsupported_error(c, in, "cujit does not support lists (a list literal "
-                                               "only as np.array()'s argument)");
+                                               "only as np.array()'s argument or as the "
+                                               "arrays of np.concatenate(), np.stack() ...)");
         }
         return 0;
     }
@@ -442,7 +443,8 @@ static int reject_lists(cj_infer_ctx *c, cj_instr *in) {
     for (int i = 0; i < in->nargs; i++) {
         if (is_list(c, in->args[i])) {
             return cj_unsupported_error(c, in, "cujit does not support lists (a list literal "
-                                               "only as np.array()'s argument)");
+                                               "only as np.array()'s argument or as the "
+                                               "arrays of np.concatenate(), np.stack() ...)");
         }
     }
     return 0;
