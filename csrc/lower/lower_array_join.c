@@ -70,7 +70,7 @@ static void lift(cj_lower *L, const join *j, LLVMValueRef arr, const cj_type *at
     } else if (j->id == CJ_B_NP_COLUMN_STACK && n == 1) {
         insert_one(L, &n, 1, sh, st);
     } else if (j->id == CJ_B_NP_HSTACK || j->id == CJ_B_NP_VSTACK || j->id == CJ_B_NP_DSTACK) {
-        at_least(L, j->id - CJ_B_NP_HSTACK + 1, &n, sh, st);
+        at_least(L, j->id - CJ_B_NP_HSTACK + 1, &n, sh, st); /* h, v, d: the table's order */
     }
 }
 
@@ -204,7 +204,7 @@ static LLVMValueRef atleast(cj_lower *L, int id, LLVMValueRef arr, const cj_type
         sh[d] = cj_array_dim(L, arr, CJ_ARR_SHAPE, d);
         st[d] = cj_array_dim(L, arr, CJ_ARR_STRIDES, d);
     }
-    at_least(L, id - CJ_B_NP_ATLEAST_1D + 1, &n, sh, st);
+    at_least(L, id - CJ_B_NP_ATLEAST_1D + 1, &n, sh, st); /* 1d, 2d, 3d: the table's order */
     return cj_array_view(L, arr, cj_i64(L, 0), n, sh, st, rt);
 }
 
