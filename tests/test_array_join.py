@@ -25,7 +25,7 @@ def sweep(fast):
 def sample(dtype, shape, rng):
     a = np.asarray(rng.integers(-50, 50, shape))
     if np.dtype(dtype).kind == "c":
-        return (a + 1j * rng.integers(-50, 50, shape)).astype(dtype)
+        return np.asarray(a + 1j * rng.integers(-50, 50, shape)).astype(dtype)
     return np.asarray(a > 0 if dtype == np.bool_ else a).astype(dtype)
 
 
