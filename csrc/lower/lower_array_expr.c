@@ -321,6 +321,11 @@ static int assign(cj_lower *L, LLVMValueRef dest, const cj_type *dt, LLVMValueRe
     return emit_loops(L, &e, &n, dest);
 }
 
+int cj_array_assign_disjoint(cj_lower *L, LLVMValueRef dest, const cj_type *dt,
+                             LLVMValueRef src, const cj_type *st) {
+    return assign(L, dest, dt, src, st);
+}
+
 int cj_array_assign(cj_lower *L, LLVMValueRef dest, const cj_type *dt, LLVMValueRef src,
                     const cj_type *st) {
     /* NumPy's rule: as if src were copied first, when the two share memory (a[1:] = a[:-1]) */

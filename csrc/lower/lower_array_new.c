@@ -153,8 +153,9 @@ int cj_call_hands_over(const cj_call *call) {
                           call->argtypes[0]->ndim + call->argtypes[1]->ndim > 2;
     int sorted_copy = id == CJ_B_NP_ARGSORT ||
                       (id == CJ_B_NP_SORT && call->kind == CJ_CALL_BUILTIN);
-    return (call->kind == CJ_CALL_BUILTIN && (cj_builtin_makes_array(id) || dot_makes_array ||
-                                              cj_random_makes_array(call))) ||
+    return (call->kind == CJ_CALL_BUILTIN &&
+            (cj_builtin_makes_array(id) || dot_makes_array || cj_random_makes_array(call) ||
+             cj_builtin_joins_fresh(id))) ||
            ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) && sorted_copy) ||
            ((call->kind == CJ_CALL_BUILTIN || call->kind == CJ_CALL_METHOD) &&
             cj_builtin_searches(id)) ||

@@ -547,6 +547,9 @@ static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call
         return cj_lower_array_search(L, in, id, cj_load_var(L, call->args[0]),
                                      call->argtypes[0]);
     }
+    if (cj_builtin_joins(id)) { /* lower_array_join.c */
+        return cj_lower_array_join(L, in, call);
+    }
     if (id == CJ_B_NP_DOT || id == CJ_B_NP_VDOT) { /* lower_array_linalg.c */
         int fresh;
         return cj_lower_dot(L, in, call->args[0], call->args[1],

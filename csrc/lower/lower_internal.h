@@ -201,6 +201,12 @@ LLVMValueRef cj_reduce_step(cj_lower *L, int id, const cj_type *dtype, const cj_
 LLVMValueRef cj_lower_reduction(cj_lower *L, cj_instr *in, const cj_call *call,
                                 LLVMValueRef arr, const cj_type *at, int first_arg);
 
+/* The axis argument call->args[first_arg] (or the constant default there) in 0..ndim-1,
+ * raising NumPy's AxisError otherwise, as an int64; *none (and 0) when the call has none (a
+ * NULL or None default). NULL with an exception. */
+LLVMValueRef cj_axis_value(cj_lower *L, const cj_call *call, int first_arg, int ndim,
+                           int *none);
+
 /* ---- lower_reduce_scan.c: np.cumsum/np.cumprod (a new 1-D array), np.median ---- */
 LLVMValueRef cj_lower_cumulative(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
                                  const cj_type *rt);
@@ -222,6 +228,9 @@ LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh);
  * were copied first when the two share memory: 0, or -1 with an exception. */
 int cj_array_assign(cj_lower *L, LLVMValueRef dest, const cj_type *dt, LLVMValueRef src,
                     const cj_type *st);
+/* The same when dest and src cannot share memory (dest a new array's part): no check. */
+int cj_array_assign_disjoint(cj_lower *L, LLVMValueRef dest, const cj_type *dt,
+                             LLVMValueRef src, const cj_type *st);
 /* lower_array_fancy.c: a[mask], a[idx] (typing/array_fancy.c): a new array; and the
  * assignments a[mask] = v, a[idx] = v: 0, or -1 with an exception. */
 LLVMValueRef cj_lower_fancy_getitem(cj_lower *L, cj_instr *in);
@@ -235,6 +244,9 @@ LLVMValueRef cj_lower_array_sort(cj_lower *L, cj_instr *in, int id, LLVMValueRef
  * or a new array, handed over. */
 LLVMValueRef cj_lower_array_search(cj_lower *L, cj_instr *in, int id, LLVMValueRef v,
                                    const cj_type *at);
+/* lower_array_join.c: np.concatenate ... np.column_stack (a new array the call hands over),
+ * np.atleast_1d/2d/3d (a view of the argument). */
+LLVMValueRef cj_lower_array_join(cj_lower *L, cj_instr *in, const cj_call *call);
 /* lower_array_linalg.c: np.dot(a, b[, out]) (out_var -1 when absent), np.vdot (conj), a @ b:
  * a number, a new array (*fresh) or out. */
 LLVMValueRef cj_lower_dot(cj_lower *L, cj_instr *in, int a_var, int b_var, int out_var,

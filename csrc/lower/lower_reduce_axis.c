@@ -34,10 +34,9 @@ static int axis_error_id(cj_lower *L, PyObject *known, int ndim) {
     return id;
 }
 
-/* The call's axis in 0..ndim-1 (raising AxisError otherwise) as an int64; *none when the
- * call has no axis. NULL with an exception. */
-static LLVMValueRef axis_value(cj_lower *L, const cj_call *call, int first_arg, int ndim,
-                               int *none) {
+/* The call's axis (lower_internal.h). */
+LLVMValueRef cj_axis_value(cj_lower *L, const cj_call *call, int first_arg, int ndim,
+                           int *none) {
     int var = call->nargs > first_arg ? call->args[first_arg] : -1;
     PyObject *known = var < 0 && call->nargs > first_arg ? call->defaults[first_arg] : NULL;
     *none = var < 0 && (known == NULL || known == Py_None);
@@ -195,7 +194,7 @@ LLVMValueRef cj_lower_reduction(cj_lower *L, cj_instr *in, const cj_call *call,
                                      : cj_float_const(L, cj_t_float64, 0.0);
         return cj_lower_variance(L, id, arr, at, ddof);
     }
-    LLVMValueRef axis = axis_value(L, call, first_arg, at->ndim, &none);
+    LLVMValueRef axis = cj_axis_value(L, call, first_arg, at->ndim, &none);
     if (axis == NULL) {
         return NULL;
     }

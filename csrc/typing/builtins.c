@@ -494,8 +494,9 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
 
 /* The builtins on arrays typed elsewhere: np.arange ... (array_create.c), np.reshape ...
  * (array_shape.c), np.dot/np.vdot (array_linalg.c), np.sort (array_sort.c), np.nonzero,
- * np.where(c), np.argwhere, np.searchsorted (array_search.c), ufuncs of arrays,
- * the operator ufuncs, np.where and np.clip (array_expr.c): 1, -1, or 0 for the others. */
+ * np.where(c), np.argwhere, np.searchsorted (array_search.c), np.concatenate ... (array_join.c),
+ * ufuncs of arrays, the operator ufuncs, np.where and np.clip (array_expr.c): 1, -1, or 0 for
+ * the others. */
 static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const cj_builtin_info *b = &cj_builtin_table[id];
     int n = in->nargs - 1;
@@ -510,6 +511,9 @@ static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_ty
     }
     if (cj_builtin_searches(id) || (id == CJ_B_NP_WHERE && n == 1)) { /* array_search.c */
         return cj_type_array_search(c, in, id, NULL, out);
+    }
+    if (cj_builtin_joins(id)) { /* array_join.c */
+        return cj_type_array_join(c, in, id, out);
     }
     if (id == CJ_B_NP_DOT || id == CJ_B_NP_VDOT) { /* array_linalg.c */
         int npos = n - in->index;

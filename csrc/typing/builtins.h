@@ -301,7 +301,16 @@ typedef enum cj_builtin_rule {
     X(NP_ARGWHERE, "numpy", "argwhere", CJ_R_SPECIAL, "")                           \
     X(NP_SEARCHSORTED, "numpy", "searchsorted", CJ_R_SPECIAL, "")                   \
     X(NP_SORT, "numpy", "sort", CJ_R_SPECIAL, "")                                   \
-    X(NP_ARGSORT, "numpy", "argsort", CJ_R_SPECIAL, "")
+    X(NP_ARGSORT, "numpy", "argsort", CJ_R_SPECIAL, "")                             \
+    X(NP_CONCATENATE, "numpy", "concatenate", CJ_R_SPECIAL, "")                     \
+    X(NP_STACK, "numpy", "stack", CJ_R_SPECIAL, "")                                 \
+    X(NP_HSTACK, "numpy", "hstack", CJ_R_SPECIAL, "")                               \
+    X(NP_VSTACK, "numpy", "vstack", CJ_R_SPECIAL, "")                               \
+    X(NP_DSTACK, "numpy", "dstack", CJ_R_SPECIAL, "")                               \
+    X(NP_COLUMN_STACK, "numpy", "column_stack", CJ_R_SPECIAL, "")                   \
+    X(NP_ATLEAST_1D, "numpy", "atleast_1d", CJ_R_SPECIAL, "")                       \
+    X(NP_ATLEAST_2D, "numpy", "atleast_2d", CJ_R_SPECIAL, "")                       \
+    X(NP_ATLEAST_3D, "numpy", "atleast_3d", CJ_R_SPECIAL, "")
 
 typedef enum cj_builtin {
 #define CJ_BUILTIN_ENUM(id, mod, attr, rule, cname) CJ_B_##id,
@@ -370,6 +379,16 @@ static inline int cj_builtin_random(int id) {
  * searchsorted a call of its Python implementation (cujit.np.arraymath). */
 static inline int cj_builtin_searches(int id) {
     return id >= CJ_B_NP_NONZERO && id <= CJ_B_NP_SEARCHSORTED;
+}
+
+/* Joining arrays (typing/array_join.c, lower/lower_array_join.c): np.concatenate ...
+ * np.column_stack make a new array; np.atleast_1d/2d/3d return a view. */
+static inline int cj_builtin_joins(int id) {
+    return id >= CJ_B_NP_CONCATENATE && id <= CJ_B_NP_ATLEAST_3D;
+}
+
+static inline int cj_builtin_joins_fresh(int id) {
+    return id >= CJ_B_NP_CONCATENATE && id <= CJ_B_NP_COLUMN_STACK;
 }
 
 /* The builtin id of a Python object, or -1 (no exception) when it is none of them. */

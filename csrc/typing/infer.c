@@ -419,14 +419,16 @@ static int is_list(cj_infer_ctx *c, int var) {
     return c->def[var] != NULL && (c->def[var]->flags & CJ_F_LIST);
 }
 
-/* Lists exist only as literals read by np.array()/np.asarray() (or by enclosing literals). */
+/* Lists exist only as literals read by np.array()/np.asarray(), np.concatenate() ...
+ * np.column_stack() (or by enclosing literals). */
 static int reject_lists(cj_infer_ctx *c, cj_instr *in) {
     if (in->flags & CJ_F_LIST) {
         if (in->op == CJ_I_COPY && (!is_list(c, in->args[1]) ||
                                     c->def[in->args[1]]->op != CJ_I_BUILD_TUPLE ||
                                     c->def[in->args[1]]->nargs != 0)) {
             return cj_unsupported_error(c, in, "cujit does not support lists (a list literal "
-                                               "only as np.array()'s argument)");
+                                               "only as np.array()'s argument or as the "
+                                               "arrays of np.concatenate(), np.stack() ...)");
         }
         return 0;
     }
@@ -434,14 +436,16 @@ static int reject_lists(cj_infer_ctx *c, cj_instr *in) {
         const cj_type *callee = cj_vt(c, in->args[0]);
         int id = callee != NULL && callee->kind == CJ_CONST_OBJ ? cj_builtin_lookup(callee->obj)
                                                                 : -1;
-        if (callee == NULL || id == CJ_B_NP_ARRAY || id == CJ_B_NP_ASARRAY) {
-            return 0; /* np.array([1, 2]); an unknown callee waits for its type */
+        if (callee == NULL || id == CJ_B_NP_ARRAY || id == CJ_B_NP_ASARRAY ||
+            cj_builtin_joins_fresh(id)) {
+            return 0; /* np.array([1, 2]), np.concatenate([a, b]); an unknown callee waits */
         }
     }
     for (int i = 0; i < in->nargs; i++) {
         if (is_list(c, in->args[i])) {
             return cj_unsupported_error(c, in, "cujit does not support lists (a list literal "
-                                               "only as np.array()'s argument)");
+                                               "only as np.array()'s argument or as the "
+                                               "arrays of np.concatenate(), np.stack() ...)");
         }
     }
     return 0;

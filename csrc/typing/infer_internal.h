@@ -81,6 +81,8 @@ int cj_type_fancy_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const
 int cj_sort_method_by_name(const char *name); /* CJ_B_NP_SORT / CJ_B_NP_ARGSORT, or -1 */
 int cj_type_array_sort(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *receiver,
                        const cj_type **out);
+/* array_join.c: np.concatenate ... np.column_stack, np.atleast_1d/2d/3d (cj_builtin_joins). */
+int cj_type_array_join(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
 /* array_linalg.c: np.dot(a, b[, out]) (out_var -1 when absent), np.vdot (vdot), a @ b. */
 int cj_type_array_dot(cj_infer_ctx *c, cj_instr *in, int vdot, int a_var, int b_var,
                       int out_var, const cj_type **out);
