@@ -350,3 +350,16 @@ case("np_digitize", "np.digitize({0}, np.array([-2.0, 0.0, 0.5, 3.0]))", "a", FL
 case("np_histogram", "np.histogram({0}, 5, (-3.0, 3.0))", "a", REAL, specials=False)
 case("np_interp", "np.interp({0}, np.array([-3.0, 0.0, 1.0, 4.0]), np.array([1.0, 2.0, 0.0, 5.0]))",
      "a", REAL, specials=False)
+
+# --- joining ---
+case("np_concatenate", "np.concatenate(({0}, {0}[:1], {0}))", "a", ALL)
+case("np_concatenate_axis", "np.concatenate(({0}, {0}), axis=-1)", "a", NUMBERS)
+case("np_concatenate_mixed", "np.concatenate(({0}, {0}.astype(np.float32)))", "a", REAL)
+case("np_stack", "np.stack(({0}, {0} * 2))", "a", NUMBERS)
+case("np_stack_axis", "np.stack(({0}, {0}), axis=1)", "a", REAL)
+case("np_hstack", "np.hstack(({0}, {0}))", "a", ALL)
+case("np_vstack", "np.vstack(({0}, {0}))", "a", NUMBERS)
+case("np_dstack", "np.dstack(({0}, {0}))", "a", REAL)
+case("np_column_stack", "np.column_stack(({0}, {0}))", "a", REAL, ndims=(1, 2))
+case("np_atleast_2d", "np.atleast_2d({0}) + 0", "a", REAL)
+case("np_atleast_3d", "np.atleast_3d({0}) * 1", "a", REAL)
