@@ -1,8 +1,9 @@
 """Complex loops of np.log1p, expm1, exp2, log2, rint, sign, maximum, minimum, fmax, fmin and
-the ordering ufuncs (np.less ...) on complex arrays, as numba computes them (the operators `<`
-... on complex arrays stay a TypingError: numba fails on them too): NumPy's lexicographic order with its NaN rule, maximum/minimum propagating NaN and
-fmax/fmin ignoring it, numba's formulas (sign z/|z|); result dtypes exact; values against NumPy
-(numba where the two differ)."""
+the ordering ufuncs (np.less ...) on complex arrays, as numba computes them: NumPy's
+lexicographic order with its NaN rule, maximum/minimum propagating NaN and fmax/fmin ignoring
+it, numba's formulas (sign z/|z|); result dtypes exact; values against NumPy (numba where the
+two differ). The operators `<` ... on complex arrays stay a TypingError (numba fails on them
+too)."""
 import numpy as np
 import pytest
 

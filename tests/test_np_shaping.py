@@ -58,7 +58,8 @@ def diff1(a):
 
 
 def sample(rng, shape, dtype):
-    x = rng.integers(-20, 20, shape) if np.dtype(dtype).kind in "iub" else rng.standard_normal(shape)
+    kind = np.dtype(dtype).kind
+    x = rng.integers(-20, 20, shape) if kind in "iub" else rng.standard_normal(shape)
     if np.dtype(dtype).kind == "c":
         x = x + 1j * rng.standard_normal(shape)
     if np.dtype(dtype).kind == "u":
@@ -148,11 +149,13 @@ def test_outer_out_and_scalars():
         njit(outer_out)(a, b, np.zeros((4, 3)))
 
 
-@pytest.mark.parametrize("dtype", sweep(NUMERIC))
+@pytest.mark.parametrize("dtype", [d if d in (np.int8, np.float32) else
+                                   pytest.param(d, marks=pytest.mark.slow) for d in NUMERIC])
 def test_cross_matches_numpy(dtype):
     rng = np.random.default_rng(3)
-    cases = [((3,), (3,)), ((5, 3), (3,)), ((3,), (4, 3)), ((2, 1, 3), (4, 3)),
-             ((4, 2), (4, 3)), ((3,), (2,)), ((0, 3), (3,)), ((2, 0, 3), (1, 3))]
+    cases = [((3,), (3,)), ((2, 1, 3), (4, 3)), ((4, 2), (4, 3)), ((0, 3), (3,))]
+    if dtype not in (np.int8, np.float32):
+        cases += [((5, 3), (3,)), ((3,), (4, 3)), ((3,), (2,)), ((2, 0, 3), (1, 3))]
     for sa, sb in cases:
         a, b = sample(rng, sa, dtype), sample(rng, sb, dtype)
         with warnings.catch_warnings():
