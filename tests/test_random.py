@@ -438,8 +438,7 @@ def test_typing_errors():
         njit(lambda: np.random.randint(3, dtype=np.int32))()
     with pytest.raises(TypingError, match="takes integer dimensions"):
         njit(lambda: np.random.rand(2.0))()
-    with pytest.raises(UnsupportedError, match=r"choice\(\) with p"):
-        njit(lambda: np.random.choice(5, 2, p=np.ones(5) / 5))()
+    # choice(..., p=) is supported: tests/test_random_multi.py
     with pytest.raises(TypingError, match="replace must be a bool"):
         njit(lambda: np.random.choice(5, 2, 1.5))()
 

@@ -283,7 +283,8 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
     LLVMValueRef r = NULL;
     const cj_type *a = in->nargs > 0 ? vtype(L, in->args[0]) : NULL;
     const cj_type *b = in->nargs > 1 ? vtype(L, in->args[1]) : NULL;
-    if ((in->op == CJ_I_BINOP || in->op == CJ_I_UNARY || in->op == CJ_I_COMPARE) &&
+    int identity = in->op == CJ_I_COMPARE && (in->sub == CJ_IS || in->sub == CJ_ISNOT);
+    if ((in->op == CJ_I_BINOP || in->op == CJ_I_UNARY || in->op == CJ_I_COMPARE) && !identity &&
         (a->kind == CJ_ARRAY || (b != NULL && b->kind == CJ_ARRAY))) {
         if (L->fused[in->dst] == in) {
             return 0; /* computed in its reader's loop (lower_array_fuse.c) */

@@ -239,21 +239,23 @@ static LLVMValueRef sign_of(cj_lower *L, LLVMValueRef x, const cj_type *t) {
 static LLVMValueRef np_minmax(cj_lower *L, int id, LLVMValueRef a, LLVMValueRef b,
                               const cj_type *t) {
     int is_max = id == CJ_B_NP_MAXIMUM || id == CJ_B_NP_FMAX;
-    const cj_type *ot;
-    (void)cj_rule_compare(CJ_GT, t, t, &ot);
+    const cj_type *ot = t; /* complex: NumPy's lexicographic order (cj_lower_compare) */
+    if (t->kind != CJ_COMPLEX) {
+        (void)cj_rule_compare(CJ_GT, t, t, &ot);
+    }
     LLVMValueRef a_wins = cj_lower_compare(L, is_max ? CJ_GE : CJ_LE, a, t, b, t, ot);
     if (a_wins == NULL) {
         return NULL;
     }
-    if (t->kind != CJ_FLOAT) {
+    if (t->kind != CJ_FLOAT && t->kind != CJ_COMPLEX) {
         return LLVMBuildSelect(L->b, a_wins, a, b, "");
     }
-    if (id == CJ_B_NP_MAXIMUM || id == CJ_B_NP_MINIMUM) { /* a NaN on either side wins */
-        a_wins = LLVMBuildOr(L->b, a_wins, isnan_of(L, a), "");
-        return LLVMBuildSelect(L->b, a_wins, a, b, "");
-    }
-    a_wins = LLVMBuildOr(L->b, a_wins, isnan_of(L, b), "");
-    return LLVMBuildSelect(L->b, a_wins, a, b, "");
+    /* maximum/minimum: a NaN on either side wins; fmax/fmin: a NaN on b's side loses */
+    int propagate = id == CJ_B_NP_MAXIMUM || id == CJ_B_NP_MINIMUM;
+    LLVMValueRef v = propagate ? a : b, vi = NULL;
+    LLVMValueRef nan = isnan_of(L, t->kind == CJ_COMPLEX ? cj_complex_parts(L, v, &vi) : v);
+    nan = vi ? LLVMBuildOr(L->b, nan, isnan_of(L, vi), "") : nan;
+    return LLVMBuildSelect(L->b, LLVMBuildOr(L->b, a_wins, nan, ""), a, b, "");
 }
 
 static LLVMValueRef gcd_of(cj_lower *L, LLVMValueRef a, LLVMValueRef b) {
@@ -333,6 +335,11 @@ static int cmath_twin(int id) {
 LLVMValueRef cj_lower_ufunc_element(cj_lower *L, int id, LLVMValueRef x, LLVMValueRef y,
                                     const cj_type *loop_in, const cj_type *loop_out) {
     const cj_builtin_info *bi = &cj_builtin_table[id];
+    int complex_own = id == CJ_B_NP_LOG1P || id == CJ_B_NP_EXPM1 || id == CJ_B_NP_EXP2 ||
+                      id == CJ_B_NP_LOG2 || id == CJ_B_NP_RINT || id == CJ_B_NP_SIGN;
+    if (loop_in->kind == CJ_COMPLEX && complex_own) {
+        return cj_lower_complex_ufunc1(L, id, x, loop_in); /* lower_cmath.c */
+    }
     switch (id) {
     case CJ_B_ABS:
     case CJ_B_NP_ABSOLUTE:

@@ -1,7 +1,8 @@
 /* lower_cmath.c: the cmath functions of a complex number, by their formulas over real math
- * (the target's libm on the CPU, libdevice on CUDA). exp, sinh and cosh keep C99's values on
- * the real axis; elsewhere an infinite or NaN part gives what the formulas give, which can
- * differ from C99's Annex G (and NumPy's, CPython's) in which parts are NaN. */
+ * (the target's libm on the CPU, libdevice on CUDA), and the NumPy ufuncs of complex numbers
+ * numba computes by its own formulas (log1p, expm1, exp2, log2, rint, sign). exp, sinh and cosh
+ * keep C99's values on the real axis; elsewhere an infinite or NaN part gives what the formulas
+ * give, which can differ from C99's Annex G (and NumPy's, CPython's) in which parts are NaN. */
 #include "lower/lower_internal.h"
 
 #include <math.h>
@@ -178,6 +179,57 @@ LLVMValueRef cj_lower_cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type 
         return cmath_inverse(L, id, z, t);
     default:
         PyErr_SetString(cj_LoweringError, "unsupported cmath function");
+        return NULL;
+    }
+}
+
+/* NumPy ufuncs of complex numbers beyond the cmath functions, by numba's formulas: log1p
+ * (log|1+z| + i arg(1+z)), expm1 (e^x cos y - 1 + i e^x sin y), exp2 (exp(z ln 2)), log2
+ * (log(z) log2 e), rint (of each part) and sign (z/|z|, 0 at 0). NULL with an exception for
+ * any other. */
+LLVMValueRef cj_lower_complex_ufunc1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t) {
+    LLVMBuilderRef B = L->b;
+    const cj_type *pt = part_of(t);
+    LLVMValueRef y, x = cj_complex_parts(L, z, &y);
+    switch (id) {
+    case CJ_B_NP_LOG1P: {
+        LLVMValueRef x1 = LLVMBuildFAdd(B, x, cj_float_const(L, pt, 1.0), "");
+        return cj_make_complex(L, t, cj_math1(L, "log", pt, cj_math2(L, "hypot", pt, x1, y)),
+                               cj_math2(L, "atan2", pt, y, x1));
+    }
+    case CJ_B_NP_EXPM1: {
+        LLVMValueRef e = cj_math1(L, "exp", pt, x);
+        LLVMValueRef re = LLVMBuildFMul(B, e, cj_math1(L, "cos", pt, y), "");
+        return cj_make_complex(L, t, LLVMBuildFAdd(B, re, cj_float_const(L, pt, -1.0), ""),
+                               LLVMBuildFMul(B, e, cj_math1(L, "sin", pt, y), ""));
+    }
+    case CJ_B_NP_EXP2: {
+        LLVMValueRef ln2 = cj_float_const(L, pt, 0.693147180559945309417232121458176568);
+        LLVMValueRef xl = LLVMBuildFMul(B, ln2, x, ""), yl = LLVMBuildFMul(B, ln2, y, "");
+        LLVMValueRef e = cj_lower_cmath1(L, CJ_B_C_EXP, cj_make_complex(L, t, xl, yl), t);
+        LLVMValueRef real = LLVMBuildFCmp(B, LLVMRealOEQ, y, cj_float_const(L, pt, 0.0), "");
+        return LLVMBuildSelect(B, real, cj_make_complex(L, t, cj_math1(L, "exp", pt, xl), y),
+                               e, ""); /* a real z: exp of it, the zero kept (NaN + 0j) */
+    }
+    case CJ_B_NP_LOG2: {
+        LLVMValueRef log2e = cj_float_const(L, pt, 1.442695040888963407359924681001892137);
+        LLVMValueRef li, lr = cj_complex_parts(L, cj_lower_cmath1(L, CJ_B_C_LOG, z, t), &li);
+        return cj_make_complex(L, t, LLVMBuildFMul(B, log2e, lr, ""),
+                               LLVMBuildFMul(B, log2e, li, ""));
+    }
+    case CJ_B_NP_RINT:
+        return cj_make_complex(L, t, cj_math1(L, "rint", pt, x), cj_math1(L, "rint", pt, y));
+    case CJ_B_NP_SIGN: {
+        LLVMValueRef a = cj_math2(L, "hypot", pt, x, y);
+        LLVMValueRef q = cj_lower_binop(L, CJ_TRUEDIV, z, t, a, pt, t, t);
+        if (q == NULL) {
+            return NULL;
+        }
+        LLVMValueRef zero = LLVMBuildFCmp(B, LLVMRealOEQ, a, cj_float_const(L, pt, 0.0), "");
+        return LLVMBuildSelect(B, zero, cconst(L, t, 0.0, 0.0), q, "csign");
+    }
+    default:
+        PyErr_SetString(cj_LoweringError, "unsupported complex ufunc");
         return NULL;
     }
 }

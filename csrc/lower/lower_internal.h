@@ -117,6 +117,8 @@ int cj_lower_raise(cj_lower *L, cj_instr *in);
 int cj_exc_id(cj_lower *L, PyObject *exc);
 /* lower_cmath.c: cmath function `id` (a cj_builtin) of `z`, of complex type `t`. */
 LLVMValueRef cj_lower_cmath1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t);
+/* lower_cmath.c: np.log1p/expm1/exp2/log2/rint/sign of `z`, of complex type `t` (numba's). */
+LLVMValueRef cj_lower_complex_ufunc1(cj_lower *L, int id, LLVMValueRef z, const cj_type *t);
 
 /* ---- lower_array_new.c: np.empty/zeros/ones/full(_like), a new array the call hands over ---- */
 LLVMValueRef cj_lower_array_new(cj_lower *L, cj_instr *in, const cj_call *call);

@@ -590,6 +590,20 @@ LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type
     if (optype->kind == CJ_COMPLEX) {
         LLVMValueRef ai, bi;
         LLVMValueRef ar = cj_complex_parts(L, a, &ai), br = cj_complex_parts(L, b, &bi);
+        if (op != CJ_EQ && op != CJ_NE) { /* NumPy's lexicographic order, its NaN rule */
+            static const LLVMRealPredicate preds[] = {[CJ_LT] = LLVMRealOLT,
+                                                      [CJ_LE] = LLVMRealOLE,
+                                                      [CJ_GT] = LLVMRealOGT,
+                                                      [CJ_GE] = LLVMRealOGE};
+            int less = op == CJ_LT || op == CJ_LE;
+            LLVMValueRef ordered = LLVMBuildFCmp(B, LLVMRealORD, ai, bi, "");
+            LLVMValueRef first = LLVMBuildAnd(B, LLVMBuildFCmp(B, less ? LLVMRealOLT
+                                                                       : LLVMRealOGT,
+                                                               ar, br, ""), ordered, "");
+            LLVMValueRef tie = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, ar, br, ""),
+                                            LLVMBuildFCmp(B, preds[op], ai, bi, ""), "");
+            return LLVMBuildOr(B, first, tie, "corder");
+        }
         LLVMValueRef eq = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, ar, br, ""),
                                        LLVMBuildFCmp(B, LLVMRealOEQ, ai, bi, ""), "");
         return op == CJ_EQ ? eq : LLVMBuildNot(B, eq, "");

@@ -226,6 +226,9 @@ static int complex_loop_supported(int id) {
     case CJ_B_ABS: case CJ_B_NP_ABSOLUTE: case CJ_B_NP_SQUARE: case CJ_B_NP_POWER:
     case CJ_B_NP_LOGICAL_AND: case CJ_B_NP_LOGICAL_OR: case CJ_B_NP_LOGICAL_XOR:
     case CJ_B_NP_LOGICAL_NOT: case CJ_B_NP_ISNAN: case CJ_B_NP_ISINF: case CJ_B_NP_ISFINITE:
+    case CJ_B_NP_LOG1P: case CJ_B_NP_EXPM1: case CJ_B_NP_EXP2: case CJ_B_NP_LOG2:
+    case CJ_B_NP_RINT: case CJ_B_NP_SIGN: case CJ_B_NP_MAXIMUM: case CJ_B_NP_MINIMUM:
+    case CJ_B_NP_FMAX: case CJ_B_NP_FMIN:
         return 1;
     default:
         return 0;
@@ -289,8 +292,7 @@ int cj_type_array_ufunc(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return rc < 0 ? -1 : no_loop(c, in, name);
     }
     int sub, op = cj_ufunc_operator(id, &sub);
-    int complex_ok = op >= 0 ? !(op == CJ_I_COMPARE && sub != CJ_EQ && sub != CJ_NE)
-                             : complex_loop_supported(id);
+    int complex_ok = op >= 0 || complex_loop_supported(id); /* ordering: lexicographic */
     if (loop_in->kind == CJ_COMPLEX && !complex_ok) {
         return cj_unsupported_error(c, in, "ufunc '%s' of complex arrays is not supported yet",
                                     name);

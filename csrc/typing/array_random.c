@@ -2,7 +2,8 @@
  * seed(s); random/random_sample/standard_normal/standard_exponential(size=None); rand(*dims),
  * randn(*dims); uniform(low=0.0, high=1.0, size=None), normal(loc=0.0, scale=1.0, size=None),
  * exponential(scale=1.0, size=None), poisson(lam=1.0, size=None), binomial(n, p, size=None),
- * randint(low, high=None, size=None), choice(a, size=None, replace=True), shuffle(x),
+ * randint(low, high=None, size=None), choice(a, size=None, replace=True) (with p=, a call of
+ * cujit.np.arraymath's NumPy algorithm), shuffle(x),
  * permutation(x); lognormal, standard_gamma, gamma, chisquare, beta, pareto, weibull, power,
  * standard_cauchy, standard_t, laplace, gumbel, logistic, rayleigh, geometric, f, wald,
  * vonmises, negative_binomial, logseries, zipf, triangular and hypergeometric with NumPy's
@@ -173,6 +174,16 @@ static int type_dims(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out)
     return *out ? 1 : -1;
 }
 
+/* Whether a call of choice(a, size=None, replace=True, p=None) passes p. */
+static int choice_with_p(const cj_instr *in) {
+    int nkw = in->index, npos = in->nargs - 1 - nkw;
+    int with_p = npos > 3;
+    for (int k = 0; k < nkw; k++) {
+        with_p |= PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(in->obj, k), "p") == 0;
+    }
+    return with_p;
+}
+
 int cj_type_array_random(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const char *fname = cj_builtin_table[id].attr;
     if (c->env->target == CJ_TARGET_CUDA) {
@@ -182,6 +193,11 @@ int cj_type_array_random(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
     }
     if (id == CJ_B_NPR_RAND || id == CJ_B_NPR_RANDN) {
         return type_dims(c, in, id, out);
+    }
+    if (id == CJ_B_NPR_CHOICE && choice_with_p(in)) {
+        /* NumPy's legacy algorithm over the compiled random_sample (cujit.np.arraymath) */
+        int rc = cj_type_library_call(c, in, cj_vt(c, in->args[0])->obj, out);
+        return rc != 2 ? rc : cj_unsupported_error(c, in, "np.random.choice() with p");
     }
     const random_spec *s = NULL;
     for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {

@@ -180,7 +180,10 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (a == NULL || b == NULL) {
         return 0;
     }
-    if (a->kind == CJ_ARRAY || b->kind == CJ_ARRAY) {
+    /* `out is None` with an array passed is a known False, decided by type (numba) */
+    int identity_to_none = (in->sub == CJ_IS || in->sub == CJ_ISNOT) &&
+                           (a->kind == CJ_NONE || b->kind == CJ_NONE);
+    if ((a->kind == CJ_ARRAY || b->kind == CJ_ARRAY) && !identity_to_none) {
         return cj_type_array_op(c, in, out); /* array_expr.c */
     }
     *out = cj_rule_compare(in->sub, a, b, &in->optype);
@@ -210,6 +213,26 @@ static int known_comparison(cj_infer_ctx *c, const cj_instr *in) {
     return r;
 }
 
+/* Whether a value of type `t` can never be None. */
+static int never_none(const cj_type *t) {
+    return t->kind == CJ_ARRAY || t->kind == CJ_TUPLE || cj_type_is_number(t);
+}
+
+/* Whether the function being typed is one of cujit.np.arraymath's NumPy implementations,
+ * where `size is None` stands for the type test of numba's @overload functions. */
+static int in_library(cj_infer_ctx *c) {
+    PyObject *disp = c->env->self_dispatcher;
+    PyObject *f = disp && c->env->dispatcher_pyfunc ? c->env->dispatcher_pyfunc(disp) : NULL;
+    PyObject *mod = f ? PyObject_GetAttrString(f, "__module__") : NULL;
+    if (f != NULL && mod == NULL) {
+        PyErr_Clear(); /* no module: not the library */
+    }
+    int yes = mod && PyUnicode_Check(mod) &&
+              PyUnicode_CompareWithASCIIString(mod, "cujit.np.arraymath") == 0;
+    Py_XDECREF(mod);
+    return yes;
+}
+
 /* The compile-time truth of a variable's value, or KNOWN_VARIES. */
 static int known_value(cj_infer_ctx *c, const cj_instr *in) {
     switch (in->op) {
@@ -232,6 +255,11 @@ static int known_value(cj_infer_ctx *c, const cj_instr *in) {
         }
         if (b->kind == CJ_OMITTED) {
             b_none = b->obj == Py_None;
+        }
+        if (a_none != b_none && never_none(a_none ? b : a) && in_library(c)) {
+            /* an array, tuple or number is never None: in the library `size is None` with
+             * a tuple passed is decided by type, as numba's overloads decide it */
+            return in->sub == CJ_ISNOT;
         }
         if (!a_none || !b_none) {
             /* numba prunes only when the value is None: with a value passed, both sides are

@@ -7,19 +7,280 @@ import numpy as np
 from cujit.decorators import njit
 
 
+# --- shaping and products ---
+# numba builds np.flip's tuple of slices for any rank; cujit has no slice objects as values, so
+# each rank (its ndim is a compile-time constant) spells its view out, up to 8 dimensions.
+
+
+@njit
+def flip(m):
+    a = np.asarray(m)
+    if a.ndim == 0:
+        return a
+    if a.ndim == 1:
+        return a[::-1]
+    if a.ndim == 2:
+        return a[::-1, ::-1]
+    if a.ndim == 3:
+        return a[::-1, ::-1, ::-1]
+    if a.ndim == 4:
+        return a[::-1, ::-1, ::-1, ::-1]
+    if a.ndim == 5:
+        return a[::-1, ::-1, ::-1, ::-1, ::-1]
+    if a.ndim == 6:
+        return a[::-1, ::-1, ::-1, ::-1, ::-1, ::-1]
+    if a.ndim == 7:
+        return a[::-1, ::-1, ::-1, ::-1, ::-1, ::-1, ::-1]
+    if a.ndim == 8:
+        return a[::-1, ::-1, ::-1, ::-1, ::-1, ::-1, ::-1, ::-1]
+    raise NotImplementedError("np.flip() of arrays of more than 8 dimensions")
+
+
+@njit
+def flipud(m):
+    a = np.asarray(m)
+    if a.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return a[::-1]
+
+
+@njit
+def fliplr(m):
+    a = np.asarray(m)
+    if a.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return a[:, ::-1]
+
+
+@njit
+def outer(a, b, out=None):
+    aa = np.asarray(a)
+    bb = np.asarray(b)
+    column = aa.ravel().reshape((aa.size, 1))
+    row = bb.ravel().reshape((1, bb.size))
+    if out is None:
+        return np.multiply(column, row)
+    return np.multiply(column, row, out)
+
+
+@njit
+def _cross_components(x):
+    # each component keeps a trailing axis of length 1, so that the components of a 1-D and
+    # an N-D operand broadcast against each other as their vectors do
+    x0 = x.T[0:1].T
+    x1 = x.T[1:2].T
+    if x.shape[-1] == 3:
+        x2 = x.T[2:3].T
+    else:
+        x2 = np.multiply(np.zeros_like(x0), x0)
+    return x0, x1, x2
+
+
+@njit
+def cross(a, b):
+    a_ = np.asarray(a)
+    b_ = np.asarray(b)
+    na = a_.shape[-1]
+    nb = b_.shape[-1]
+    if (na != 2 and na != 3) or (nb != 2 and nb != 3):
+        raise ValueError("Incompatible dimensions for cross product\n"
+                         "(dimension must be 2 or 3)")
+    if na == 2 and nb == 2:
+        raise ValueError("Dimensions for both inputs is 2.\n"
+                         "Please replace your numpy.cross(a, b) call with "
+                         "a call to `cross2d(a, b)` from `numba.np.extensions`.")
+    a0, a1, a2 = _cross_components(a_)
+    b0, b1, b2 = _cross_components(b_)
+    cp0 = np.multiply(a1, b2) - np.multiply(a2, b1)
+    cp1 = np.multiply(a2, b0) - np.multiply(a0, b2)
+    cp2 = np.multiply(a0, b1) - np.multiply(a1, b0)
+    out = cp0 + np.zeros(3, np.bool_)  # the broadcast shape plus (3,), in cp0's dtype
+    t = out.T
+    t[0:1] = cp0.T
+    t[1:2] = cp1.T
+    t[2:3] = cp2.T
+    return out
+
+
+# --- np.random's multinomial and dirichlet, on the compiled generators ---
+# NumPy's legacy algorithms over np.random.binomial and np.random.standard_gamma, which draw
+# from the same per-thread stream as NumPy's RandomState, so a seeded run matches NumPy's values.
+
+
+@njit
+def _size_plus(size, k):
+    # `size` (an int or a tuple of ints) with a trailing dimension of length k
+    return np.empty(size, np.bool_).shape + (k,)
+
+
+@njit
+def multinomial(n, pvals, size=None):
+    k = len(pvals)
+    if size is None:
+        out = np.zeros(k, np.int64)
+    else:
+        out = np.zeros(_size_plus(size, k), np.int64)
+    if n < 0:
+        raise ValueError("n < 0")
+    head = 0.0
+    for j in range(k):
+        p = pvals[j]
+        if not (p >= 0.0 and p <= 1.0):
+            raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
+        if j < k - 1:
+            head += p
+    if head > 1.0 + 1e-12:
+        raise ValueError("sum(pvals[:-1]) > 1.0")
+    flat = out.reshape(out.size)
+    for i in range(0, out.size, k):
+        p_sum = 1.0
+        left = n
+        for j in range(k - 1):
+            p_j = pvals[j]
+            n_j = np.random.binomial(left, min(p_j / p_sum, 1.0))
+            flat[i + j] = n_j
+            left -= n_j
+            if left <= 0:
+                break
+            p_sum -= p_j
+        if left > 0:
+            flat[i + k - 1] = left
+    return out
+
+
+@njit
+def dirichlet(alpha, size=None):
+    k = len(alpha)
+    if size is None:
+        out = np.empty(k, np.float64)
+    else:
+        out = np.empty(_size_plus(size, k), np.float64)
+    for j in range(k):
+        if alpha[j] <= 0:
+            raise ValueError("alpha <= 0")
+    flat = out.reshape(out.size)
+    for i in range(0, out.size, k):
+        acc = 0.0
+        for j in range(k):
+            flat[i + j] = np.random.standard_gamma(alpha[j])
+            acc += flat[i + j]
+        inv = 1.0 / acc if acc != 0.0 else np.inf  # NumPy's C: 0 * inf, a NaN
+        for j in range(k):
+            flat[i + j] = flat[i + j] * inv
+    return out
+
+
+@njit
+def _draw_index(cdf, x):
+    # cdf.searchsorted(x, side='right'): the count of cdf's items <= x
+    lo = 0
+    hi = cdf.size
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cdf[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit
+def _choice_cdf(p):
+    cdf = np.cumsum(p)
+    return cdf / cdf[-1]
+
+
+@njit
+def _choice_indices(n, count, replace, p):
+    # NumPy's legacy RandomState.choice with p, value for value: one random_sample per draw
+    idx = np.empty(count, np.int64)
+    if replace:
+        cdf = _choice_cdf(p)
+        for i in range(count):
+            idx[i] = _draw_index(cdf, np.random.random_sample())
+        return idx
+    if count > n:
+        raise ValueError("Cannot take a larger sample than population when replace is False")
+    nonzero = 0
+    for j in range(n):
+        if p[j] > 0:
+            nonzero += 1
+    if nonzero < count:
+        raise ValueError("Fewer non-zero entries in p than size")
+    q = p.copy()
+    seen = np.zeros(n, np.bool_)
+    found = 0
+    while found < count:
+        x = np.random.random_sample(count - found)
+        for i in range(found):
+            q[idx[i]] = 0.0
+        cdf = _choice_cdf(q)
+        for i in range(x.size):  # each new index once, in the order first drawn
+            j = _draw_index(cdf, x[i])
+            if not seen[j]:
+                seen[j] = True
+                idx[found] = j
+                found += 1
+        seen[:] = False
+        for i in range(found):
+            seen[idx[i]] = True
+    return idx
+
+
+@njit
+def choice(a, size=None, replace=True, p=None):
+    pool = np.asarray(a)
+    if pool.ndim == 0:
+        n = pool[()]
+    else:
+        n = pool.shape[0]
+    if pool.ndim > 1:
+        raise ValueError("a must be 1-dimensional")
+    probs = np.asarray(p).astype(np.float64)
+    if probs.ndim != 1:
+        raise ValueError("'p' must be 1-dimensional")
+    if probs.size != n:
+        raise ValueError("'a' and 'p' must have same size")
+    total = 0.0
+    for j in range(probs.size):
+        total += probs[j]
+        if probs[j] < 0:
+            raise ValueError("probabilities are not non-negative")
+    if total != total:
+        raise ValueError("probabilities contain NaN")
+    if abs(total - 1.0) > 1.4901161193847656e-08:
+        raise ValueError("probabilities do not sum to 1")
+    if size is None:
+        i = _choice_indices(n, 1, replace, probs)[0]
+        if pool.ndim == 0:
+            return i
+        return pool[i]
+    shape = np.empty(size, np.bool_).shape
+    idx = _choice_indices(n, np.empty(size, np.bool_).size, replace, probs)
+    if pool.ndim == 0:
+        return idx.reshape(shape)
+    return pool[idx].reshape(shape)
+
+
 @njit
 def diff(a, n=1):
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    if n == 0:
+        return a.copy()
     if n < 0:
         raise ValueError("diff(): order must be non-negative")
-    if a.ndim > 2:
-        raise NotImplementedError("np.diff() of arrays of more than 2 dimensions")
-    r = a.copy()
-    for _ in range(n):
-        if a.ndim == 1:
-            r = r[1:] - r[:-1]
-        else:
-            r = r[:, 1:] - r[:, :-1]
-    return r
+    # numba's algorithm: each last-axis row of a C copy differenced in place, in a.dtype (a
+    # bool difference is True where the two differ), then the first size - n items kept
+    size = a.shape[-1]
+    work = a.copy()
+    if size > n:
+        rows = work.reshape((work.size // size, size))
+        for r in range(rows.shape[0]):
+            for k in range(n):
+                for i in range(size - k - 1):
+                    rows[r, i] = rows[r, i + 1] - rows[r, i]
+    return work.T[:max(size - n, 0)].T.copy()
 
 
 @njit
@@ -96,17 +357,17 @@ def bincount(x, minlength=0):
 
 @njit
 def roll(a, shift):
-    if a.ndim != 1:
-        raise NotImplementedError("np.roll() of arrays of more than one dimension")
-    flat = a[np.ones(a.shape, np.bool_)]
+    # numba: the flattened elements rolled, in the input's shape
+    arr = np.asarray(a)
+    flat = arr.ravel()
     out = np.empty_like(flat)
     n = flat.size
     if n == 0:
-        return out
+        return out.reshape(arr.shape)
     s = shift % n
     out[s:] = flat[:n - s]
     out[:s] = flat[n - s:]
-    return out
+    return out.reshape(arr.shape)
 
 
 
@@ -443,6 +704,14 @@ def interp(x, xp, fp):
     return out.reshape(xa.shape)
 
 IMPLEMENTATIONS = {
+    np.flip: flip,
+    np.flipud: flipud,
+    np.fliplr: fliplr,
+    np.outer: outer,
+    np.cross: cross,
+    np.random.multinomial: multinomial,
+    np.random.dirichlet: dirichlet,
+    np.random.choice: choice,  # with p= only (array_random.c)
     np.diff: diff,
     np.flatnonzero: flatnonzero,
     np.unique: unique,
