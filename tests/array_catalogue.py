@@ -36,6 +36,7 @@ class Case:
     nonempty: bool = False   # the operation raises on 0-size input (NumPy too)
     small_int_float32: bool = False  # numba's true_divide of small integers is float32
     ndims: tuple = (1, 2, 3)
+    shapes: tuple = ()       # the shapes to use instead of the rank's usual ones
 
 
 CASES = []
@@ -54,12 +55,14 @@ for fn in TRANSCENDENTAL:
     case(f"np_{fn}", f"np.{fn}({{0}})", "a", REAL + COMPLEX, rtol=1e-11, rtol32=1e-4,
          complex_specials=not fn.startswith("arc"))
 for fn in ["log1p", "expm1", "exp2", "log2", "cbrt", "deg2rad", "rad2deg"]:
-    case(f"np_{fn}", f"np.{fn}({{0}})", "a", REAL, rtol=1e-11, rtol32=1e-4)
+    complex_too = COMPLEX if fn in ("log1p", "expm1", "exp2", "log2") else ()
+    case(f"np_{fn}", f"np.{fn}({{0}})", "a", REAL + complex_too, rtol=1e-11, rtol32=1e-4,
+         complex_specials=False)
 for fn in ["floor", "ceil", "trunc", "rint", "fabs"]:
-    case(f"np_{fn}", f"np.{fn}({{0}})", "a", REAL)
+    case(f"np_{fn}", f"np.{fn}({{0}})", "a", REAL + (COMPLEX if fn == "rint" else ()))
 for fn in ["absolute", "negative", "positive", "square"]:
     case(f"np_{fn}", f"np.{fn}({{0}})", "a", NUMBERS)
-case("np_sign", "np.sign({0})", "a", REAL)
+case("np_sign", "np.sign({0})", "a", REAL + COMPLEX, complex_specials=False)
 for fn in ["isnan", "isinf", "isfinite"]:
     case(f"np_{fn}", f"np.{fn}({{0}})", "a", REAL + COMPLEX)
 case("np_logical_not", "np.logical_not({0})", "a", ALL)
@@ -111,9 +114,10 @@ for fn, op in COMPARE.items():
     case(f"op_{fn}_ab", f"{{0}} {op} {{1}}", "ab", ordered)
     case(f"op_{fn}_ak", f"{{0}} {op} {{1}}", "ak", ordered)
     case(f"op_{fn}_ka", f"{{0}} {op} {{1}}", "ka", ordered)
-    case(f"np_{NP_COMPARE[fn]}", f"np.{NP_COMPARE[fn]}({{0}}, {{1}})", "ab", ordered)
+    case(f"np_{NP_COMPARE[fn]}", f"np.{NP_COMPARE[fn]}({{0}}, {{1}})", "ab", ordered + COMPLEX
+         if fn not in ("eq", "ne") else ordered)
 for fn in ["maximum", "minimum", "fmax", "fmin"]:
-    case(f"np_{fn}_ab", f"np.{fn}({{0}}, {{1}})", "ab", REAL)
+    case(f"np_{fn}_ab", f"np.{fn}({{0}}, {{1}})", "ab", REAL + COMPLEX)
     case(f"np_{fn}_ak", f"np.{fn}({{0}}, {{1}})", "ak", REAL)
 for fn in ["arctan2", "hypot", "copysign"]:
     case(f"np_{fn}", f"np.{fn}({{0}}, {{1}})", "ab", REAL, rtol=1e-11, rtol32=1e-4)
@@ -243,7 +247,8 @@ case("np_sort", "np.sort({0})", "a", REAL)
 case("meth_sort", "_sorted({0}.copy())", "a", REAL)
 case("np_argsort", "np.argsort({0}, kind='mergesort')", "a", REAL)
 case("meth_argsort", "{0}.argsort(kind='stable')", "a", REAL, specials=False)
-case("np_diff", "np.diff({0})", "a", NUMBERS, ndims=(1, 2))
+case("np_diff", "np.diff({0})", "a", ("bool",) + NUMBERS)
+case("np_diff_2", "np.diff({0}, 2)", "a", REAL)
 case("np_flatnonzero", "np.flatnonzero({0})", "a", ALL)
 case("np_unique", "np.unique({0})", "a", REAL, specials=False)
 case("np_trace", "np.trace({0})", "a", REAL, ndims=(2,))
@@ -251,7 +256,7 @@ case("np_array_equal", "np.array_equal({0}, {0}.copy())", "a", NUMBERS, specials
 case("np_isclose", "np.isclose({0}, {1})", "ab", FLOATS)
 case("np_allclose", "np.allclose({0}, {0} + 1e-9)", "a", ("float64",), specials=False)
 case("np_bincount", "np.bincount({0} % 7)", "a", ("uint8", "uint16", "uint32"), ndims=(1,))
-case("np_roll", "np.roll({0}, {1})", "ai", NUMBERS, ndims=(1,))
+case("np_roll", "np.roll({0}, {1})", "ai", NUMBERS)
 case("np_dot_vec", "np.dot({0}, {0})", "a", FLOATS + COMPLEX, rtol=1e-9, rtol32=1e-3,
      specials=False, ndims=(1,))
 case("np_dot_mat", "np.dot({0}, {0}.T)", "a", FLOATS + COMPLEX, rtol=1e-9, rtol32=1e-3,
@@ -363,3 +368,11 @@ case("np_dstack", "np.dstack(({0}, {0}))", "a", REAL)
 case("np_column_stack", "np.column_stack(({0}, {0}))", "a", REAL, ndims=(1, 2))
 case("np_atleast_2d", "np.atleast_2d({0}) + 0", "a", REAL)
 case("np_atleast_3d", "np.atleast_3d({0}) * 1", "a", REAL)
+
+# --- flipping and products ---
+case("np_flip", "np.flip({0}) + 0", "a", NUMBERS)
+case("np_flipud", "np.flipud({0}).copy()", "a", ALL)
+case("np_fliplr", "np.fliplr({0}) * 1", "a", REAL, ndims=(2, 3))
+case("np_outer", "np.outer({0}, {1})", "ab", NUMBERS, specials=False)
+case("np_cross", "np.cross({0}, {0}[::-1] + 1)", "a", REAL + COMPLEX, specials=False,
+     ndims=(1,), shapes=((3,),))
