@@ -14,6 +14,7 @@ import subprocess
 
 import numpy
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 LLVM_COMPONENTS = (
     "core bitwriter bitreader irreader analysis ipo passes x86codegen "
@@ -81,4 +82,13 @@ def core_extension():
     )
 
 
-setup(ext_modules=[core_extension()])
+class ParallelBuildExt(build_ext):
+    """Compiles the C files on every core unless -j says otherwise (pip installs too)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
+
+setup(ext_modules=[core_extension()], cmdclass={"build_ext": ParallelBuildExt})

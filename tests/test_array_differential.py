@@ -7,7 +7,8 @@ Inputs: random values (NaN, infinities and -0.0 among floats unless the case exc
 every shape family the case allows (1-D to 3-D, 0-size shapes among them, length-1 axes, shapes
 that broadcast) and in C order, Fortran order and strided with a negative step. Each function
 is compiled once per dtype NumPy's operation accepts, cycling through ranks and layouts: the
-default run compiles one of them (a seeded choice), the `slow` run the others.
+default run compiles one of them (a seeded choice) at the default LLVM level, the `slow` run
+the others unoptimised (opt=0).
 
 The oracle runs the same Python function with its number literals and number arguments made
 NumPy scalars of numba's types (int64, float64, complex128): NumPy then promotes them by type,
@@ -40,13 +41,15 @@ class _TypedNumbers(ast.NodeTransformer):
         return ast.copy_location(call, node)
 
 
-def _define(source, name, compiled):
-    """The function compiled (True), or for NumPy with typed numbers (False) or as written."""
+def _define(source, name, compiled, opt=None):
+    """The function compiled (True; at LLVM level `opt`, else the default), or for NumPy with
+    typed numbers (False) or as written (None)."""
     namespace = {"np": np}
     if compiled:
-        namespace.update({k: njit(v) for k, v in HELPERS.items()})
+        jit = njit if opt is None else (lambda f: njit(f, opt=opt))
+        namespace.update({k: jit(v) for k, v in HELPERS.items()})
         exec(compile(source, f"<{name}>", "exec"), namespace)
-        return njit(namespace[name])
+        return jit(namespace[name])
     namespace.update(HELPERS)
     tree = ast.parse(source)
     if compiled is False:  # the strong oracle: numbers typed as numba types them
@@ -196,8 +199,8 @@ def _oracles(strong, weak, args, case):
     return out
 
 
-def _check(case, signatures):
-    compiled = _define(case.source, case.name, True)
+def _check(case, signatures, opt=None):
+    compiled = _define(case.source, case.name, True, opt)
     strong = _define(case.source, case.name, False)
     weak = _define(case.source, case.name, None)
     rng = np.random.default_rng(zlib.crc32(case.name.encode()))
@@ -252,4 +255,7 @@ def test_function(case):
                          ids=[c.name for c in CASES if len(c.dtypes) > 1])
 def test_function_every_other_dtype(case):
     sigs = _signatures(case)
-    _check(case, sigs[:_default_pick(case)] + sigs[_default_pick(case) + 1:])
+    # unoptimised, to keep the sweep's ~2800 compiles affordable (a fifth of the time); the
+    # default run checks each function's optimised code, test_ub_check.py the optimiser's
+    # assumptions
+    _check(case, sigs[:_default_pick(case)] + sigs[_default_pick(case) + 1:], opt=0)
