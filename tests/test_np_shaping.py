@@ -163,7 +163,7 @@ def numpy_cross(a, b):
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.float32] + [
-    pytest.param(d, marks=pytest.mark.slow) for d in SLOW])
+    pytest.param(d, marks=pytest.mark.slow) for d in SLOW if d in NUMERIC and d != np.float32])
 def test_cross_matches_numpy(dtype):
     rng = np.random.default_rng(3)
     cases = [((3,), (3,)), ((2, 1, 3), (4, 3)), ((4, 2), (4, 3)), ((0, 3), (3,))]
