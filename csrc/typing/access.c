@@ -48,19 +48,28 @@ static const cj_type *dims_tuple(int ndim) {
     return cj_type_tuple(ndim, items);
 }
 
+/* The attribute read `in` becomes the constant `value` (a new reference, taken; kept alive by
+ * the function's keep list): 0, or -1 with an exception. */
+static int become_constant(cj_infer_ctx *c, cj_instr *in, PyObject *value) {
+    if (value == NULL || cj_ir_keep(c->ir, value) == NULL) {
+        Py_XDECREF(value);
+        return -1;
+    }
+    Py_DECREF(value);
+    in->op = CJ_I_CONST;
+    in->obj = value;
+    in->nargs = 0;
+    return 0;
+}
+
 /* a.dtype is known at compile time: it becomes the np.dtype constant, usable wherever a
  * dtype is (np.zeros(n, a.dtype), a.astype(b.dtype)), as numba's DType. */
 static int array_dtype_constant(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                                 const cj_type **out) {
     PyObject *descr = (PyObject *)PyArray_DescrFromType(cj_type_npy_typenum(t->dtype));
-    if (descr == NULL || cj_ir_keep(c->ir, descr) == NULL) {
-        Py_XDECREF(descr);
+    if (become_constant(c, in, descr) < 0) {
         return -1;
     }
-    Py_DECREF(descr);
-    in->op = CJ_I_CONST;
-    in->obj = descr;
-    in->nargs = 0;
     *out = cj_type_const_obj(descr);
     return *out ? 1 : -1;
 }
@@ -79,15 +88,9 @@ static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cha
         /* known at compile time: becomes a constant */
         long v = strcmp(name, "ndim") == 0 ? t->ndim : t->dtype->kind == CJ_BOOL ? 1
                                                                                  : t->dtype->bits / 8;
-        PyObject *value = PyLong_FromLong(v);
-        if (value == NULL || cj_ir_keep(c->ir, value) == NULL) {
-            Py_XDECREF(value);
+        if (become_constant(c, in, PyLong_FromLong(v)) < 0) {
             return -1;
         }
-        Py_DECREF(value);
-        in->op = CJ_I_CONST;
-        in->obj = value;
-        in->nargs = 0;
         *out = cj_t_int64;
         return 1;
     }
