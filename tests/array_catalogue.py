@@ -265,6 +265,11 @@ case("matmul_op", "{0}.T @ {0}", "a", FLOATS + COMPLEX, rtol=1e-9, rtol32=1e-3, 
      ndims=(2,))
 case("np_vdot", "np.vdot({0}, {0})", "a", FLOATS + COMPLEX, rtol=1e-9, rtol32=1e-3,
      specials=False, ndims=(1,))
+case("flat_iter", "_flat_values({0})", "a", ALL)
+case("flat_getitem", "_flat_reversed({0})", "a", ALL)
+case("flat_setitem", "_flat_assign({0})", "a", ALL)
+case("np_ndenumerate", "_ndenumerate({0})", "a", ALL)
+case("np_ndindex", "_ndindex({0})", "a", NUMBERS)
 
 
 # --- helpers the cases call (compiled with njit for the compiled run, plain for the oracle) ---
@@ -299,8 +304,51 @@ def _sorted(a):
     return a
 
 
+def _flat_values(a):
+    out = np.empty(a.size, a.dtype)
+    k = 0
+    for x in a.flat:
+        out[k] = x
+        k += 1
+    return out
+
+
+def _flat_reversed(a):
+    out = np.empty(len(a.flat), a.dtype)
+    for i in range(a.size):
+        out[i] = a.flat[-1 - i]
+    return out
+
+
+def _flat_assign(a):
+    for i in range(0, a.size, 3):
+        a.flat[i] = a.flat[i // 2]
+    return a
+
+
+def _ndenumerate(a):
+    where = np.empty(a.size, np.int64)
+    values = np.empty(a.size, a.dtype)
+    k = 0
+    for idx, x in np.ndenumerate(a):
+        where[k] = idx[0] * 1000 + idx[-1]
+        values[k] = x
+        k += 1
+    return np.where(where >= 0, values, values)[where % 2 == 0]
+
+
+def _ndindex(a):
+    out = np.empty(a.size, a.dtype)
+    k = 0
+    for idx in np.ndindex(a.shape):
+        out[k] = a[idx]
+        k += 1
+    return out
+
+
 HELPERS = {f.__name__: f for f in (_fill, _mask_assign, _index_assign, _slice_assign, _overlap,
-                                   _sorted)}
+                                   _sorted, _flat_values, _flat_reversed, _flat_assign,
+                                   _ndenumerate, _ndindex)}
 
 
 # --- fused expressions: random trees over three arrays and numbers ---

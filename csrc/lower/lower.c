@@ -213,6 +213,8 @@ static int lower_getattr(cj_lower *L, cj_instr *in) {
         r = cj_empty(L);
     } else if (t->kind == CJ_ARRAY && (strcmp(name, "real") == 0 || strcmp(name, "imag") == 0)) {
         r = cj_array_part(L, v, t, name[0] == 'i', in->rtype, &fresh); /* lower_array_shape.c */
+    } else if (t->kind == CJ_ARRAY && in->rtype->kind == CJ_ITER) { /* a.flat */
+        r = cj_lower_flat(L, v, in->rtype);
     } else if (t->kind == CJ_ARRAY) {
         r = cj_array_attr(L, v, t, name);
     } else if (t->kind == CJ_COMPLEX) {
@@ -260,6 +262,9 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
     LLVMValueRef r;
     if (t->kind == CJ_TUPLE) {
         r = tuple_getitem(L, in, t);
+    } else if (t->kind == CJ_ITER) { /* a.flat[i] */
+        r = cj_flat_getitem(L, cj_load_var(L, in->args[0]), t, cj_load_var(L, in->args[1]),
+                            vtype(L, in->args[1]));
     } else if (vtype(L, in->args[1])->kind == CJ_ARRAY) { /* lower_array_fancy.c */
         r = cj_lower_fancy_getitem(L, in);
         return r ? cj_store_var_taking(L, in->dst, r, in->rtype) : -1;
@@ -271,6 +276,11 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
 }
 
 static int lower_setitem(cj_lower *L, cj_instr *in) {
+    if (vtype(L, in->args[0])->kind == CJ_ITER) { /* a.flat[i] = v */
+        return cj_flat_setitem(L, cj_load_var(L, in->args[0]), vtype(L, in->args[0]),
+                               cj_load_var(L, in->args[1]), vtype(L, in->args[1]),
+                               cj_load_var(L, in->args[2]), vtype(L, in->args[2]));
+    }
     if (vtype(L, in->args[1])->kind == CJ_ARRAY) { /* lower_array_fancy.c */
         return cj_lower_fancy_setitem(L, in);
     }

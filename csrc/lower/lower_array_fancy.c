@@ -72,19 +72,11 @@ static LLVMValueRef element_at(cj_lower *L, LLVMValueRef arr, LLVMValueRef k) {
                          "");
 }
 
-static void store_element(cj_lower *L, LLVMValueRef ptr, LLVMValueRef v, const cj_type *dtype) {
-    LLVMTypeRef elem = cj_elem_type(L->ctx, dtype);
-    if (dtype->kind == CJ_BOOL) {
-        v = LLVMBuildZExt(L->b, v, elem, "");
-    }
-    LLVMBuildStore(L->b, v, LLVMBuildBitCast(L->b, ptr, LLVMPointerType(elem, 0), ""));
-}
-
 static void gather_one(cj_lower *L, LLVMValueRef *ptrs, void *ctx) {
     const fancy *f = ctx;
     LLVMBasicBlockRef done = open_if(L, ptrs[1]);
     LLVMValueRef v = cj_load_element(L, ptrs[0], f->at->dtype);
-    store_element(L, element_at(L, f->out, load_i64(L, f->slot)), v, f->at->dtype);
+    cj_store_element(L, element_at(L, f->out, load_i64(L, f->slot)), v, f->at->dtype);
     bump(L, f->slot);
     close_if(L, done);
 }
@@ -99,7 +91,7 @@ static void scatter_one(cj_lower *L, LLVMValueRef *ptrs, void *ctx) {
         from = f->vt->dtype;
         bump(L, f->slot);
     }
-    store_element(L, ptrs[0], cj_cast(L, v, from, f->at->dtype), f->at->dtype);
+    cj_store_element(L, ptrs[0], cj_cast(L, v, from, f->at->dtype), f->at->dtype);
     close_if(L, done);
 }
 

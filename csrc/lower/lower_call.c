@@ -166,6 +166,9 @@ static LLVMValueRef len_of(cj_lower *L, const cj_call *call) {
     if (t->kind == CJ_ARRAY) {
         return t->ndim == 0 ? cj_i64(L, 0) : cj_array_dim(L, v, CJ_ARR_SHAPE, 0);
     }
+    if (t->kind == CJ_ITER) { /* len(a.flat) */
+        return cj_flat_len(L, v, t);
+    }
     return cj_range_len(L, v);
 }
 
@@ -187,32 +190,6 @@ static LLVMValueRef make_range(cj_lower *L, const cj_call *call) {
         r = LLVMBuildInsertValue(L->b, r, parts[i], (unsigned)i, "");
     }
     return r;
-}
-
-/* enumerate(x[, start]) / zip(a, b, ...): the iterator state, filled from the arguments. */
-static LLVMValueRef make_enumerate_zip(cj_lower *L, cj_instr *in, const cj_call *call) {
-    const cj_type *it = in->rtype;
-    LLVMTypeRef st = cj_iter_state_type(L->ctx, it);
-    LLVMValueRef state = cj_entry_alloca(L, st, "iter");
-    int first = 0;
-    if (it->iter_kind == CJ_ITER_ENUMERATE) {
-        LLVMValueRef counter = LLVMBuildStructGEP2(L->b, st, state, 0, "");
-        LLVMTypeRef ct = cj_iter_state_type(L->ctx, it->items[0]);
-        LLVMValueRef start = call->nargs == 2 ? arg_as(L, call, 1, cj_t_int64) : cj_i64(L, 0);
-        LLVMBuildStore(L->b, start, LLVMBuildStructGEP2(L->b, ct, counter, 0, ""));
-        LLVMBuildStore(L->b, cj_i64(L, INT64_MAX), LLVMBuildStructGEP2(L->b, ct, counter, 1, ""));
-        LLVMBuildStore(L->b, cj_i64(L, 1), LLVMBuildStructGEP2(L->b, ct, counter, 2, ""));
-        first = 1;
-    }
-    int nsrc = it->iter_kind == CJ_ITER_ENUMERATE ? 1 : call->nargs;
-    for (int i = 0; i < nsrc; i++) {
-        LLVMValueRef inner = LLVMBuildStructGEP2(L->b, st, state, (unsigned)(first + i), "");
-        if (cj_iter_init(L, inner, cj_load_var(L, call->args[i]), vt(L, call->args[i]),
-                         it->items[first + i]) < 0) {
-            return NULL;
-        }
-    }
-    return state;
 }
 
 static LLVMValueRef sign_of(cj_lower *L, LLVMValueRef x, const cj_type *t) {
@@ -483,7 +460,9 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
         return make_range(L, call);
     case CJ_B_ENUMERATE:
     case CJ_B_ZIP:
-        return make_enumerate_zip(L, in, call);
+    case CJ_B_NP_NDENUMERATE:
+    case CJ_B_NP_NDINDEX:
+        return cj_lower_make_iterator(L, in, call); /* lower_iter.c */
     case CJ_B_POW:
     case CJ_B_NP_POWER:
         return cj_lower_binop(L, CJ_POW, cj_load_var(L, call->args[0]), a,

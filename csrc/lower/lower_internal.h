@@ -180,8 +180,9 @@ typedef void (*cj_element_fn)(cj_lower *L, LLVMValueRef element_ptr, void *ctx);
 /* Calls fn at each element of `arr` (C order; element_ptr an i8*), in emitted loops. */
 void cj_array_for_each(cj_lower *L, LLVMValueRef arr, const cj_type *at, cj_element_fn fn,
                        void *ctx);
-/* The element at `ptr` (an i8*) as a value of `dtype` (bool: an i1). */
+/* The element at `ptr` (an i8*) as a value of `dtype` (bool: an i1), and its store. */
 LLVMValueRef cj_load_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype);
+void cj_store_element(cj_lower *L, LLVMValueRef ptr, LLVMValueRef v, const cj_type *dtype);
 
 /* ---- lower_array_reduce.c: whole-array reductions to a number ---- */
 /* np.sum(a) ... np.count_nonzero(a) (builtin `id`, not cumsum/cumprod/median) of `arr`, in the
@@ -296,5 +297,15 @@ int cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type 
 /* Steps the iterator: returns the value (in it->yield) and sets *ok. */
 LLVMValueRef cj_lower_iternext(cj_lower *L, LLVMValueRef state, const cj_type *it,
                                LLVMValueRef *ok);
+/* enumerate/zip/np.ndenumerate/np.ndindex call `in`: its iterator state; NULL + exception. */
+LLVMValueRef cj_lower_make_iterator(cj_lower *L, cj_instr *in, const cj_call *call);
+/* a.flat of array `arr` (it: its CJ_ITER_FLAT type): a new state; len(a.flat); a.flat[i]
+ * read (a value of it->yield) and written (v of type vt, cast to the dtype). */
+LLVMValueRef cj_lower_flat(cj_lower *L, LLVMValueRef arr, const cj_type *it);
+LLVMValueRef cj_flat_len(cj_lower *L, LLVMValueRef state, const cj_type *it);
+LLVMValueRef cj_flat_getitem(cj_lower *L, LLVMValueRef state, const cj_type *it,
+                             LLVMValueRef i, const cj_type *index_t);
+int cj_flat_setitem(cj_lower *L, LLVMValueRef state, const cj_type *it, LLVMValueRef i,
+                    const cj_type *index_t, LLVMValueRef v, const cj_type *vt);
 
 #endif

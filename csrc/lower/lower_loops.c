@@ -133,3 +133,11 @@ LLVMValueRef cj_load_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype
                                   : v;
 }
 
+void cj_store_element(cj_lower *L, LLVMValueRef ptr, LLVMValueRef v, const cj_type *dtype) {
+    LLVMTypeRef elem = cj_elem_type(L->ctx, dtype);
+    if (dtype->kind == CJ_BOOL) {
+        v = LLVMBuildZExt(L->b, v, elem, "");
+    }
+    LLVMBuildStore(L->b, v, LLVMBuildBitCast(L->b, ptr, LLVMPointerType(elem, 0), ""));
+}
+

@@ -73,25 +73,18 @@ typedef struct along {
     const cj_type *rtype; /* the result's dtype, the accumulator */
 } along;
 
-static void store_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype, LLVMValueRef v) {
-    LLVMTypeRef elem = cj_elem_type(L->ctx, dtype);
-    if (dtype->kind == CJ_BOOL) {
-        v = LLVMBuildZExt(L->b, v, elem, "");
-    }
-    LLVMBuildStore(L->b, v, LLVMBuildBitCast(L->b, ptr, LLVMPointerType(elem, 0), ""));
-}
-
 static void copy_step(cj_lower *L, LLVMValueRef *ptrs, void *ctx) {
     const along *a = ctx;
-    store_element(L, ptrs[1], a->rtype,
-                  cj_cast(L, cj_load_element(L, ptrs[0], a->dtype), a->dtype, a->rtype));
+    cj_store_element(L, ptrs[1],
+                     cj_cast(L, cj_load_element(L, ptrs[0], a->dtype), a->dtype, a->rtype),
+                     a->rtype);
 }
 
 static void reduce_step(cj_lower *L, LLVMValueRef *ptrs, void *ctx) {
     const along *a = ctx;
     LLVMValueRef acc = cj_load_element(L, ptrs[1], a->rtype);
     LLVMValueRef x = cj_load_element(L, ptrs[0], a->dtype);
-    store_element(L, ptrs[1], a->rtype, cj_reduce_step(L, a->id, a->dtype, a->rtype, acc, x));
+    cj_store_element(L, ptrs[1], cj_reduce_step(L, a->id, a->dtype, a->rtype, acc, x), a->rtype);
 }
 
 typedef struct divide_by {
@@ -110,7 +103,7 @@ static void divide_step(cj_lower *L, LLVMValueRef ptr, void *ctx) {
     } else {
         v = LLVMBuildFDiv(L->b, v, d->n, "");
     }
-    store_element(L, ptr, d->t, v);
+    cj_store_element(L, ptr, v, d->t);
 }
 
 /* shape[axis] of `arr`, the axis a run-time value. */

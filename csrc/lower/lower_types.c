@@ -44,6 +44,14 @@ LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it) {
         LLVMTypeRef f[2] = {cj_llvm_type(ctx, it->source), i64}; /* container, index */
         return LLVMStructTypeInContext(ctx, f, 2, 0);
     }
+    case CJ_ITER_FLAT:
+    case CJ_ITER_NDENUMERATE:
+    case CJ_ITER_NDINDEX: { /* array or shape, flat index, coordinates, byte offset */
+        int ndim = it->iter_kind == CJ_ITER_NDINDEX ? it->source->n : it->source->ndim;
+        LLVMTypeRef f[4] = {cj_llvm_type(ctx, it->source), i64,
+                            LLVMArrayType(i64, (unsigned)ndim), i64}; /* lower_iter.c */
+        return LLVMStructTypeInContext(ctx, f, 4, 0);
+    }
     case CJ_ITER_ENUMERATE:
     case CJ_ITER_ZIP: {
         LLVMTypeRef f[64];

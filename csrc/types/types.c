@@ -196,6 +196,15 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
     case CJ_ITER_TUPLE:
         pos = (size_t)PyOS_snprintf(name, sizeof(name), "iter(%s)", source->name);
         break;
+    case CJ_ITER_FLAT: /* numba's names */
+        pos = (size_t)PyOS_snprintf(name, sizeof(name), "array.flat(%s)", source->name);
+        break;
+    case CJ_ITER_NDENUMERATE:
+        pos = (size_t)PyOS_snprintf(name, sizeof(name), "ndenumerate(%s)", source->name);
+        break;
+    case CJ_ITER_NDINDEX:
+        pos = (size_t)PyOS_snprintf(name, sizeof(name), "ndindex(ndim=%d)", source->n);
+        break;
     case CJ_ITER_ENUMERATE:
     case CJ_ITER_ZIP:
         pos = (size_t)PyOS_snprintf(name, sizeof(name), "%s(",

@@ -32,6 +32,9 @@ typedef enum cj_iter_kind {
     CJ_ITER_TUPLE,
     CJ_ITER_ENUMERATE,
     CJ_ITER_ZIP,
+    CJ_ITER_FLAT,        /* a.flat: the elements in C order; also indexed by a flat index */
+    CJ_ITER_NDENUMERATE, /* np.ndenumerate(a): ((i, j, ...), element) in C order */
+    CJ_ITER_NDINDEX,     /* np.ndindex(shape): the index tuples of a shape in C order */
 } cj_iter_kind;
 
 typedef struct cj_type cj_type;
@@ -47,7 +50,8 @@ struct cj_type {
     const cj_type **items;   /* CJ_TUPLE items; CJ_ITER inner iterators (enumerate/zip) */
     cj_iter_kind iter_kind;  /* CJ_ITER */
     const cj_type *yield;    /* CJ_ITER: the type each step produces; CJ_ITER_ARRAY/TUPLE source */
-    const cj_type *source;   /* CJ_ITER_ARRAY / _TUPLE: the container; CJ_ITER_RANGE: the range */
+    const cj_type *source;   /* CJ_ITER_ARRAY / _TUPLE / _FLAT / _NDENUMERATE: the container;
+                              * CJ_ITER_RANGE: the range; CJ_ITER_NDINDEX: the shape tuple */
     int step_one;            /* CJ_RANGE / CJ_ITER_RANGE: the step is the constant 1 */
     PyObject *obj;           /* CJ_CONST_OBJ / CJ_OMITTED: strong reference, process lifetime */
     const char *name;        /* numba's spelling: int64, array(float64, 2d, C), UniTuple(...) */

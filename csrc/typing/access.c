@@ -97,6 +97,10 @@ static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cha
     if (strcmp(name, "dtype") == 0) {
         return array_dtype_constant(c, in, t, out);
     }
+    if (strcmp(name, "flat") == 0) { /* iterators.c */
+        *out = cj_type_flat_of(t);
+        return *out ? 1 : -1;
+    }
     if (strcmp(name, "T") == 0) {
         *out = cj_transposed(t);
         return *out ? 1 : -1;
@@ -233,7 +237,7 @@ static int collect_kinds(const cj_type *idx, int *kinds, int max) {
     return kinds[0] == IDX_BAD ? -1 : 1;
 }
 
-static int invalid_use(cj_infer_ctx *c, cj_instr *in, const char *what) {
+int cj_invalid_use(cj_infer_ctx *c, cj_instr *in, const char *what) {
     PyObject *types = cj_argtypes_text(c, in, 0);
     if (types == NULL) {
         return -1;
@@ -247,7 +251,7 @@ static int invalid_use(cj_infer_ctx *c, cj_instr *in, const char *what) {
 static int tuple_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *idx,
                          const cj_type **out) {
     if (!cj_type_is_integer(idx)) {
-        return invalid_use(c, in, "getitem");
+        return cj_invalid_use(c, in, "getitem");
     }
     PyObject *k = cj_const_of(c, in->args[1]);
     if (k != NULL && PyLong_Check(k)) {
@@ -281,8 +285,11 @@ int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (t->kind == CJ_TUPLE) {
         return tuple_getitem(c, in, t, idx, out);
     }
+    if (cj_type_is_flat(t)) { /* a.flat[i] */
+        return cj_type_flat_getitem(c, in, t, idx, out);
+    }
     if (t->kind != CJ_ARRAY) {
-        return invalid_use(c, in, "getitem");
+        return cj_invalid_use(c, in, "getitem");
     }
     if (idx->kind == CJ_ARRAY) { /* array_fancy.c */
         return cj_type_fancy_getitem(c, in, t, idx, out);
@@ -295,7 +302,7 @@ int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
                                                "with %s is not supported yet", t->name,
                                         idx->name);
         }
-        return invalid_use(c, in, "getitem");
+        return cj_invalid_use(c, in, "getitem");
     }
     in->optype = idx;
     *out = array_index_type(t, kinds, n);
@@ -308,18 +315,22 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
     if (t == NULL || idx == NULL || val == NULL) {
         return 0;
     }
-    if (t->kind != CJ_ARRAY) {
-        return invalid_use(c, in, "setitem");
+    const cj_type *arr = cj_type_is_flat(t) ? t->source : t; /* a.flat[i] = v: a's */
+    if (arr->kind != CJ_ARRAY) {
+        return cj_invalid_use(c, in, "setitem");
     }
-    if (t->readonly) {
+    if (arr->readonly) {
         PyObject *types = cj_argtypes_text(c, in, 0);
         if (types == NULL) {
             return -1;
         }
         cj_typing_error(c, in, "Invalid use of setitem with argument(s) of type(s): %U\n"
-                               " * Cannot modify readonly array of type: %s", types, t->name);
+                               " * Cannot modify readonly array of type: %s", types, arr->name);
         Py_DECREF(types);
         return -1;
+    }
+    if (arr != t) {
+        return cj_type_flat_setitem(c, in, t, idx, val);
     }
     if (idx->kind == CJ_ARRAY) { /* array_fancy.c */
         return cj_type_fancy_setitem(c, in, t, idx, val);
@@ -327,7 +338,7 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
     int kinds[64];
     int n = collect_kinds(idx, kinds, t->ndim);
     if (n < 0) {
-        return invalid_use(c, in, "setitem");
+        return cj_invalid_use(c, in, "setitem");
     }
     const cj_type *target = array_index_type(t, kinds, n);
     if (target == NULL) {
@@ -339,7 +350,7 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
                    val->ndim <= target->ndim &&
                    !(val->dtype->kind == CJ_COMPLEX && t->dtype->kind != CJ_COMPLEX);
     if (!scalar_ok && !array_ok) { /* an array broadcasts into the view (lower_array_expr.c) */
-        return invalid_use(c, in, "setitem");
+        return cj_invalid_use(c, in, "setitem");
     }
     in->optype = target; /* a scalar target stores one element, an array target fills */
     return 1;

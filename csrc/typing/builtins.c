@@ -109,7 +109,7 @@ cj_call *cj_plain_call(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int bui
     return call;
 }
 
-static int no_match(cj_infer_ctx *c, cj_instr *in, const char *fname) {
+int cj_no_match(cj_infer_ctx *c, cj_instr *in, const char *fname) {
     PyObject *types = cj_argtypes_text(c, in, 1);
     if (types == NULL) {
         return -1;
@@ -151,52 +151,6 @@ static int all_numbers(cj_infer_ctx *c, cj_instr *in, int allow_complex) {
     return 1;
 }
 
-/* The iterator type over a value: range, array, homogeneous tuple, or an iterator itself. */
-static const cj_type *iter_over(const cj_type *t) {
-    switch (t->kind) {
-    case CJ_RANGE:
-        return cj_type_iter(CJ_ITER_RANGE, cj_t_int64, t, 0, NULL);
-    case CJ_ARRAY: {
-        const cj_type *y = t->ndim == 1
-                               ? t->dtype
-                               : cj_type_array(t->dtype, t->ndim - 1,
-                                               t->layout == 'C' ? 'C' : 'A', t->readonly);
-        return y ? cj_type_iter(CJ_ITER_ARRAY, y, t, 0, NULL) : NULL;
-    }
-    case CJ_TUPLE:
-        if (t->n > 0 && cj_type_is_unituple(t)) {
-            return cj_type_iter(CJ_ITER_TUPLE, t->items[0], t, 0, NULL);
-        }
-        return NULL;
-    case CJ_ITER:
-        return t;
-    default:
-        return NULL;
-    }
-}
-
-static const cj_type *iter_or_error(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
-    const cj_type *it = iter_over(t);
-    if (it == NULL && !PyErr_Occurred()) {
-        if (t->kind == CJ_TUPLE) {
-            cj_unsupported_error(c, in, "iterating over a heterogeneous tuple %s is not "
-                                        "supported", t->name);
-        } else {
-            cj_typing_error(c, in, "%s is not iterable", t->name);
-        }
-    }
-    return it;
-}
-
-int cj_type_getiter(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
-    const cj_type *t = cj_vt(c, in->args[0]);
-    if (t == NULL) {
-        return 0;
-    }
-    *out = iter_or_error(c, in, t);
-    return *out ? 1 : -1;
-}
-
 /* ---- builtins by id ---- */
 
 static int type_minmax(cj_infer_ctx *c, cj_instr *in, const cj_type **out, const char *name) {
@@ -206,10 +160,10 @@ static int type_minmax(cj_infer_ctx *c, cj_instr *in, const cj_type **out, const
             *out = t->kind == CJ_ARRAY ? t->dtype : t->items[0];
             return 1;
         }
-        return no_match(c, in, name);
+        return cj_no_match(c, in, name);
     }
     if (in->nargs < 3 || !all_numbers(c, in, 0)) {
-        return no_match(c, in, name);
+        return cj_no_match(c, in, name);
     }
     const cj_type *r = cj_vt(c, in->args[1]);
     for (int i = 2; i < in->nargs; i++) {
@@ -223,7 +177,7 @@ static int type_minmax(cj_infer_ctx *c, cj_instr *in, const cj_type **out, const
 static int type_cast(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *to,
                      const cj_type **out, const char *name) {
     if (in->nargs != 2 || !all_numbers(c, in, to->kind == CJ_COMPLEX || to->kind == CJ_BOOL)) {
-        return no_match(c, in, name);
+        return cj_no_match(c, in, name);
     }
     cj_call *call = cj_plain_call(c, in, CJ_CALL_CAST, id);
     if (call == NULL) {
@@ -235,49 +189,14 @@ static int type_cast(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *to,
 
 static int type_range(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (in->nargs < 2 || in->nargs > 4) {
-        return no_match(c, in, "<class 'range'>");
+        return cj_no_match(c, in, "<class 'range'>");
     }
     for (int i = 1; i < in->nargs; i++) {
         if (!cj_type_is_integer(cj_vt(c, in->args[i]))) {
-            return no_match(c, in, "<class 'range'>");
+            return cj_no_match(c, in, "<class 'range'>");
         }
     }
     *out = cj_type_range(in->nargs <= 3); /* range(n), range(a, b): step 1 */
-    return *out ? 1 : -1;
-}
-
-static int type_enumerate_zip(cj_infer_ctx *c, cj_instr *in, int builtin, const cj_type **out) {
-    const cj_type *inner[CJ_MAX_ARGS], *yields[CJ_MAX_ARGS];
-    int n = 0;
-    int last = builtin == CJ_B_ENUMERATE ? 2 : in->nargs;
-    if (in->nargs > CJ_MAX_ARGS || in->nargs < 2 || (builtin == CJ_B_ENUMERATE && in->nargs > 3)) {
-        return no_match(c, in, builtin == CJ_B_ZIP ? "<class 'zip'>" : "<class 'enumerate'>");
-    }
-    if (builtin == CJ_B_ENUMERATE) {
-        if (in->nargs == 3 && !cj_type_is_integer(cj_vt(c, in->args[2]))) {
-            return no_match(c, in, "<class 'enumerate'>");
-        }
-        yields[n] = cj_t_int64;
-        const cj_type *counter = cj_type_range(1); /* counts by 1 */
-        inner[n] = counter ? cj_type_iter(CJ_ITER_RANGE, cj_t_int64, counter, 0, NULL) : NULL;
-        if (inner[n++] == NULL) {
-            return -1;
-        }
-    }
-    for (int i = 1; i < last; i++) {
-        const cj_type *it = iter_or_error(c, in, cj_vt(c, in->args[i]));
-        if (it == NULL) {
-            return -1;
-        }
-        inner[n] = it;
-        yields[n++] = it->yield;
-    }
-    const cj_type *y = cj_type_tuple(n, yields);
-    if (y == NULL) {
-        return -1;
-    }
-    *out = cj_type_iter(builtin == CJ_B_ZIP ? CJ_ITER_ZIP : CJ_ITER_ENUMERATE, y, NULL, n,
-                        inner);
     return *out ? 1 : -1;
 }
 
@@ -302,7 +221,7 @@ static int type_operator_fn(cj_infer_ctx *c, cj_instr *in, int id, const cj_type
     } else {
         *out = in->nargs == 3 ? cj_rule_binop(cj_binop_of_builtin(id), a, bt, &in->optype) : NULL;
     }
-    return *out ? 1 : no_match(c, in, b->attr);
+    return *out ? 1 : cj_no_match(c, in, b->attr);
 }
 
 /* abs, np.absolute, np.sign, np.square, round, pow, np.power, divmod. */
@@ -317,7 +236,7 @@ static int type_arith(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
     case CJ_B_NP_ABSOLUTE:
     case CJ_B_NP_SIGN:
         if (n != 1 || !cj_type_is_number(a) || (id == CJ_B_NP_SIGN && a->kind == CJ_COMPLEX)) {
-            return no_match(c, in, name);
+            return cj_no_match(c, in, name);
         }
         *out = id == CJ_B_NP_SIGN ? (a->kind == CJ_BOOL ? cj_t_int64 : a) : abs_type(a);
         if (a->kind == CJ_BOOL && id == CJ_B_ABS) {
@@ -326,7 +245,7 @@ static int type_arith(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
         return 1;
     case CJ_B_NP_SQUARE:
         if (n != 1 || !cj_type_is_number(a)) {
-            return no_match(c, in, name);
+            return cj_no_match(c, in, name);
         }
         *out = a->kind == CJ_BOOL ? cj_t_int64 : a;
         return 1;
@@ -339,15 +258,15 @@ static int type_arith(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
             *out = cj_type_is_integer(a) ? cj_t_int64 : a;
             return 1;
         }
-        return no_match(c, in, name);
+        return cj_no_match(c, in, name);
     case CJ_B_POW:
     case CJ_B_NP_POWER:
         *out = n == 2 ? cj_rule_binop(CJ_POW, a, b, &in->optype) : NULL;
-        return *out ? 1 : no_match(c, in, name);
+        return *out ? 1 : cj_no_match(c, in, name);
     default: { /* divmod */
         const cj_type *q = n == 2 ? cj_rule_binop(CJ_FLOORDIV, a, b, &in->optype) : NULL;
         if (q == NULL) {
-            return no_match(c, in, name);
+            return cj_no_match(c, in, name);
         }
         const cj_type *items[2] = {q, q};
         *out = cj_type_tuple(2, items);
@@ -370,7 +289,7 @@ static int type_cast_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *
         if (n == 1 && cj_rule_has_truth(a)) {
             return type_cast(c, in, id, cj_t_bool, out, "<class 'bool'>");
         }
-        return no_match(c, in, "<class 'bool'>");
+        return cj_no_match(c, in, "<class 'bool'>");
     default: /* complex */
         if (n == 2 && all_numbers(c, in, 0)) {
             *out = cj_t_complex128;
@@ -392,23 +311,23 @@ static int type_math_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_typ
             *out = n == 1 ? float_of(a) : cj_t_float64;
             return 1;
         }
-        return no_match(c, in, name);
+        return cj_no_match(c, in, name);
     case CJ_B_M_GCD:
         if (n == 2 && cj_type_is_integer(a) && cj_type_is_integer(b)) {
             *out = cj_t_int64;
             return 1;
         }
-        return no_match(c, in, name);
+        return cj_no_match(c, in, name);
     case CJ_B_M_LDEXP:
         if (n == 2 && cj_type_is_number(a) && a->kind != CJ_COMPLEX && cj_type_is_integer(b)) {
             *out = float_of(a);
             return 1;
         }
-        return no_match(c, in, name);
+        return cj_no_match(c, in, name);
     case CJ_B_M_MODF:
     case CJ_B_M_FREXP: {
         if (n != 1 || !cj_type_is_number(a) || a->kind == CJ_COMPLEX) {
-            return no_match(c, in, name);
+            return cj_no_match(c, in, name);
         }
         const cj_type *f = float_of(a);
         const cj_type *items[2] = {f, id == CJ_B_M_MODF ? f : cj_t_int32}; /* numba's */
@@ -417,15 +336,15 @@ static int type_math_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_typ
     }
     case CJ_B_C_PHASE:
         *out = n == 1 && cj_type_is_number(a) ? cj_t_float64 : NULL;
-        return *out ? 1 : no_match(c, in, name);
+        return *out ? 1 : cj_no_match(c, in, name);
     case CJ_B_C_POLAR: {
         const cj_type *items[2] = {cj_t_float64, cj_t_float64};
         *out = n == 1 && cj_type_is_number(a) ? cj_type_tuple(2, items) : NULL;
-        return *out ? 1 : no_match(c, in, name);
+        return *out ? 1 : cj_no_match(c, in, name);
     }
     default: /* cmath.rect */
         *out = n == 2 && all_numbers(c, in, 0) ? cj_t_complex128 : NULL;
-        return *out ? 1 : no_match(c, in, name);
+        return *out ? 1 : cj_no_match(c, in, name);
     }
 }
 
@@ -463,19 +382,22 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_B_MAX:
         return type_minmax(c, in, out, name);
     case CJ_B_LEN:
-        if (n == 1 && (a->kind == CJ_TUPLE || a->kind == CJ_ARRAY || a->kind == CJ_RANGE)) {
+        if (n == 1 && (a->kind == CJ_TUPLE || a->kind == CJ_ARRAY || a->kind == CJ_RANGE ||
+                       cj_type_is_flat(a))) {
             *out = cj_t_int64;
             return 1;
         }
-        return no_match(c, in, name);
+        return cj_no_match(c, in, name);
     case CJ_B_RANGE:
         return type_range(c, in, out);
     case CJ_B_ENUMERATE:
     case CJ_B_ZIP:
-        return type_enumerate_zip(c, in, id, out);
+    case CJ_B_NP_NDENUMERATE:
+    case CJ_B_NP_NDINDEX:
+        return cj_type_iterator_call(c, in, id, out); /* iterators.c */
     case CJ_B_OP_GETITEM: /* operator.getitem(x, i) is x[i]: the call becomes a getitem */
         if (n != 2) {
-            return no_match(c, in, name);
+            return cj_no_match(c, in, name);
         }
         in->op = CJ_I_GETITEM;
         in->args = in->args + 1;
@@ -484,11 +406,11 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return cj_type_getitem(c, in, out);
     case CJ_B_OP_TRUTH:
         *out = n == 1 && cj_rule_has_truth(a) ? cj_t_bool : NULL;
-        return *out ? 1 : no_match(c, in, name);
+        return *out ? 1 : cj_no_match(c, in, name);
     case CJ_B_PRINT:
         return cj_unsupported_error(c, in, "print() is not supported on the CPU target yet");
     default:
-        return no_match(c, in, name);
+        return cj_no_match(c, in, name);
     }
 }
 
@@ -570,13 +492,13 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     switch (b->rule) {
     case CJ_R_F1:
         if (n != 1 || !cj_type_is_number(a) || a->kind == CJ_COMPLEX) {
-            return no_match(c, in, b->attr);
+            return cj_no_match(c, in, b->attr);
         }
         *out = numpy ? np_float_of(a) : float_of(a);
         return 1;
     case CJ_R_F2:
         if (n != 2 || !all_numbers(c, in, 0)) {
-            return no_match(c, in, b->attr);
+            return cj_no_match(c, in, b->attr);
         }
         *out = cj_rule_float_result(a, cj_vt(c, in->args[2]));
         if (!numpy && (cj_type_is_integer(a) || cj_type_is_integer(cj_vt(c, in->args[2])))) {
@@ -585,25 +507,25 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return 1;
     case CJ_R_TO_INT:
         if (n != 1 || !cj_type_is_number(a) || a->kind == CJ_COMPLEX) {
-            return no_match(c, in, b->attr);
+            return cj_no_match(c, in, b->attr);
         }
         *out = cj_t_int64;
         return 1;
     case CJ_R_PRED:
         if (n != 1 || !cj_type_is_number(a)) {
-            return no_match(c, in, b->attr);
+            return cj_no_match(c, in, b->attr);
         }
         *out = cj_t_bool;
         return 1;
     case CJ_R_C1:
         if (n != 1 || !cj_type_is_number(a)) {
-            return no_match(c, in, b->attr);
+            return cj_no_match(c, in, b->attr);
         }
         *out = a->kind == CJ_COMPLEX && a->bits == 64 ? cj_t_complex64 : cj_t_complex128;
         return 1;
     case CJ_R_MINMAX2:
         if (n != 2 || !all_numbers(c, in, 0)) {
-            return no_match(c, in, b->attr);
+            return cj_no_match(c, in, b->attr);
         }
         *out = cj_promote(a, cj_vt(c, in->args[2]));
         return 1;
@@ -614,7 +536,7 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_R_SPECIAL:
         return type_special(c, in, id, out);
     }
-    return no_match(c, in, b->attr);
+    return cj_no_match(c, in, b->attr);
 }
 
 /* raise SomeError("constant", 3): the exception is made now, from the constants. */

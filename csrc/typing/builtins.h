@@ -310,7 +310,9 @@ typedef enum cj_builtin_rule {
     X(NP_COLUMN_STACK, "numpy", "column_stack", CJ_R_SPECIAL, "")                   \
     X(NP_ATLEAST_1D, "numpy", "atleast_1d", CJ_R_SPECIAL, "")                       \
     X(NP_ATLEAST_2D, "numpy", "atleast_2d", CJ_R_SPECIAL, "")                       \
-    X(NP_ATLEAST_3D, "numpy", "atleast_3d", CJ_R_SPECIAL, "")
+    X(NP_ATLEAST_3D, "numpy", "atleast_3d", CJ_R_SPECIAL, "")                       \
+    X(NP_NDENUMERATE, "numpy", "ndenumerate", CJ_R_SPECIAL, "")                     \
+    X(NP_NDINDEX, "numpy", "ndindex", CJ_R_SPECIAL, "")
 
 typedef enum cj_builtin {
 #define CJ_BUILTIN_ENUM(id, mod, attr, rule, cname) CJ_B_##id,

@@ -99,7 +99,15 @@ int cj_binop_of_builtin(int id);
 int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 int cj_type_setitem(cj_infer_ctx *c, cj_instr *in);
+/* iterators.c: iter(x); enumerate/zip/np.ndenumerate/np.ndindex (builtin `id`); a.flat. */
 int cj_type_getiter(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+int cj_type_iterator_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+int cj_type_is_flat(const cj_type *t);               /* an a.flat iterator */
+const cj_type *cj_type_flat_of(const cj_type *at);   /* the type of a.flat */
+int cj_type_flat_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *flat,
+                         const cj_type *idx, const cj_type **out);
+int cj_type_flat_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *flat,
+                         const cj_type *idx, const cj_type *val);
 int cj_type_static_item(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
@@ -107,6 +115,10 @@ static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
 }
 /* The constant a variable was set to (borrowed), or NULL if it is not a constant temporary. */
 PyObject *cj_const_of(cj_infer_ctx *c, int var);
+/* numba's "No implementation of function Function(fname) found for signature" (-1). */
+int cj_no_match(cj_infer_ctx *c, cj_instr *in, const char *fname);
+/* numba's "Invalid use of `what` with argument(s) of type(s): ..." (-1). */
+int cj_invalid_use(cj_infer_ctx *c, cj_instr *in, const char *what);
 /* TypingError at the instruction's line; returns -1. */
 int cj_typing_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, ...);
 int cj_unsupported_error(cj_infer_ctx *c, const cj_instr *in, const char *fmt, ...);
