@@ -170,7 +170,7 @@ def test_unbound_local_reads_zero_not_garbage():
 # ---- numba names cujit does not have yet (pkg/cujit/_missing.py) ----
 
 @pytest.mark.parametrize("stmt, what", [
-    ("from cujit import prange", "cujit.prange: numba.prange"),
+    ("from cujit import stencil", "cujit.stencil: numba.stencil"),
     ("import cujit; cujit.typed", "cujit.typed: numba.typed"),
     ("from cujit import extending", "cujit.extending"),
     ("from cujit.cuda import random", "cujit.cuda.random"),

@@ -106,6 +106,23 @@ enum {
 };
 int cj_excinfo_init(PyObject *module);
 
+/* ---- workqueue.c: the threads that run prange loops ---- */
+#define CJ_PARALLEL_MAX_THREADS 128 /* the pool's limit, and a prange's most chunks */
+/* An outlined prange body: runs iterations [start, stop), its reductions' partials at
+ * `partial`; returns 0 or an exception id. */
+typedef int32_t (*cj_chunk_fn)(void *ctx, int64_t start, int64_t stop, void *partial);
+/* Runs body over [0, n) in contiguous chunks, chunk c given partials + c * partial_size; the
+ * chunk count (<= CJ_PARALLEL_MAX_THREADS, 1 for n <= 1), *status the first failure's id. */
+int64_t cj_parallel_for(cj_chunk_fn body, void *ctx, int64_t n, void *partials,
+                        int64_t partial_size, int32_t *status);
+/* The same on at most `threads` threads (the pool's size caps it), for run-time code. */
+int64_t cj_parallel_run(cj_chunk_fn body, void *ctx, int64_t n, void *partials,
+                        int64_t partial_size, int threads, int32_t *status);
+int cj_workqueue_size(void);       /* NUMBA_NUM_THREADS, else the CPUs (at most the limit) */
+int cj_get_num_threads(void);      /* this thread's set_num_threads(), else the pool's size */
+int cj_set_num_threads(int n);     /* -1 unless 1 <= n <= cj_workqueue_size() */
+int cj_get_thread_id(void);        /* 0 outside the pool's workers */
+
 /* ---- nrt.c: memory compiled code allocates, reference counted (numba's NRT) ---- */
 typedef struct cj_meminfo {
     _Atomic long long refcount; /* first (compiled code adds to it): variables of compiled

@@ -1,5 +1,5 @@
 /* staging.c: large copies between pageable host memory and the device, through pinned staging
- * buffers and a memcpy split over worker threads.
+ * buffers and a memcpy split over the threads of the prange pool (abi/workqueue.c).
  *
  * The driver copies pageable memory through its own pinned buffers on the calling thread, at
  * one core's memcpy speed (measured on the H200 host: 9.6 GB/s host-to-device for 256 MB).
@@ -9,11 +9,11 @@
  * (its DMA reads it directly), as are small copies.
  *
  * One copy uses the buffers at a time: a thread that finds them busy takes the driver's path.
- * The buffers and events belong to a device's context and are remade after cuda.close(). The
- * threads are started on first use; CUJIT_STAGING_THREADS sets how many copy (0 turns staging
- * off; the default is half the CPUs, at most 8, and staging is off below 2). */
+ * The buffers and events belong to a device's context and are remade after cuda.close().
+ * CUJIT_STAGING_THREADS sets how many threads copy (0 turns staging off; the default is half
+ * the CPUs, at most 8, and staging is off below 2; the pool's size caps it, and a pool busy
+ * with a prange loop leaves the memcpy to the calling thread). */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,99 +28,38 @@
 #define CU_MEMHOSTALLOC_PORTABLE 1
 #define CU_EVENT_DISABLE_TIMING 2
 
-/* ---- a parallel memcpy: the caller and the workers take slices of one job ---- */
+/* ---- a parallel memcpy over the thread pool (abi/workqueue.c) ---- */
 
 typedef struct memcpy_job {
     char *dst;
     const char *src;
-    size_t n, slice;
-    int nslices;
-    atomic_int next; /* the next slice to take */
-    atomic_int done; /* slices finished */
+    size_t n;
 } memcpy_job;
 
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t wake, finished;
-    memcpy_job *job;        /* the job in progress, or NULL */
-    int holders;            /* workers that took `job` and may still touch it */
-    unsigned long serial;   /* bumped for each job, so workers see a new one */
-    int nthreads;           /* copying threads, the caller included; 0: staging off */
-    int started;
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER};
-
-static void run_slices(memcpy_job *job) {
-    for (;;) {
-        int s = atomic_fetch_add(&job->next, 1);
-        if (s >= job->nslices) {
-            return;
-        }
-        size_t off = (size_t)s * job->slice;
-        size_t len = job->n - off < job->slice ? job->n - off : job->slice;
-        memcpy(job->dst + off, job->src + off, len);
-        atomic_fetch_add(&job->done, 1);
-    }
+/* Slices [start, stop) of SLICE_MIN bytes (the last one shorter). */
+static int32_t copy_slices(void *ctx, int64_t start, int64_t stop, void *unused) {
+    const memcpy_job *job = ctx;
+    size_t from = (size_t)start * SLICE_MIN, to = (size_t)stop * SLICE_MIN;
+    to = to < job->n ? to : job->n;
+    memcpy(job->dst + from, job->src + from, to - from);
+    return 0;
 }
 
-static void *worker(void *unused) {
-    unsigned long seen = 0;
-    pthread_mutex_lock(&pool.lock);
-    for (;;) {
-        while (pool.job == NULL || pool.serial == seen) {
-            pthread_cond_wait(&pool.wake, &pool.lock);
-        }
-        memcpy_job *job = pool.job;
-        seen = pool.serial;
-        pool.holders++; /* the job lives on the caller's stack until we let go */
-        pthread_mutex_unlock(&pool.lock);
-        run_slices(job);
-        pthread_mutex_lock(&pool.lock);
-        pool.holders--;
-        pthread_cond_broadcast(&pool.finished);
-    }
-    return NULL;
-}
+static int nthreads = -1; /* copying threads, the caller included; 0: staging off; -1: not read */
 
 static void parallel_memcpy(void *dst, const void *src, size_t n) {
-    int parts = pool.nthreads;
-    size_t slice = (n + (size_t)parts - 1) / (size_t)parts;
-    slice = slice < SLICE_MIN ? SLICE_MIN : slice;
-    memcpy_job job = {dst, src, n, slice, (int)((n + slice - 1) / slice)};
-    atomic_init(&job.next, 0);
-    atomic_init(&job.done, 0);
-    if (job.nslices > 1) {
-        pthread_mutex_lock(&pool.lock);
-        pool.job = &job;
-        pool.serial++;
-        pthread_cond_broadcast(&pool.wake);
-        pthread_mutex_unlock(&pool.lock);
-    }
-    run_slices(&job);
-    if (job.nslices > 1) {
-        pthread_mutex_lock(&pool.lock);
-        /* every slice done is not enough: a worker that took the job may not yet have
-         * looked at `next`, and the job dies with this frame */
-        while (atomic_load(&job.done) < job.nslices || pool.holders > 0) {
-            pthread_cond_wait(&pool.finished, &pool.lock);
-        }
-        pool.job = NULL; /* workers that wake later take no dead job */
-        pthread_mutex_unlock(&pool.lock);
-    }
+    memcpy_job job = {dst, src, n};
+    int32_t status;
+    (void)cj_parallel_run(copy_slices, &job, (int64_t)((n + SLICE_MIN - 1) / SLICE_MIN), NULL,
+                          0, nthreads, &status);
 }
 
 /* Held by the copy that uses the staging buffers. */
 static pthread_mutex_t busy = PTHREAD_MUTEX_INITIALIZER;
 
-/* The workers (and a copy in progress) left behind by fork() do not exist in the child: start
- * afresh there. */
+/* A copy in progress left behind by fork() does not exist in the child. */
 static void after_fork_in_child(void) {
     pthread_mutex_init(&busy, NULL);
-    pthread_mutex_init(&pool.lock, NULL);
-    pthread_cond_init(&pool.wake, NULL);
-    pthread_cond_init(&pool.finished, NULL);
-    pool.job = NULL;
-    pool.holders = 0;
-    pool.started = 0;
 }
 
 static int threads_wanted(void) {
@@ -135,33 +74,13 @@ static int threads_wanted(void) {
     return n >= 2 ? n : 0;
 }
 
-/* Starts the workers once; the number of copying threads (0: staging off). */
-static int pool_start(void) {
-    if (pool.started) {
-        return pool.nthreads;
+/* The number of copying threads, read once (0: staging off). */
+static int staging_threads(void) {
+    if (nthreads < 0) {
+        nthreads = threads_wanted();
+        (void)pthread_atfork(NULL, NULL, after_fork_in_child);
     }
-    pool.started = 1;
-    pool.nthreads = threads_wanted();
-    static int registered;
-    if (!registered) {
-        registered = pthread_atfork(NULL, NULL, after_fork_in_child) == 0;
-    }
-    for (int i = 1; i < pool.nthreads; i++) {
-        pthread_t t;
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        int failed = pthread_create(&t, &attr, worker, NULL);
-        pthread_attr_destroy(&attr);
-        if (failed) {
-            pool.nthreads = i; /* fewer threads copy; the job split adapts */
-            break;
-        }
-    }
-    if (pool.nthreads < 2) {
-        pool.nthreads = 0;
-    }
-    return pool.nthreads;
+    return nthreads;
 }
 
 /* ---- per-device buffers, and the copies ---- */
@@ -202,7 +121,7 @@ static int pageable(const void *host) {
  * release `busy` after), else NULL with no exception; -1 in *failed with an exception set. */
 static staging *staging_for(const void *host, size_t n, int *failed) {
     *failed = 0;
-    if (n < STAGING_MIN || pool_start() == 0 || !pageable(host)) {
+    if (n < STAGING_MIN || staging_threads() == 0 || !pageable(host)) {
         return NULL;
     }
     int device = cj_ctx_ensure();

@@ -105,3 +105,12 @@ cj_instr *cj_block_terminator(cj_block *b) {
     cj_instr *last = CJ_INSTR(b, b->instrs.len - 1);
     return cj_instr_is_terminator(last) ? last : NULL;
 }
+
+const char *cj_var_source_name(const cj_var *v, char *buf, size_t size) {
+    PyOS_snprintf(buf, size, "%s", v->name);
+    char *dot = strrchr(buf, '.');
+    if (dot != NULL && dot[1] >= '0' && dot[1] <= '9') {
+        *dot = 0;
+    }
+    return buf;
+}

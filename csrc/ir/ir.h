@@ -123,6 +123,9 @@ cj_instr *cj_block_terminator(cj_block *b);
 #define CJ_VAR(ir, i) (&CJ_VEC_AT((ir)->vars, cj_var, (i)))
 #define CJ_INSTR(block, i) (&CJ_VEC_AT((block)->instrs, cj_instr, (i)))
 
+/* The variable's source name without its version suffix (x.2 -> x), written into buf. */
+const char *cj_var_source_name(const cj_var *v, char *buf, size_t size);
+
 /* ---- ir_print.c ---- */
 /* The IR as text (new reference); with types when typing has run and `typed` is set. */
 PyObject *cj_ir_dump(const cj_func_ir *ir, int typed);

@@ -246,7 +246,8 @@ cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes,
                           .resolve_dispatcher = resolve_dispatcher,
                           .dispatcher_pyfunc = cj_dispatcher_pyfunc};
     cj_lower_env lenv = {.error_model = opt->error_model, .fastmath = opt->fastmath,
-                         .boundscheck = opt->boundscheck, .callee_function = link_callee,
+                         .boundscheck = opt->boundscheck, .parallel = opt->parallel,
+                         .callee_function = link_callee,
                          .keep = ov->keep, .exc_ids = ov->exc_ids,
                          .objmode_site = cj_objmode_site, .objmode_call = cj_objmode_call};
     cj_request rq = {.target = &cj_target_cpu, .pyfunc = cj_dispatcher_func(disp),

@@ -421,6 +421,10 @@ static int parse_options(PyObject *options, cj_options *o) {
         (o->boundscheck = PyObject_IsTrue(v)) < 0) {
         return -1;
     }
+    if ((v = PyDict_GetItemString(options, "parallel")) != NULL &&
+        (o->parallel = PyObject_IsTrue(v)) < 0) {
+        return -1;
+    }
     if ((v = PyDict_GetItemString(options, "opt")) != NULL) {
         if (!PyLong_Check(v)) {
             PyErr_Format(PyExc_TypeError, "opt must be an int, not %R", v);

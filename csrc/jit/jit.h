@@ -43,6 +43,7 @@ typedef struct cj_options {
     int error_model;  /* CJ_ERRORS_* */
     int fastmath;
     int boundscheck;
+    int parallel;     /* parallel=True: prange loops on the thread pool */
     int opt;          /* LLVM optimisation level 0..3 */
     int cache;        /* keep what an on-disk cache entry needs */
 } cj_options;

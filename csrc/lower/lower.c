@@ -326,6 +326,9 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
         r = LLVMBuildExtractValue(L->b, cj_load_var(L, in->args[0]), (unsigned)in->index, "");
         break;
     case CJ_I_GETITER:
+        if (cj_prange_at(L, in)) { /* a parallel loop runs here (lower_prange.c) */
+            return cj_lower_prange(L, in);
+        }
         r = cj_lower_getiter(L, cj_load_var(L, in->args[0]), a, in->rtype);
         break;
     default:
@@ -428,6 +431,22 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     }
 }
 
+void cj_make_var_slot(cj_lower *L, int v) {
+    cj_var *var = CJ_VAR(L->ir, v);
+    LLVMTypeRef t = cj_llvm_type(L->ctx, var->type);
+    L->slots[v] = cj_entry_alloca(L, t, var->name);
+    int refs = cj_counts_refs(L, var->type);
+    L->owns_refs |= refs;
+    /* a local read before any assignment reads zero, not junk; a variable holding
+     * references starts with none (its first store drops the old value's) */
+    if (!var->is_temp || refs) {
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+        LLVMPositionBuilderAtEnd(b, L->alloca_bb);
+        LLVMBuildStore(b, LLVMConstNull(t), L->slots[v]);
+        LLVMDisposeBuilder(b);
+    }
+}
+
 static int make_slots(cj_lower *L) {
     cj_func_ir *ir = L->ir;
     L->slots = cj_arena_alloc(&ir->arena, sizeof(LLVMValueRef) * (size_t)(ir->vars.len + 1));
@@ -435,21 +454,26 @@ static int make_slots(cj_lower *L) {
         return -1;
     }
     for (int v = 0; v < ir->vars.len; v++) {
-        cj_var *var = CJ_VAR(ir, v);
-        if (var->type != NULL) {
-            LLVMTypeRef t = cj_llvm_type(L->ctx, var->type);
-            L->slots[v] = cj_entry_alloca(L, t, var->name);
-            int refs = cj_counts_refs(L, var->type);
-            L->owns_refs |= refs;
-            /* a local read before any assignment reads zero, not junk; a variable holding
-             * references starts with none (its first store drops the old value's) */
-            if (!var->is_temp || refs) {
-                LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
-                LLVMPositionBuilderAtEnd(b, L->alloca_bb);
-                LLVMBuildStore(b, LLVMConstNull(t), L->slots[v]);
-                LLVMDisposeBuilder(b);
-            }
+        if (CJ_VAR(ir, v)->type != NULL) {
+            cj_make_var_slot(L, v);
         }
+    }
+    return 0;
+}
+
+int cj_lower_block(cj_lower *L, int i) {
+    cj_block *blk = CJ_BLOCK(L->ir, i);
+    LLVMPositionBuilderAtEnd(L->b, L->blocks[i]);
+    for (int k = 0; k < blk->instrs.len; k++) {
+        if (L->env->at_line != NULL) {
+            L->env->at_line(L->env, L->b, L->fn, CJ_INSTR(blk, k)->line);
+        }
+        if (lower_instr(L, CJ_INSTR(blk, k)) < 0) {
+            return -1;
+        }
+    }
+    if (cj_block_terminator(blk) == NULL) {
+        LLVMBuildUnreachable(L->b);
     }
     return 0;
 }
@@ -457,35 +481,39 @@ static int make_slots(cj_lower *L) {
 static int lower_blocks(cj_lower *L) {
     cj_func_ir *ir = L->ir;
     for (int i = 0; i < ir->blocks.len; i++) {
-        cj_block *blk = CJ_BLOCK(ir, i);
-        if (!blk->reachable) {
-            continue;
+        if (!CJ_BLOCK(ir, i)->reachable || L->blocks[i] == NULL) {
+            continue; /* pruned, or a prange loop's (lower_prange.c) */
         }
         if (i % 128 == 127 && PyErr_CheckSignals() < 0) {
             return -1; /* Ctrl-C in a long compile */
         }
-        LLVMPositionBuilderAtEnd(L->b, L->blocks[i]);
-        for (int k = 0; k < blk->instrs.len; k++) {
-            if (L->env->at_line != NULL) {
-                L->env->at_line(L->env, L->b, L->fn, CJ_INSTR(blk, k)->line);
-            }
-            if (lower_instr(L, CJ_INSTR(blk, k)) < 0) {
-                return -1;
-            }
-        }
-        if (cj_block_terminator(blk) == NULL) {
-            LLVMBuildUnreachable(L->b);
+        int rc = cj_prange_header(L, i) ? cj_lower_prange_header(L, i) : cj_lower_block(L, i);
+        if (rc < 0) {
+            return -1;
         }
     }
     return 0;
 }
 
 /* Unreachable "after_raise" blocks left empty get a terminator. */
-static void seal_empty_blocks(cj_lower *L) {
+void cj_seal_empty_blocks(cj_lower *L) {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
         if (LLVMGetBasicBlockTerminator(bb) == NULL) {
             LLVMPositionBuilderAtEnd(L->b, bb);
             LLVMBuildUnreachable(L->b);
+        }
+    }
+}
+
+void cj_mark_function(cj_lower *L) {
+    if (L->env->fastmath) { /* the C API of LLVM 14 has no per-instruction flags: per function */
+        static const char *const fast[] = {"unsafe-fp-math", "no-nans-fp-math",
+                                           "no-infs-fp-math", "no-signed-zeros-fp-math",
+                                           "approx-func-fp-math"};
+        for (size_t i = 0; i < sizeof(fast) / sizeof(fast[0]); i++) {
+            LLVMAddAttributeAtIndex(L->fn, LLVMAttributeFunctionIndex,
+                                    LLVMCreateStringAttribute(L->ctx, fast[i],
+                                                              (unsigned)strlen(fast[i]), "true", 4));
         }
     }
 }
@@ -510,24 +538,15 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
         L.ret_type = cj_t_none;
     }
     L.fn = declare_function(&L, nargs, name);
-    if (env->fastmath) { /* the C API of LLVM 14 has no per-instruction flags: per function */
-        static const char *const fast[] = {"unsafe-fp-math", "no-nans-fp-math",
-                                           "no-infs-fp-math", "no-signed-zeros-fp-math",
-                                           "approx-func-fp-math"};
-        for (size_t i = 0; i < sizeof(fast) / sizeof(fast[0]); i++) {
-            LLVMAddAttributeAtIndex(L.fn, LLVMAttributeFunctionIndex,
-                                    LLVMCreateStringAttribute(L.ctx, fast[i],
-                                                              (unsigned)strlen(fast[i]), "true", 4));
-        }
-    }
+    cj_mark_function(&L);
     L.ret_ptr = LLVMGetParam(L.fn, 0);
     L.b = LLVMCreateBuilderInContext(L.ctx);
     L.alloca_bb = cj_new_bb(&L, "entry");
     L.blocks = cj_arena_alloc(&ir->arena, sizeof(LLVMBasicBlockRef) * (size_t)ir->blocks.len);
     int rc = L.blocks && make_slots(&L) == 0 && cj_plan_refs(&L) == 0 &&
-             cj_find_fused_array_ops(&L) == 0 ? 0 : -1;
+             cj_find_fused_array_ops(&L) == 0 && cj_plan_pranges(&L) == 0 ? 0 : -1;
     for (int i = 0; rc == 0 && i < ir->blocks.len; i++) {
-        if (CJ_BLOCK(ir, i)->reachable) {
+        if (CJ_BLOCK(ir, i)->reachable && !cj_prange_body(&L, i)) {
             char bb_name[32];
             PyOS_snprintf(bb_name, sizeof(bb_name), "L%d", i);
             L.blocks[i] = cj_new_bb(&L, bb_name);
@@ -540,7 +559,7 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
     }
     if (rc == 0) {
         cj_finish_exit(&L); /* before sealing: the exit block has no terminator yet */
-        seal_empty_blocks(&L);
+        cj_seal_empty_blocks(&L);
     }
     LLVMDisposeBuilder(L.b);
     if (rc < 0) {

@@ -9,7 +9,8 @@
  * lower_array_methods.c (copy, astype, fill, transpose), lower_array_create.c (np.arange,
  * linspace, eye, identity, array), lower_array_shape.c (reshape, ravel, flatten, view, item,
  * conj, real, imag),
- * lower_refs.c (references to compiled code's allocations), lower_iter.c (iterators); around
+ * lower_refs.c (references to compiled code's allocations), lower_iter.c (iterators),
+ * lower_prange.c (prange loops outlined for the thread pool); around
  * compiled functions:
  * lower_wrapper.c (the CPU dispatcher's entry), lower_ufunc.c (NumPy ufunc loops), and
  * debuginfo.c (line tables); lower_kernel.c (CUDA kernel entries, lower_kernel.h);
@@ -28,6 +29,7 @@ struct cj_lower_env {
     int error_model;     /* CJ_ERRORS_PYTHON: raise ZeroDivisionError; CJ_ERRORS_NUMPY: inf/nan */
     int fastmath;
     int boundscheck;
+    int parallel;        /* parallel=True: prange loops run on the thread pool (CPU) */
     PyObject *keep;      /* list owned by the compiled overload: objects the code points at */
     PyObject *exc_ids;   /* set of the exception ids the code can return (for caching) */
     /* The LLVM function of a jitted callee (a handle from typing), declared or linked into

@@ -457,7 +457,11 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
     case CJ_B_LEN:
         return len_of(L, call);
     case CJ_B_RANGE:
+    case CJ_B_PRANGE:
         return make_range(L, call);
+    case CJ_B_GET_THREAD_ID:
+    case CJ_B_GET_NUM_THREADS:
+        return cj_lower_thread_query(L, id); /* lower_prange.c */
     case CJ_B_ENUMERATE:
     case CJ_B_ZIP:
     case CJ_B_NP_NDENUMERATE:

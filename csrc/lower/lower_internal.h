@@ -28,6 +28,7 @@ typedef struct cj_lower {
     LLVMValueRef exit_status;     /* its phi of the status to return */
     cj_vec held;                  /* cj_held: hidden owners (an iterator's array), lower_refs.c */
     unsigned char *ref_plan;      /* per variable: cj_refs_plan (lower_refs_plan.c) */
+    struct cj_pranges *pranges;   /* parallel loops to outline (lower_prange.c), or NULL */
 } cj_lower;
 
 /* How a variable holding arrays counts references (lower_refs_plan.c). */
@@ -36,6 +37,10 @@ enum cj_refs_plan { CJ_REFS_OWNED, CJ_REFS_BORROWED, CJ_REFS_MOVED };
 int cj_plan_refs(cj_lower *L);
 
 /* ---- lower.c ---- */
+void cj_make_var_slot(cj_lower *L, int v); /* L->slots[v]: an entry alloca, zero when read early */
+int cj_lower_block(cj_lower *L, int i);    /* IR block i into L->blocks[i] */
+void cj_mark_function(cj_lower *L);        /* L->fn's attributes from the env (fastmath) */
+void cj_seal_empty_blocks(cj_lower *L);    /* left-over empty blocks get `unreachable` */
 LLVMValueRef cj_load_var(cj_lower *L, int var);               /* in the variable's type */
 int cj_store_var(cj_lower *L, int var, LLVMValueRef v, const cj_type *from);
 /* The same for a value whose references the variable takes over (a call's new array). */
@@ -284,6 +289,15 @@ LLVMValueRef cj_array_view(cj_lower *L, LLVMValueRef arr, LLVMValueRef offset, i
 /* ---- lower_cuda.c: CUDA intrinsics (calls resolved to CJ_CALL_CUDA, threadIdx.x...) ---- */
 LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
 int cj_cuda_lower_getattr(cj_lower *L, cj_instr *in);
+
+/* ---- lower_prange.c: prange loops under parallel=True (CPU) ---- */
+int cj_plan_pranges(cj_lower *L);            /* finds them; -1 with an exception */
+int cj_prange_body(cj_lower *L, int block);  /* block i is outlined (not lowered here) */
+int cj_prange_header(cj_lower *L, int block);
+int cj_lower_prange_header(cj_lower *L, int block); /* goes to the loop's exit */
+int cj_prange_at(cj_lower *L, const cj_instr *getiter); /* this GETITER starts one */
+int cj_lower_prange(cj_lower *L, cj_instr *getiter); /* outlines it and calls the pool */
+LLVMValueRef cj_lower_thread_query(cj_lower *L, int id); /* get_thread_id/get_num_threads() */
 
 /* ---- lower_iter.c ---- */
 /* len() of a range value {start, stop, step}: an int64. */

@@ -90,6 +90,9 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_random_ints", (void (*)(void))cj_random_ints},
         {"cj_random_shuffle", (void (*)(void))cj_random_shuffle},
         {"cj_random_choice_unique", (void (*)(void))cj_random_choice_unique},
+        {"cj_parallel_for", (void (*)(void))cj_parallel_for},
+        {"cj_get_thread_id", (void (*)(void))cj_get_thread_id},
+        {"cj_get_num_threads", (void (*)(void))cj_get_num_threads},
     };
     enum { N = sizeof(runtime) / sizeof(runtime[0]) };
     LLVMJITCSymbolMapPair pairs[N];

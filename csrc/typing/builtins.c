@@ -389,7 +389,12 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         }
         return cj_no_match(c, in, name);
     case CJ_B_RANGE:
+    case CJ_B_PRANGE: /* its loop runs on the pool under parallel=True (lower_prange.c) */
         return type_range(c, in, out);
+    case CJ_B_GET_THREAD_ID:
+    case CJ_B_GET_NUM_THREADS:
+        *out = cj_t_int64;
+        return n == 0 ? 1 : cj_no_match(c, in, name);
     case CJ_B_ENUMERATE:
     case CJ_B_ZIP:
     case CJ_B_NP_NDENUMERATE:

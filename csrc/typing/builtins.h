@@ -312,7 +312,10 @@ typedef enum cj_builtin_rule {
     X(NP_ATLEAST_2D, "numpy", "atleast_2d", CJ_R_SPECIAL, "")                       \
     X(NP_ATLEAST_3D, "numpy", "atleast_3d", CJ_R_SPECIAL, "")                       \
     X(NP_NDENUMERATE, "numpy", "ndenumerate", CJ_R_SPECIAL, "")                     \
-    X(NP_NDINDEX, "numpy", "ndindex", CJ_R_SPECIAL, "")
+    X(NP_NDINDEX, "numpy", "ndindex", CJ_R_SPECIAL, "")                             \
+    X(PRANGE, "cujit", "prange", CJ_R_SPECIAL, "")                                  \
+    X(GET_THREAD_ID, "cujit", "get_thread_id", CJ_R_SPECIAL, "")                    \
+    X(GET_NUM_THREADS, "cujit", "get_num_threads", CJ_R_SPECIAL, "")
 
 typedef enum cj_builtin {
 #define CJ_BUILTIN_ENUM(id, mod, attr, rule, cname) CJ_B_##id,

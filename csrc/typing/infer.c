@@ -296,15 +296,10 @@ static int assign(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t) {
         if (PyErr_Occurred()) {
             return -1;
         }
-        /* the source name, without the version suffix (x.2 -> x) */
         char name[256];
-        PyOS_snprintf(name, sizeof(name), "%s", v->name);
-        char *dot = strrchr(name, '.');
-        if (dot != NULL && dot[1] >= '0' && dot[1] <= '9') {
-            *dot = 0;
-        }
         return cj_typing_error(c, in, "Cannot unify %s and %s for '%s', defined at %s (%d)",
-                               v->type->name, t->name, name, c->ir->filename, v->line);
+                               v->type->name, t->name, cj_var_source_name(v, name, sizeof(name)),
+                               c->ir->filename, v->line);
     }
     if (u != v->type) {
         v->type = u;

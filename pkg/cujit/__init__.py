@@ -8,6 +8,7 @@ from .types import *  # noqa: F401,F403  (numba's type names at top level)
 from .types import typeof
 from .typing import parse_signature
 from .withcontexts import objmode
+from .parallel import get_num_threads, get_thread_id, prange, set_num_threads
 from . import cuda
 
 __version__ = "0.1.0"

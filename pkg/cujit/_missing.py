@@ -4,7 +4,6 @@ the module-level __getattr__ of cujit and cujit.cuda; names cujit has never reac
 
 # name -> what it is in numba, and that cujit does not have it yet (the open issues plan each)
 TOP_LEVEL = {
-    "prange": "numba.prange (parallel loops): not yet, as parallel=True",
     "literal_unroll": "numba.literal_unroll: not yet",
     "typed": "numba.typed (typed List and Dict): not yet",
     "extending": "numba.extending (overload, register_jitable, intrinsic, ...): not yet",
@@ -13,8 +12,6 @@ TOP_LEVEL = {
     "stencil": "numba.stencil: not yet",
     "carray": "numba.carray: not yet",
     "farray": "numba.farray: not yet",
-    "set_num_threads": "numba.set_num_threads: no parallel backend yet",
-    "get_num_threads": "numba.get_num_threads: no parallel backend yet",
 }
 
 CUDA = {

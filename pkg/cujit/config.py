@@ -8,7 +8,7 @@ CUJIT_LIBDEVICE, CUJIT_CUDA_DRIVER, CUJIT_STAGING_THREADS): those have no NUMBA_
 import os
 
 # the settings whose numba name is honoured too
-NUMBA_NAMES = frozenset({"CACHE_DIR", "OPT", "CUDA_MEMORY_MANAGER", "ENABLE_CUDASIM",
+NUMBA_NAMES = frozenset({"CACHE_DIR", "OPT", "NUM_THREADS", "CUDA_MEMORY_MANAGER", "ENABLE_CUDASIM",
                          "CUDA_MAX_PENDING_DEALLOCS_COUNT", "CUDA_MAX_PENDING_DEALLOCS_RATIO"})
 
 
@@ -27,3 +27,15 @@ def env_name(name):
             os.environ.get("NUMBA_" + name):
         return "NUMBA_" + name
     return "CUJIT_" + name
+
+
+def __getattr__(name):
+    """numba's config.NUMBA_NUM_THREADS (the pool's threads: CUJIT_NUM_THREADS or
+    NUMBA_NUM_THREADS, read by the C pool at its first use, else the CPUs) and
+    NUMBA_DEFAULT_NUM_THREADS (the CPUs)."""
+    if name == "NUMBA_NUM_THREADS":
+        from . import _core
+        return _core.workqueue_size()
+    if name == "NUMBA_DEFAULT_NUM_THREADS":
+        return os.cpu_count() or 1
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

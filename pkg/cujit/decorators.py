@@ -62,8 +62,6 @@ def _check_options(options, what="jit"):
     if unknown:
         raise TypeError(f"unknown {what} option(s): {', '.join(sorted(unknown))}")
     check_option_values(options, what)
-    if options.get("parallel"):
-        raise NotImplementedError("parallel=True is not supported by cujit yet")
 
 
 def default_opt_level():
@@ -81,6 +79,8 @@ def core_options(options, **fixed):
     """The options the C Dispatcher reads (csrc/jit/dispatcher.c), from checked ones."""
     core = {k: options[k] for k in ("error_model", "fastmath", "boundscheck", "opt")
             if k in options}
+    if options.get("parallel"):  # prange loops on the thread pool (csrc/lower/lower_prange.c)
+        core["parallel"] = True
     core["opt"] = core_opt_level(core["opt"]) if "opt" in core else default_opt_level()
     core.update(fixed)
     return core

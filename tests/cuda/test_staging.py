@@ -1,4 +1,4 @@
-"""Large pageable copies through pinned staging buffers (csrc/runtime/staging.c): on the fake
+"""Large pageable copies through pinned staging buffers (csrc/cuda/staging.c, over the pool of csrc/abi/workqueue.c): on the fake
 driver in CI (forced on with CUJIT_STAGING_THREADS, since this machine has few CPUs), and on a
 real GPU, where the data must arrive intact."""
 import os
@@ -15,7 +15,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 @pytest.mark.parametrize("threads", ["2", "3"])
 def test_staged_copies_on_fake_driver(run_checks_on_fake_driver, threads):
     run_checks_on_fake_driver(os.path.join(HERE, "staging_checks.py"), memory=1 << 30,
-                              env={"CUJIT_STAGING_THREADS": threads})
+                              env={"CUJIT_STAGING_THREADS": threads,
+                                   "CUJIT_NUM_THREADS": threads})  # the pool's size caps it
 
 
 LOOP = "check_copies_in_a_loop_under_load"
@@ -26,7 +27,8 @@ def test_staged_copies_in_a_loop(run_checks_on_fake_driver, run):
     # a worker used to touch a job on the caller's stack after the copy returned (segfault or
     # heap corruption in most 1.5-second loops with 8 threads on 2 CPUs)
     run_checks_on_fake_driver(os.path.join(HERE, "staging_checks.py"), memory=1 << 30,
-                              env={"CUJIT_STAGING_THREADS": "8", "STAGING_CHECKS": LOOP,
+                              env={"CUJIT_STAGING_THREADS": "8", "CUJIT_NUM_THREADS": "8",
+                                   "STAGING_CHECKS": LOOP,
                                    "STAGING_LOOP_SECONDS": "1.5"})
 
 

@@ -1,0 +1,64 @@
+"""prange loops under parallel=True: cujit vs numba (parallel=True) vs each one's serial loop, side
+by side in one run, with the speed-up over serial and the ratio to numba. Rows: a prange sum over
+10^8 float64, a Monte-Carlo pi from np.random.random (each thread's own stream), a 5-point
+stencil over 4000x4000. Usage: python benchmarks/cpu_parallel.py [--small]"""
+import sys
+
+import numpy as np
+
+from _common import best_of
+
+SMALL = "--small" in sys.argv
+
+
+SOURCES = {
+    "sum": "def f(a):\n    s = 0.0\n    for i in prange(a.shape[0]):\n"
+           "        s += a[i]\n    return s\n",
+    "pi": "def f(n):\n    inside = 0\n    for i in prange(n):\n"
+          "        x = np.random.random()\n        y = np.random.random()\n"
+          "        inside += x * x + y * y <= 1.0\n    return 4.0 * inside / n\n",
+    "stencil": "def f(a, out):\n    for i in prange(1, a.shape[0] - 1):\n"
+               "        for j in range(1, a.shape[1] - 1):\n"
+               "            out[i, j] = 0.25 * (a[i - 1, j] + a[i + 1, j] + a[i, j - 1]"
+               " + a[i, j + 1])\n    return out\n",
+}
+
+
+def compiled(jit, prange, kind, parallel):
+    """The `kind` loop with its prange bound, compiled by `jit` (a fresh function each time)."""
+    ns = {"np": np, "prange": prange}
+    exec(SOURCES[kind], ns)
+    return jit(parallel=parallel)(ns["f"])
+
+
+def main():
+    import cujit
+    grid = np.random.rand(1000, 1000) if SMALL else np.random.rand(4000, 4000)
+    rows = [("prange sum 1e8", "sum", (np.random.rand(10**7 if SMALL else 10**8),)),
+            ("Monte-Carlo pi 1e7", "pi", (10**6 if SMALL else 10**7,)),
+            ("stencil 4000x4000", "stencil", (grid, np.zeros_like(grid)))]
+    impls = [("cujit", cujit.njit, cujit.prange)]
+    try:
+        import numba
+        impls.append(("numba", numba.njit, numba.prange))
+    except ImportError:
+        print("numba not installed: its columns are skipped")
+    print(f"threads: cujit {cujit.get_num_threads()}"
+          + (f", numba {numba.get_num_threads()}" if len(impls) > 1 else ""))
+    print(f"{'':20}{'cujit par':>11}{'serial':>9}{'speed-up':>9}"
+          f"{'numba par':>11}{'serial':>9}{'speed-up':>9}{'cujit/numba':>12}")
+    for name, kind, args in rows:
+        line, times = f"{name:20}", {}
+        for impl, jit, prange in impls:
+            par, ser = compiled(jit, prange, kind, True), compiled(jit, prange, kind, False)
+            tp, ts = best_of(lambda: par(*args), 5), best_of(lambda: ser(*args), 3)
+            times[impl] = tp
+            line += f"{1e3 * tp:9.1f}ms{1e3 * ts:8.1f}ms{ts / tp:8.2f}x"
+        if "numba" in times:
+            line += f"{times['cujit'] / times['numba']:11.2f}"
+        print(line)
+    print("goal: cujit/numba <= 1.1, and on the sum a speed-up >= 0.8 x the threads")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""numba's parallel names: `prange` (a range whose loop runs on cujit's thread pool in a
+function compiled with parallel=True; elsewhere it is range, as numba's) and the pool's
+threads: set_num_threads/get_num_threads (per calling thread, as numba's) and get_thread_id.
+The pool is csrc/abi/workqueue.c; the loops' outlining csrc/lower/lower_prange.c."""
+from . import _core
+
+
+def prange(*args):
+    """numba.prange: range(*args); under parallel=True its loop runs on the thread pool."""
+    return range(*args)
+
+
+def set_num_threads(n):
+    """The threads the calling thread's parallel loops use, 1..config.NUMBA_NUM_THREADS."""
+    _core.set_num_threads(n)
+
+
+def get_num_threads():
+    """The threads the calling thread's parallel loops use."""
+    return _core.get_num_threads()
+
+
+def get_thread_id():
+    """0 outside the pool's workers (and on the thread that started a loop), 1..n-1 on them."""
+    return _core.get_thread_id()
