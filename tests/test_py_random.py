@@ -335,16 +335,21 @@ def test_shuffle_of_a_readonly_array_is_refused():
 def test_state_is_apart_from_np_random_and_the_interpreters():
     np_seed = njit(lambda s: np.random.seed(s))
     both_draws = njit(lambda: (random.random(), np.random.random()))
-    cseed(5)
-    np_seed(5)
-    random.seed(1)  # the interpreter's generators are not compiled code's
-    np.random.seed(1)
-    got = both_draws()
-    np.random.seed(5)
-    assert got == (random.Random(5).random(), np.random.random())
-    interpreter = random.random()
-    random.seed(1)
-    assert interpreter == random.random()
+    saved = random.getstate(), np.random.get_state()
+    try:
+        cseed(5)
+        np_seed(5)
+        random.seed(1)  # the interpreter's generators are not compiled code's
+        np.random.seed(1)
+        got = both_draws()
+        np.random.seed(5)
+        assert got == (random.Random(5).random(), np.random.random())
+        interpreter = random.random()
+        random.seed(1)
+        assert interpreter == random.random()  # compiled code did not draw from it
+    finally:
+        random.setstate(saved[0])
+        np.random.set_state(saved[1])
 
 
 def test_each_thread_has_its_own_state():
@@ -455,3 +460,18 @@ def test_lowering_passes_the_ub_audit():
         want = want or out.stdout
         assert out.stdout == want
     assert cujit is not None
+
+
+def test_randrange_in_narrow_widths():
+    """numba fails (LLVM IR error) for int8/int16 arguments; cujit draws in that width, the
+    values CPython's where nothing wraps."""
+    f = njit(lambda a, b, c: random.randrange(a, b, c))
+    for t, (a, b, c) in [(np.int8, (-60, 60, 3)), (np.int16, (15000, -15000, -7)),
+                         (np.uint8, (0, 100, 9)), (np.int8, (5, -100, -1))]:
+        for s in SEEDS[:6]:
+            cseed(s)
+            got = f(t(a), t(b), t(c))
+            assert got == random.Random(s).randrange(a, b, c)
+    assert str(f.nopython_signatures[0].return_type) == "int8"
+    with pytest.raises(ValueError, match="empty range"):  # 127 - (-128) wraps in int8
+        f(np.int8(-128), np.int8(127), np.int8(1))

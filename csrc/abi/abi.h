@@ -190,16 +190,12 @@ void *cj_py_random_state(void);
 void cj_py_random_twist(void *st);
 /* random.seed(n) with magnitude = abs(n): CPython's seeding of an int. */
 void cj_py_random_seed(void *st, uint64_t magnitude);
-/* getrandbits(k), 1 <= k <= 64, as CPython's. */
-uint64_t cj_py_random_getrandbits(void *st, int64_t k);
-/* An int in [0, n), n >= 1, as CPython's _randbelow (randrange's draw). */
-int64_t cj_py_random_below(void *st, int64_t n);
 /* A standard normal by the polar method (the pair's second value kept): random.gauss. */
 double cj_py_random_gauss(void *st);
-/* random.shuffle(x) of an array of rank ndim >= 1 (shape, byte strides), rows along the first
- * axis, as numba's. */
-void cj_py_random_shuffle(void *st, int64_t ndim, const int64_t *shape, const int64_t *strides,
-                          int64_t itemsize, char *data);
+/* Swaps the sub-arrays of rank ndim (shape, byte strides) at a and b: two rows of an array
+ * random.shuffle walks. */
+void cj_py_random_swap(int64_t ndim, const int64_t *shape, const int64_t *strides,
+                       int64_t itemsize, char *a, char *b);
 
 /* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);

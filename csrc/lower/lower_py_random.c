@@ -1,16 +1,18 @@
-/* lower_py_random.c: Python's random module (typing/py_random.c) over the thread's state of
- * abi/py_random.c, numba's semantics: random() is drawn here, inline as numba draws it (the
- * state from cj_py_random_state, marked readnone so that LLVM hoists it out of loops; the
- * key's word at pos, twisted when pos reached 624, tempered; a double from two words' 27 and
- * 26 top bits, random_internal.h's next_double); uniform(a, b) = a + (b - a) * random();
- * gauss/normalvariate = mu + sigma * the polar method's normal; expovariate(lambd) =
- * -log(1 - random()) / lambd (a zero lambd divides by zero as compiled code does);
- * getrandbits(k) raises numba's OverflowError outside 1..64; randrange computes numba's count
- * (stop - start, (n + step + 1) // step for a negative step, (n + step - 1) // step above 1,
- * truncating, in the result's width, wrapping), raises numba's ValueError when it is not
- * positive (and CPython's for a zero step, which numba lets through), then start + step *
- * an int below it; randint(a, b) = randrange(a, b + 1); seed(n) seeds with abs(n) (CPython's
- * seeding of an int); shuffle(x) swaps x's rows. */
+/* lower_py_random.c: Python's random module (typing/py_random.c) with numba's semantics, drawn
+ * inline as numba draws it from the thread's state of abi/py_random.c (cj_py_random_state,
+ * declared readnone as numba declares its own, so that LLVM hoists it out of loops): a word is
+ * the key's word at pos (twisted by the run time when pos reached 624), tempered, as
+ * random_internal.h's next_uint32; random() = (a * 2**26 + b) / 2**53 of two words' top 27 and
+ * 26 bits; getrandbits(k) CPython's words (numba's OverflowError outside 1..64); an int below
+ * n CPython's _randbelow (n.bit_length() bits again until below n). uniform(a, b) = a + (b -
+ * a) * random(); gauss/normalvariate = mu + sigma * the run time's polar normal;
+ * expovariate(lambd) = -log(1 - random()) / lambd (a zero lambd divides by zero as compiled
+ * code does); randrange computes numba's count (stop - start; (n + step + 1) // step for a
+ * negative step, (n + step - 1) // step above 1, truncating; in the result's width, wrapping),
+ * raises numba's ValueError when it is not positive (and CPython's for a zero step, which
+ * numba lets through), then start + step * an int below it; randint(a, b) = randrange(a, b +
+ * 1); seed(n) seeds with abs(n) (CPython's seeding of an int); shuffle(x) walks x's first axis
+ * from the last row down, j below i + 1, rows i and j swapped (by the run time above rank 1). */
 #include "lower/lower_internal.h"
 
 static LLVMTypeRef i8p(cj_lower *L) { return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0); }
@@ -98,6 +100,55 @@ static LLVMValueRef next_double(cj_lower *L, LLVMValueRef st) {
     return LLVMBuildFDiv(L->b, sum, f64c(L, 9007199254740992.0), "random");
 }
 
+/* getrandbits(k) for an i64 k in 1..64, as an i64: CPython's words, the first the low bits,
+ * the last one's top bits the high ones. */
+static LLVMValueRef draw_bits(cj_lower *L, LLVMValueRef st, LLVMValueRef k) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx), i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMBasicBlockRef one = cj_new_bb(L, "one_word"), two = cj_new_bb(L, "two_words");
+    LLVMBasicBlockRef join = cj_new_bb(L, "bits"), from[2];
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLE, k, cj_i64(L, 32), ""), one, two);
+    LLVMValueRef r[2];
+    for (int words = 1; words <= 2; words++) {
+        LLVMPositionBuilderAtEnd(L->b, words == 1 ? one : two);
+        LLVMValueRef low = words == 2 ? next_word(L, st) : NULL, top = next_word(L, st);
+        LLVMValueRef shift = LLVMBuildTrunc(L->b, LLVMBuildSub(L->b, cj_i64(L, 32 * words), k, ""),
+                                            i32, "");
+        top = LLVMBuildLShr(L->b, top, shift, "");
+        cj_ub_proof(top, words == 1 ? "32 - k in 0..31: 1 <= k <= 32 on this path"
+                                    : "64 - k in 0..31: 32 < k <= 64 on this path");
+        r[words - 1] = LLVMBuildZExt(L->b, top, i64, "");
+        if (words == 2) {
+            r[1] = LLVMBuildOr(L->b, LLVMBuildZExt(L->b, low, i64, ""),
+                               LLVMBuildShl(L->b, r[1], cj_i64(L, 32), ""), "");
+        }
+        from[words - 1] = LLVMGetInsertBlock(L->b);
+        LLVMBuildBr(L->b, join);
+    }
+    LLVMPositionBuilderAtEnd(L->b, join);
+    LLVMValueRef phi = LLVMBuildPhi(L->b, i64, "bits");
+    LLVMAddIncoming(phi, r, from, 2);
+    return phi;
+}
+
+/* An int in [0, n) for an i64 n >= 1: CPython's _randbelow (and numba's randrange), k =
+ * n.bit_length() bits drawn again until they are below n. */
+static LLVMValueRef draw_below(cj_lower *L, LLVMValueRef st, LLVMValueRef n) {
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMValueRef ctlz = LLVMGetIntrinsicDeclaration(
+        L->mod, LLVMLookupIntrinsicID("llvm.ctlz", 9), &i64, 1);
+    LLVMValueRef args[2] = {n, LLVMConstNull(LLVMInt1TypeInContext(L->ctx))};
+    LLVMValueRef zeros = LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(ctlz)), ctlz, args,
+                                        2, "");
+    LLVMValueRef k = LLVMBuildSub(L->b, cj_i64(L, 64), zeros, "k");
+    LLVMBasicBlockRef again = cj_new_bb(L, "below"), done = cj_new_bb(L, "below_done");
+    LLVMBuildBr(L->b, again);
+    LLVMPositionBuilderAtEnd(L->b, again);
+    LLVMValueRef r = draw_bits(L, st, k);
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, r, n, ""), done, again);
+    LLVMPositionBuilderAtEnd(L->b, done);
+    return r;
+}
+
 static LLVMValueRef arg_as(cj_lower *L, const cj_call *call, int i, const cj_type *to) {
     return cj_cast(L, cj_load_var(L, call->args[i]), call->argtypes[i], to);
 }
@@ -123,9 +174,7 @@ static LLVMValueRef lower_getrandbits(cj_lower *L, const cj_call *call) {
     if (raise_if(L, bad, PyExc_OverflowError, "getrandbits() limited to 64 bits") < 0) {
         return NULL;
     }
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx), params[2] = {i8p(L), i64};
-    LLVMValueRef args[2] = {state_of(L), k};
-    return call_rt(L, "cj_py_random_getrandbits", i64, params, args, 2);
+    return draw_bits(L, state_of(L), k);
 }
 
 /* numba's count of randrange(start, stop, step) for a step known not to be 0 (ty's width,
@@ -160,9 +209,7 @@ static LLVMValueRef randrange(cj_lower *L, LLVMValueRef start, LLVMValueRef stop
                  "empty range for randrange()") < 0) {
         return NULL;
     }
-    LLVMTypeRef params[2] = {i8p(L), i64};
-    LLVMValueRef args[2] = {state_of(L), LLVMBuildSExt(L->b, n, i64, "")}; /* n > 0 */
-    LLVMValueRef r = call_rt(L, "cj_py_random_below", i64, params, args, 2);
+    LLVMValueRef r = draw_below(L, state_of(L), LLVMBuildSExt(L->b, n, i64, "")); /* n > 0 */
     r = LLVMBuildTrunc(L->b, r, ty, ""); /* below n: fits */
     return LLVMBuildAdd(L->b, start, step != NULL ? LLVMBuildMul(L->b, r, step, "") : r, "");
 }
@@ -181,26 +228,59 @@ static LLVMValueRef lower_randrange(cj_lower *L, cj_instr *in, const cj_call *ca
                      call->args[2] >= 0 ? arg_as(L, call, 2, rt) : NULL, rt);
 }
 
-/* shuffle(x): the run time swaps x's rows (its shape and strides passed in stack arrays). */
+typedef struct shuffling {
+    const cj_type *at;
+    LLVMValueRef st, data, last, dims[2]; /* the state, x's bytes, len(x) - 1, shape/strides */
+} shuffling;
+
+/* One step of the walk from the last row down: i = last - step, j below i + 1, rows i and j
+ * swapped (the run time swaps rows of rank >= 1). */
+static void shuffle_step(cj_lower *L, LLVMValueRef step, void *ctx) {
+    const shuffling *s = ctx;
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx), i64 = LLVMInt64TypeInContext(L->ctx);
+    LLVMValueRef i = LLVMBuildSub(L->b, s->last, step, "");
+    LLVMValueRef j = draw_below(L, s->st, LLVMBuildAdd(L->b, i, cj_i64(L, 1), ""));
+    LLVMValueRef stride = LLVMBuildLoad2(L->b, i64, s->dims[1], "");
+    LLVMValueRef oi = LLVMBuildMul(L->b, i, stride, ""), oj = LLVMBuildMul(L->b, j, stride, "");
+    LLVMValueRef pi = LLVMBuildGEP2(L->b, i8, s->data, &oi, 1, "");
+    LLVMValueRef pj = LLVMBuildGEP2(L->b, i8, s->data, &oj, 1, "");
+    if (s->at->ndim > 1) {
+        LLVMTypeRef i64p = LLVMPointerType(i64, 0), params[6] = {i64, i64p, i64p, i64, i8p(L),
+                                                                 i8p(L)};
+        LLVMValueRef one = cj_i64(L, 1);
+        LLVMValueRef args[6] = {cj_i64(L, s->at->ndim - 1),
+                                LLVMBuildGEP2(L->b, i64, s->dims[0], &one, 1, ""),
+                                LLVMBuildGEP2(L->b, i64, s->dims[1], &one, 1, ""),
+                                cj_i64(L, (long long)cj_abi_size(s->at->dtype)), pi, pj};
+        call_rt(L, "cj_py_random_swap", LLVMVoidTypeInContext(L->ctx), params, args, 6);
+        return;
+    }
+    LLVMTypeRef elem = cj_elem_type(L->ctx, s->at->dtype), elem_p = LLVMPointerType(elem, 0);
+    pi = LLVMBuildBitCast(L->b, pi, elem_p, "");
+    pj = LLVMBuildBitCast(L->b, pj, elem_p, "");
+    LLVMValueRef xi = LLVMBuildLoad2(L->b, elem, pi, ""), xj = LLVMBuildLoad2(L->b, elem, pj, "");
+    LLVMBuildStore(L->b, xj, pi);
+    LLVMBuildStore(L->b, xi, pj);
+}
+
+/* shuffle(x): numba's walk over x's first axis (its shape and strides in stack arrays). */
 static LLVMValueRef lower_shuffle(cj_lower *L, const cj_call *call) {
     const cj_type *at = call->argtypes[0];
     LLVMValueRef arr = cj_load_var(L, call->args[0]);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx), i64p = LLVMPointerType(i64, 0);
     LLVMTypeRef dims_t = LLVMArrayType(i64, (unsigned)at->ndim);
-    LLVMValueRef dims[2] = {cj_entry_alloca(L, dims_t, "shape"),
-                            cj_entry_alloca(L, dims_t, "strides")};
+    shuffling s = {.at = at, .st = state_of(L), .data = cj_array_bytes(L, arr)};
     for (int k = 0; k < 2; k++) {
+        LLVMValueRef dims = cj_entry_alloca(L, dims_t, k == 0 ? "shape" : "strides");
         for (int d = 0; d < at->ndim; d++) {
             LLVMValueRef idx[2] = {cj_i64(L, 0), cj_i64(L, d)};
             LLVMBuildStore(L->b, cj_array_dim(L, arr, k == 0 ? CJ_ARR_SHAPE : CJ_ARR_STRIDES, d),
-                           LLVMBuildInBoundsGEP2(L->b, dims_t, dims[k], idx, 2, ""));
+                           LLVMBuildInBoundsGEP2(L->b, dims_t, dims, idx, 2, ""));
         }
-        dims[k] = LLVMBuildBitCast(L->b, dims[k], i64p, "");
+        s.dims[k] = LLVMBuildBitCast(L->b, dims, i64p, "");
     }
-    LLVMTypeRef params[6] = {i8p(L), i64, i64p, i64p, i64, i8p(L)};
-    LLVMValueRef args[6] = {state_of(L), cj_i64(L, at->ndim), dims[0], dims[1],
-                            cj_i64(L, (long long)cj_abi_size(at->dtype)), cj_array_bytes(L, arr)};
-    call_rt(L, "cj_py_random_shuffle", LLVMVoidTypeInContext(L->ctx), params, args, 6);
+    s.last = LLVMBuildSub(L->b, cj_array_dim(L, arr, CJ_ARR_SHAPE, 0), cj_i64(L, 1), "");
+    cj_emit_for(L, s.last, shuffle_step, &s); /* i from len - 1 down to 1 */
     return cj_empty(L);
 }
 

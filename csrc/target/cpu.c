@@ -93,10 +93,8 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_py_random_twist", (void (*)(void))cj_py_random_twist},
         {"cj_py_random_state", (void (*)(void))cj_py_random_state},
         {"cj_py_random_seed", (void (*)(void))cj_py_random_seed},
-        {"cj_py_random_getrandbits", (void (*)(void))cj_py_random_getrandbits},
-        {"cj_py_random_below", (void (*)(void))cj_py_random_below},
         {"cj_py_random_gauss", (void (*)(void))cj_py_random_gauss},
-        {"cj_py_random_shuffle", (void (*)(void))cj_py_random_shuffle},
+        {"cj_py_random_swap", (void (*)(void))cj_py_random_swap},
     };
     enum { N = sizeof(runtime) / sizeof(runtime[0]) };
     LLVMJITCSymbolMapPair pairs[N];
