@@ -193,7 +193,7 @@ static LLVMValueRef stepped_count(cj_lower *L, LLVMValueRef n, LLVMValueRef step
     return LLVMBuildSelect(L->b, by_minus_one, LLVMBuildNeg(L->b, q, ""), q, "count");
 }
 
-/* randrange(start, stop[, step]) in the int type rt (step NULL: 1); *failed on error. */
+/* randrange(start, stop[, step]) in the int type rt (step NULL: 1); NULL with an exception. */
 static LLVMValueRef randrange(cj_lower *L, LLVMValueRef start, LLVMValueRef stop,
                               LLVMValueRef step, const cj_type *rt) {
     LLVMTypeRef ty = cj_llvm_type(L->ctx, rt), i64 = LLVMInt64TypeInContext(L->ctx);
@@ -222,7 +222,8 @@ static LLVMValueRef lower_randrange(cj_lower *L, cj_instr *in, const cj_call *ca
                          LLVMBuildAdd(L->b, b, LLVMConstInt(LLVMTypeOf(b), 1, 0), ""), NULL, rt);
     }
     if (call->args[1] < 0) { /* randrange(stop) */
-        return randrange(L, cj_i64(L, 0), arg_as(L, call, 0, rt), NULL, rt);
+        return randrange(L, LLVMConstNull(cj_llvm_type(L->ctx, rt)), arg_as(L, call, 0, rt), NULL,
+                         rt);
     }
     return randrange(L, arg_as(L, call, 0, rt), arg_as(L, call, 1, rt),
                      call->args[2] >= 0 ? arg_as(L, call, 2, rt) : NULL, rt);
