@@ -1,7 +1,8 @@
 """prange loops under parallel=True: cujit vs numba (parallel=True) vs each one's serial loop, side
 by side in one run, with the speed-up over serial and the ratio to numba. Rows: a prange sum over
-10^8 float64, a Monte-Carlo pi from np.random.random (each thread's own stream), a 5-point
+10^8 float64, a Monte-Carlo pi from random.random (each thread's own stream), a 5-point
 stencil over 4000x4000. Usage: python benchmarks/cpu_parallel.py [--small]"""
+import random
 import sys
 
 import numpy as np
@@ -15,7 +16,7 @@ SOURCES = {
     "sum": "def f(a):\n    s = 0.0\n    for i in prange(a.shape[0]):\n"
            "        s += a[i]\n    return s\n",
     "pi": "def f(n):\n    inside = 0\n    for i in prange(n):\n"
-          "        x = np.random.random()\n        y = np.random.random()\n"
+          "        x = random.random()\n        y = random.random()\n"
           "        inside += x * x + y * y <= 1.0\n    return 4.0 * inside / n\n",
     "stencil": "def f(a, out):\n    for i in prange(1, a.shape[0] - 1):\n"
                "        for j in range(1, a.shape[1] - 1):\n"
@@ -26,7 +27,7 @@ SOURCES = {
 
 def compiled(jit, prange, kind, parallel):
     """The `kind` loop with its prange bound, compiled by `jit` (a fresh function each time)."""
-    ns = {"np": np, "prange": prange}
+    ns = {"np": np, "random": random, "prange": prange}
     exec(SOURCES[kind], ns)
     return jit(parallel=parallel)(ns["f"])
 

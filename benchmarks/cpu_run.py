@@ -1,11 +1,43 @@
 """Run time of the seed mandelbrot on the CPU: cujit vs numba's CPU target vs CPython, side by
-side in one run, as ratios. Usage: python benchmarks/cpu_run.py [width height iters]"""
+side in one run, as ratios; then a Monte-Carlo pi drawing 10**7 random.random() values.
+Usage: python benchmarks/cpu_run.py [width height iters]"""
+import random
 import sys
 
 import numpy as np
 
 from _common import best_of
 import mandelbrot as _seed_mandel
+
+
+def _pi_kernel(n):
+    inside = 0
+    for _ in range(n // 2):
+        x = random.random()
+        y = random.random()
+        if x * x + y * y <= 1.0:
+            inside += 1
+    return 4.0 * inside / (n // 2)
+
+
+def monte_carlo_pi(draws=10**7):
+    """Python's random module in compiled code: pi from `draws` random.random() values, after
+    the same seed in both (cujit seeds as CPython, numba as NumPy: the estimates differ)."""
+    import cujit
+    rows = {}
+    kernels = {"cujit": cujit.njit(_pi_kernel)}
+    try:
+        import numba
+        kernels["numba"] = numba.njit(_pi_kernel)
+    except ImportError:
+        print("numba not installed: skipped")
+    for name, kernel in kernels.items():
+        rows[name] = best_of(lambda: kernel(draws), 7)
+    print(f"Monte-Carlo pi, {draws} random.random() draws (best of 7)")
+    for name, t in rows.items():
+        print(f"{name:8}{1e3 * t:12.2f} ms   {t / rows['cujit']:8.2f}x cujit's time")
+    if "numba" in rows:
+        print(f"cujit/numba run time: {rows['cujit'] / rows['numba']:.3f}  (goal <= 1.10)")
 
 
 def main():
@@ -40,3 +72,4 @@ def main():
 
 if __name__ == "__main__":
     main()
+    monte_carlo_pi()

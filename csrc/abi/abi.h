@@ -198,6 +198,22 @@ void cj_random_shuffle(int64_t n, int64_t stride, int64_t itemsize, char *data);
 int cj_random_choice_unique(int64_t pop, int64_t count, const char *a, int64_t stride,
                             int64_t itemsize, char *out);
 
+/* ---- py_random.c: Python's random module (numba's functions), the thread's second state ---- */
+/* The calling thread's state for the random module (seeded from entropy at its first use):
+ * what the others take; compiled code draws random() from it itself (random_internal.h). */
+void *cj_py_random_state(void);
+/* The state's next 624 words (MT19937's twist), its position back to 0: compiled code's
+ * draw when the position reached 624. */
+void cj_py_random_twist(void *st);
+/* random.seed(n) with magnitude = abs(n): CPython's seeding of an int. */
+void cj_py_random_seed(void *st, uint64_t magnitude);
+/* A standard normal by the polar method (the pair's second value kept): random.gauss. */
+double cj_py_random_gauss(void *st);
+/* Swaps the sub-arrays of rank ndim (shape, byte strides) at a and b: two rows of an array
+ * random.shuffle walks. */
+void cj_py_random_swap(int64_t ndim, const int64_t *shape, const int64_t *strides,
+                       int64_t itemsize, char *a, char *b);
+
 /* ---- layout.c: the layout rules of an array (ndim, shape, byte strides, itemsize) ---- */
 /* The rule, NumPy's: a dimension of size 1 never breaks contiguity (its stride is ignored);
  * an array with a 0 in its shape holds nothing and is contiguous both ways; default strides

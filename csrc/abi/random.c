@@ -9,7 +9,8 @@
  * One state per thread (_Thread_local, as numba's), seeded at its first use from the system's
  * entropy (getrandom, else /dev/urandom, through init_by_array as for a seed array), and
  * again in a forked child; a seed in compiled code touches neither NumPy's global RandomState
- * nor another thread's state.
+ * nor another thread's state. The thread's second state, Python's random module's, lives here
+ * too, apart from np.random's as in numba (py_random.c draws from it).
  * Compiled code calls these by name (target/cpu.c defines them in the JIT); no GIL needed. The
  * arguments are checked by the compiled code first (NumPy's ValueErrors, lower_random.c). */
 #include "abi/random_internal.h"
@@ -24,10 +25,15 @@
 #include <sys/random.h>
 #endif
 
-static _Thread_local mt_state thread_state;
+/* The thread's states: np.random's and Python's random module's (py_random.c), apart as
+ * numba keeps them. */
+static _Thread_local mt_state thread_states[2];
 
 /* A forked child starts from fresh entropy, not its parent's stream (numba's rule too). */
-static void forked_child(void) { thread_state.ready = 0; }
+static void forked_child(void) {
+    thread_states[CJ_MT_NUMPY].ready = 0;
+    thread_states[CJ_MT_PYTHON].ready = 0;
+}
 
 static void register_fork_handler(void) { (void)pthread_atfork(NULL, NULL, forked_child); }
 
@@ -45,7 +51,7 @@ static void init_genrand(mt_state *st, uint32_t seed) { /* NumPy's mt19937_seed 
     (void)pthread_once(&fork_handler_once, register_fork_handler);
 }
 
-static void init_by_array(mt_state *st, const uint32_t *init_key, int key_length) {
+void cj_mt_init_by_array(mt_state *st, const uint32_t *init_key, int key_length) {
     uint32_t *mt = st->key;
     int i = 1, j = 0;
     init_genrand(st, 19650218u);
@@ -101,16 +107,18 @@ static void seed_from_entropy(mt_state *st) {
                      (uint32_t)(uintptr_t)st ^ (uint32_t)i * 2654435761u;
         }
     }
-    init_by_array(st, key, MT_N);
+    cj_mt_init_by_array(st, key, MT_N);
 }
 
-static mt_state *state(void) {
-    mt_state *st = &thread_state;
+mt_state *cj_mt_thread_state(int which) {
+    mt_state *st = &thread_states[which];
     if (!st->ready) {
         seed_from_entropy(st);
     }
     return st;
 }
+
+static mt_state *state(void) { return cj_mt_thread_state(CJ_MT_NUMPY); }
 
 void cj_mt_gen(mt_state *st) {
     uint32_t *key = st->key, y;
@@ -141,7 +149,7 @@ static inline double gauss_pair(mt_state *st, double *kept) {
     return f * x2;
 }
 
-static double legacy_gauss(mt_state *st) {
+double cj_random_gauss(mt_state *st) {
     if (st->has_gauss) {
         st->has_gauss = 0;
         double kept = st->gauss;
@@ -152,11 +160,11 @@ static double legacy_gauss(mt_state *st) {
     return gauss_pair(st, &st->gauss);
 }
 
-/* out[i] = a + b * legacy_gauss() for n values, a pair at a time (the same values). */
+/* out[i] = a + b * cj_random_gauss() for n values, a pair at a time (the same values). */
 static void normal_fill(mt_state *st, double a, double b, int64_t n, double *out) {
     int64_t i = 0;
     if (n > 0 && st->has_gauss) {
-        out[i++] = a + b * legacy_gauss(st);
+        out[i++] = a + b * cj_random_gauss(st);
     }
     for (; i + 1 < n; i += 2) {
         double kept, first = gauss_pair(st, &kept);
@@ -164,11 +172,11 @@ static void normal_fill(mt_state *st, double a, double b, int64_t n, double *out
         out[i + 1] = a + b * kept;
     }
     if (i < n) {
-        out[i] = a + b * legacy_gauss(st);
+        out[i] = a + b * cj_random_gauss(st);
     }
 }
 
-void cj_random_seed(uint32_t seed) { init_genrand(&thread_state, seed); }
+void cj_random_seed(uint32_t seed) { init_genrand(&thread_states[CJ_MT_NUMPY], seed); }
 
 /* out[0..n) = a + b * next_double(), the same values, taking each run of whole pairs of words
  * left in the key in one loop (a pair across a regeneration goes by next_double). */
@@ -220,7 +228,7 @@ double cj_random_std_gamma(mt_state *st, double shape) {
     for (;;) {
         double x, v;
         do {
-            x = legacy_gauss(st);
+            x = cj_random_gauss(st);
             v = 1.0 + c * x;
         } while (v <= 0.0);
         v = v * v * v;
@@ -291,7 +299,7 @@ static double one_value(mt_state *st, int kind, double a, double b) {
     double u;
     switch (kind) {
     case CJ_RANDOM_LOGNORMAL:
-        return exp(a + b * legacy_gauss(st));
+        return exp(a + b * cj_random_gauss(st));
     case CJ_RANDOM_GAMMA: /* shape a, scale b */
         return b * cj_random_std_gamma(st, a);
     case CJ_RANDOM_CHISQUARE:
@@ -305,11 +313,11 @@ static double one_value(mt_state *st, int kind, double a, double b) {
     case CJ_RANDOM_POWER:
         return pow(1 - exp(-std_exponential(st)), 1. / a);
     case CJ_RANDOM_CAUCHY: {
-        double num = legacy_gauss(st);
-        return num / legacy_gauss(st);
+        double num = cj_random_gauss(st);
+        return num / cj_random_gauss(st);
     }
     case CJ_RANDOM_STANDARD_T: {
-        double num = legacy_gauss(st), denom = cj_random_std_gamma(st, a / 2);
+        double num = cj_random_gauss(st), denom = cj_random_std_gamma(st, a / 2);
         return sqrt(a / 2) * num / sqrt(denom);
     }
     case CJ_RANDOM_F: { /* dfnum a, dfden b */
@@ -317,7 +325,7 @@ static double one_value(mt_state *st, int kind, double a, double b) {
         return num / (2.0 * cj_random_std_gamma(st, b / 2.0) * a);
     }
     case CJ_RANDOM_WALD: { /* mean a, scale b */
-        double mu_2l = a / (2 * b), y = legacy_gauss(st);
+        double mu_2l = a / (2 * b), y = cj_random_gauss(st);
         y = a * y * y;
         double x = a + mu_2l * (y - sqrt(4 * b * y + y * y));
         return next_double(st) <= a / (a + x) ? x : a * a / x;

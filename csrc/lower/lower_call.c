@@ -551,6 +551,9 @@ static LLVMValueRef lower_builtin(cj_lower *L, cj_instr *in, const cj_call *call
     if (cj_builtin_random(id)) { /* lower_random.c */
         return cj_lower_random(L, in, call);
     }
+    if (cj_builtin_py_random(id)) { /* lower_py_random.c: Python's random module */
+        return cj_lower_py_random(L, in, call);
+    }
     if (cj_builtin_reduces(id)) {
         return cj_lower_reduction(L, in, call, cj_load_var(L, call->args[0]), call->argtypes[0],
                                   1);

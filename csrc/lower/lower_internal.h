@@ -142,6 +142,9 @@ void cj_fill_array(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRe
 LLVMValueRef cj_lower_random(cj_lower *L, cj_instr *in, const cj_call *call);
 int cj_random_makes_array(const cj_call *call); /* a new array the call hands over */
 
+/* ---- lower_py_random.c: Python's random module (typing/py_random.c; abi/py_random.c) ---- */
+LLVMValueRef cj_lower_py_random(cj_lower *L, cj_instr *in, const cj_call *call);
+
 /* ---- lower_array_methods.c: a.copy(), a.astype(t), a.fill(v), a.transpose(), a.T ---- */
 LLVMValueRef cj_lower_array_method(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
                                    cj_instr *in, const cj_call *call, int first_arg);

@@ -93,6 +93,11 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_parallel_for", (void (*)(void))cj_parallel_for},
         {"cj_get_thread_id", (void (*)(void))cj_get_thread_id},
         {"cj_get_num_threads", (void (*)(void))cj_get_num_threads},
+        {"cj_py_random_twist", (void (*)(void))cj_py_random_twist},
+        {"cj_py_random_state", (void (*)(void))cj_py_random_state},
+        {"cj_py_random_seed", (void (*)(void))cj_py_random_seed},
+        {"cj_py_random_gauss", (void (*)(void))cj_py_random_gauss},
+        {"cj_py_random_swap", (void (*)(void))cj_py_random_swap},
     };
     enum { N = sizeof(runtime) / sizeof(runtime[0]) };
     LLVMJITCSymbolMapPair pairs[N];

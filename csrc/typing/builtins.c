@@ -473,8 +473,9 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     if (cj_builtin_makes_array(id)) { /* array_new.c: keywords too */
         return cj_type_array_new(c, in, id, out);
     }
-    if (cj_builtin_random(id)) { /* array_random.c: np.random */
-        return cj_type_array_random(c, in, id, out);
+    if (cj_builtin_random(id) || cj_builtin_py_random(id)) { /* np.random, random */
+        return cj_builtin_random(id) ? cj_type_array_random(c, in, id, out)
+                                     : cj_type_py_random(c, in, id, out);
     }
     if (cj_builtin_reduces(id)) { /* array_reduce.c */
         return cj_type_array_reduce(c, in, id, NULL, out);

@@ -59,6 +59,16 @@ typedef enum cj_builtin_rule {
     X(NPR_CHOICE, "numpy.random", "choice", CJ_R_SPECIAL, "")                       \
     X(NPR_SHUFFLE, "numpy.random", "shuffle", CJ_R_SPECIAL, "")                     \
     X(NPR_PERMUTATION, "numpy.random", "permutation", CJ_R_SPECIAL, "")             \
+    X(PYR_SEED, "random", "seed", CJ_R_SPECIAL, "")                                 \
+    X(PYR_RANDOM, "random", "random", CJ_R_SPECIAL, "")                             \
+    X(PYR_UNIFORM, "random", "uniform", CJ_R_SPECIAL, "")                           \
+    X(PYR_RANDINT, "random", "randint", CJ_R_SPECIAL, "")                           \
+    X(PYR_RANDRANGE, "random", "randrange", CJ_R_SPECIAL, "")                       \
+    X(PYR_GAUSS, "random", "gauss", CJ_R_SPECIAL, "")                               \
+    X(PYR_NORMALVARIATE, "random", "normalvariate", CJ_R_SPECIAL, "")               \
+    X(PYR_EXPOVARIATE, "random", "expovariate", CJ_R_SPECIAL, "")                   \
+    X(PYR_SHUFFLE, "random", "shuffle", CJ_R_SPECIAL, "")                           \
+    X(PYR_GETRANDBITS, "random", "getrandbits", CJ_R_SPECIAL, "")                   \
     X(ABS, "builtins", "abs", CJ_R_SPECIAL, "")                                     \
     X(MIN, "builtins", "min", CJ_R_SPECIAL, "")                                     \
     X(MAX, "builtins", "max", CJ_R_SPECIAL, "")                                     \
@@ -377,6 +387,12 @@ static inline int cj_builtin_operator_ufunc(int id) {
 /* np.random.seed ... np.random.permutation (typing/array_random.c, lower/lower_random.c). */
 static inline int cj_builtin_random(int id) {
     return id >= CJ_B_NPR_SEED && id <= CJ_B_NPR_PERMUTATION;
+}
+
+/* Python's random module: random.seed ... random.getrandbits (typing/py_random.c,
+ * lower/lower_py_random.c). */
+static inline int cj_builtin_py_random(int id) {
+    return id >= CJ_B_PYR_SEED && id <= CJ_B_PYR_GETRANDBITS;
 }
 
 /* np.nonzero / a.nonzero() (and np.where(c)), np.argwhere, np.searchsorted: typed in

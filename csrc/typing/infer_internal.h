@@ -44,6 +44,9 @@ int cj_type_array_new(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
 int cj_shape_rank(const cj_type *t);
 /* array_random.c: np.random.seed ... np.random.permutation (cj_builtin_random). */
 int cj_type_array_random(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* py_random.c: Python's random module, random.seed ... random.getrandbits
+ * (cj_builtin_py_random). */
+int cj_type_py_random(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
 /* The dtype a compile-time object spells (np.float32, np.dtype('f4'), 'float32', float, a
  * cujit type), or NULL with no exception when it spells none. */
 const cj_type *cj_dtype_of_object(PyObject *obj);
