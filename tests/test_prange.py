@@ -70,6 +70,30 @@ def test_reductions_and_writes_equal_the_serial_loop(n):
     assert np.allclose(par(rows)(m), ser(rows)(m), rtol=1e-13)
 
 
+def min_max(a):
+    lo = 1e300
+    hi = -1e300
+    for i in prange(a.shape[0]):
+        lo = min(lo, a[i])
+        hi = max(a[i], hi)
+    return lo, hi
+
+
+def int_min(a):
+    lo = 100
+    for i in prange(a.shape[0]):
+        lo = min(lo, a[i] * 3)
+    return lo
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_min_max_reductions(n):
+    a = np.random.default_rng(n + 1).standard_normal(n)
+    assert cujit.njit(parallel=True)(min_max)(a) == min_max(a)
+    b = np.random.default_rng(n).integers(-50, 500, n).astype(np.int32)
+    assert cujit.njit(parallel=True)(int_min)(b) == int_min(b)
+
+
 def test_negative_step_and_empty_ranges():
     @cujit.njit(parallel=True)
     def f(a, b, c):
@@ -211,6 +235,8 @@ def test_without_parallel_prange_is_range():
      "inside a prange loop"),
     ("    s = 0\n    for i in prange(n):\n        s += i\n        t = s\n    return s",
      "variable 's' (line 4) is carried"),
+    ("    m = 0\n    for i in prange(n):\n        m = min(m, i) + 1\n    return m",
+     "variable 'm' (line 4) is carried"),
 ])
 def test_unsupported_bodies(body, words):
     ns = {"prange": prange}

@@ -85,8 +85,8 @@ static LLVMValueRef abs_of(cj_lower *L, LLVMValueRef v, const cj_type *t, const 
 }
 
 /* Python's max/min: keeps the first of equal values; a NaN first stays. */
-static LLVMValueRef pick(cj_lower *L, int is_max, LLVMValueRef acc, LLVMValueRef x,
-                         const cj_type *t) {
+LLVMValueRef cj_pick_minmax(cj_lower *L, int is_max, LLVMValueRef acc, LLVMValueRef x,
+                            const cj_type *t) {
     const cj_type *ot;
     (void)cj_rule_compare(CJ_GT, t, t, &ot);
     LLVMValueRef better = cj_lower_compare(L, is_max ? CJ_GT : CJ_LT, x, t, acc, t, ot);
@@ -101,7 +101,7 @@ static LLVMValueRef minmax(cj_lower *L, cj_instr *in, const cj_call *call, int i
         if (st->kind == CJ_TUPLE) {
             LLVMValueRef acc = LLVMBuildExtractValue(L->b, seq, 0, "");
             for (int i = 1; acc && i < st->n; i++) {
-                acc = pick(L, is_max, acc, LLVMBuildExtractValue(L->b, seq, (unsigned)i, ""), rt);
+                acc = cj_pick_minmax(L, is_max, acc, LLVMBuildExtractValue(L->b, seq, (unsigned)i, ""), rt);
             }
             return acc;
         }
@@ -130,14 +130,14 @@ static LLVMValueRef minmax(cj_lower *L, cj_instr *in, const cj_call *call, int i
         LLVMBuildCondBr(L->b, ok, body, done);
         LLVMPositionBuilderAtEnd(L->b, body);
         LLVMValueRef acc = LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, rt), acc_slot, "");
-        LLVMBuildStore(L->b, pick(L, is_max, acc, x, rt), acc_slot);
+        LLVMBuildStore(L->b, cj_pick_minmax(L, is_max, acc, x, rt), acc_slot);
         LLVMBuildBr(L->b, loop);
         LLVMPositionBuilderAtEnd(L->b, done);
         return LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, rt), acc_slot, "max");
     }
     LLVMValueRef acc = arg_as(L, call, 0, rt);
     for (int i = 1; acc && i < call->nargs; i++) {
-        acc = pick(L, is_max, acc, arg_as(L, call, i, rt), rt);
+        acc = cj_pick_minmax(L, is_max, acc, arg_as(L, call, i, rt), rt);
     }
     return acc;
 }

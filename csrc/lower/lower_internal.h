@@ -301,6 +301,10 @@ int cj_lower_prange_header(cj_lower *L, int block); /* goes to the loop's exit *
 int cj_prange_at(cj_lower *L, const cj_instr *getiter); /* this GETITER starts one */
 int cj_lower_prange(cj_lower *L, cj_instr *getiter); /* outlines it and calls the pool */
 LLVMValueRef cj_lower_thread_query(cj_lower *L, int id); /* get_thread_id/get_num_threads() */
+/* lower_call.c: max(acc, x) (is_max) or min(acc, x) of numbers of type t, Python's rule: acc
+ * unless x compares greater (less). */
+LLVMValueRef cj_pick_minmax(cj_lower *L, int is_max, LLVMValueRef acc, LLVMValueRef x,
+                            const cj_type *t);
 
 /* ---- lower_iter.c ---- */
 /* len() of a range value {start, stop, step}: an int64. */

@@ -8,19 +8,23 @@
  *              (the function waits for the loop, so its frame outlives the workers' reads);
  *   private    written there: a slot per chunk (zero at its start); the function's variable
  *              keeps its value from before the loop;
- *   reduction  `v += x`, `v -= x`, `v *= x` (or `v = v + x` ...) of a number, v read in the body
- *              by those alone: a private slot from the operator's identity, stored into the
- *              chunk's partial and combined into v, in chunk order, after the loop.
+ *   reduction  `v += x`, `v -= x`, `v *= x` (or `v = v + x` ...), `v = min(v, x)`, `v = max(v, x)`
+ *              of a real number, v read in the body by those alone: a private slot from the
+ *              operation's identity, stored into the chunk's partial and combined into v, in
+ *              chunk order, after the loop.
  * A variable read in the body before it is written there (carried between iterations) that
  * is no such reduction, break/return out of the body, and objmode blocks in it are
  * UnsupportedErrors (np.random draws from each worker's own state). Without parallel=True, on CUDA and in a prange body, prange
  * is range. */
 #include "lower/lower_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 enum { ROLE_NONE, ROLE_BODY, ROLE_HEADER };
-enum { VAR_UNUSED, VAR_SHARED, VAR_PRIVATE, VAR_REDUCE_ADD, VAR_REDUCE_MUL };
+enum { VAR_UNUSED, VAR_SHARED, VAR_PRIVATE, VAR_REDUCE_ADD, VAR_REDUCE_MUL, VAR_REDUCE_MIN,
+       VAR_REDUCE_MAX };
+#define IS_REDUCTION(cls) ((cls) >= VAR_REDUCE_ADD)
 
 typedef struct prange_loop {
     cj_instr *getiter;   /* in the function: becomes the call */
@@ -182,31 +186,60 @@ static int readers(cj_lower *L, const prange_loop *p, int var, cj_instr **only) 
     return n;
 }
 
-/* The reduction a read of v makes, `$a = v; $t = $a op x; v = $t` with op + or - (ADD) or *
- * (MUL) and each temporary read once; 0 when the read is anything else. */
+/* The reduction kind of `op` reading $a (a copy of v): + - (ADD) or * (MUL) with $a on the
+ * left, min(...)/max(...) of $a and another value (MIN/MAX); 0 for anything else. */
+static int reduction_op(const cj_instr *op, int a, int v) {
+    if (op->op == CJ_I_BINOP) {
+        if (op->args[0] != a || op->args[1] == v || op->args[1] == a) {
+            return 0;
+        }
+        return op->sub == CJ_MUL ? VAR_REDUCE_MUL
+               : op->sub == CJ_ADD || op->sub == CJ_SUB ? VAR_REDUCE_ADD : 0;
+    }
+    int is_min = calls_builtin(op, CJ_B_MIN), is_max = calls_builtin(op, CJ_B_MAX);
+    const cj_call *call = op->resolved;
+    if ((!is_min && !is_max) || call->nargs != 2) {
+        return 0;
+    }
+    int other = call->args[0] == a ? call->args[1] : call->args[1] == a ? call->args[0] : -1;
+    return other < 0 || other == v || other == a ? 0 : is_min ? VAR_REDUCE_MIN : VAR_REDUCE_MAX;
+}
+
+/* The reduction a read of v makes, `$a = v; $t = $a op x (or min/max($a, x)); v = $t`, each
+ * temporary read once; 0 when the read is anything else. */
 static int reduction_step(cj_lower *L, const prange_loop *p, const cj_instr *in, int v) {
     cj_instr *op = NULL, *back = NULL;
     if (in->op != CJ_I_COPY || !CJ_VAR(L->ir, in->dst)->is_temp ||
-        readers(L, p, in->dst, &op) != 1 || op->op != CJ_I_BINOP || op->args[0] != in->dst ||
-        op->args[1] == v || op->args[1] == in->dst || op->dst < 0 ||
+        readers(L, p, in->dst, &op) != 1 || op->dst < 0 ||
         readers(L, p, op->dst, &back) != 1 || back->op != CJ_I_COPY || back->dst != v) {
         return 0;
     }
-    return op->sub == CJ_MUL ? VAR_REDUCE_MUL
-           : op->sub == CJ_ADD || op->sub == CJ_SUB ? VAR_REDUCE_ADD : 0;
+    return reduction_op(op, in->dst, v);
 }
 
-/* VAR_REDUCE_ADD / _MUL when v is a number read in the body only by reduction steps of one
- * kind and written only by their last copies; else 0. */
+/* Whether `op` reads a copy of v (the write `v = op's result` ends a reduction step). */
+static int reads_copy_of(const cj_instr *op, cj_instr **def, int v) {
+    for (int a = 0; op != NULL && a < op->nargs; a++) {
+        const cj_instr *d = def[op->args[a]];
+        if (d != NULL && d->op == CJ_I_COPY && d->args[0] == v) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The reduction kind of v when it is a number (not complex; min/max not bool) read in the
+ * body only by reduction steps of one kind and written only by their last copies; else 0. */
 static int reduction_kind(cj_lower *L, const prange_loop *p, cj_instr **def, int v) {
     int kind = 0;
-    if (!cj_type_is_number(CJ_VAR(L->ir, v)->type)) {
+    const cj_type *t = CJ_VAR(L->ir, v)->type;
+    if (!cj_type_is_number(t) || t->kind == CJ_COMPLEX) {
         return 0;
     }
     for (int b = 0; b < L->ir->blocks.len; b++) {
         cj_block *blk = CJ_BLOCK(L->ir, b);
         for (int k = 0; p->in_body[b] && k < blk->instrs.len; k++) {
-            cj_instr *in = CJ_INSTR(blk, k), *op;
+            cj_instr *in = CJ_INSTR(blk, k);
             int reads = 0;
             for (int a = 0; a < in->nargs; a++) {
                 reads |= in->args[a] == v;
@@ -218,15 +251,12 @@ static int reduction_kind(cj_lower *L, const prange_loop *p, cj_instr **def, int
                 }
                 kind = step;
             }
-            if (in->dst == v && (in->op != CJ_I_COPY || (op = def[in->args[0]]) == NULL ||
-                                 op->op != CJ_I_BINOP || def[op->args[0]] == NULL ||
-                                 def[op->args[0]]->op != CJ_I_COPY ||
-                                 def[op->args[0]]->args[0] != v)) {
+            if (in->dst == v && (in->op != CJ_I_COPY || !reads_copy_of(def[in->args[0]], def, v))) {
                 return 0;
             }
         }
     }
-    return kind;
+    return (kind == VAR_REDUCE_MIN || kind == VAR_REDUCE_MAX) && t->kind == CJ_BOOL ? 0 : kind;
 }
 
 /* Sorts the variables of the body into shared, private and reductions. */
@@ -272,7 +302,8 @@ static int classify(cj_lower *L, prange_loop *p, cj_instr **def) {
             char name[256];
             PyErr_Format(cj_UnsupportedError, "variable '%s' (line %d) is carried from one "
                          "iteration of a prange loop to the next: only reductions (v += x, "
-                         "v -= x, v *= x of a number) are supported by cujit",
+                         "v -= x, v *= x, v = min(v, x), v = max(v, x) of a real number) are "
+                         "supported by cujit",
                          cj_var_source_name(CJ_VAR(L->ir, v), name, sizeof(name)),
                          def[v] ? def[v]->line : 0);
             return -1;
@@ -397,12 +428,28 @@ static LLVMTypeRef partial_type(cj_lower *L, const prange_loop *p, int *field) {
     unsigned n = 0;
     for (int v = 0; v < L->ir->vars.len; v++) {
         field[v] = -1;
-        if ((p->cls[v] == VAR_REDUCE_ADD || p->cls[v] == VAR_REDUCE_MUL) && n < 256) {
+        if (IS_REDUCTION(p->cls[v]) && n < 256) {
             field[v] = (int)n;
             f[n++] = cj_llvm_type(L->ctx, CJ_VAR(L->ir, v)->type);
         }
     }
     return LLVMStructTypeInContext(L->ctx, f, n, 0);
+}
+
+/* Where a chunk's reduction starts: 1 for *, the type's largest value for min (+inf for
+ * floats), its smallest for max (0 for + is the slot's zero). */
+static LLVMValueRef identity(cj_lower *B, int kind, const cj_type *t) {
+    LLVMTypeRef lt = cj_llvm_type(B->ctx, t);
+    if (kind == VAR_REDUCE_MUL) {
+        return cj_cast(B, cj_i64(B, 1), cj_t_int64, t);
+    }
+    int big = kind == VAR_REDUCE_MIN;
+    if (t->kind == CJ_FLOAT) {
+        return LLVMConstReal(lt, big ? HUGE_VAL : -HUGE_VAL);
+    }
+    unsigned long long top = t->is_signed ? (1ULL << (t->bits - 1)) - 1 : ~0ULL >> (64 - t->bits);
+    unsigned long long bottom = t->is_signed ? 1ULL << (t->bits - 1) : 0;
+    return LLVMConstInt(lt, big ? top : bottom, 0);
 }
 
 /* Shared variables' slots come from ctx (the function's slots, in variable order); the others
@@ -418,10 +465,8 @@ static void body_slots(cj_lower *B, const prange_loop *p, LLVMValueRef ctx) {
         }
         if (p->cls[v] != VAR_SHARED) {
             cj_make_var_slot(B, v);
-            if (p->cls[v] == VAR_REDUCE_MUL) {
-                LLVMValueRef one = cj_cast(B, LLVMConstInt(LLVMInt64TypeInContext(B->ctx), 1, 0),
-                                           cj_t_int64, t);
-                LLVMBuildStore(b, one, B->slots[v]);
+            if (IS_REDUCTION(p->cls[v]) && p->cls[v] != VAR_REDUCE_ADD) {
+                LLVMBuildStore(b, identity(B, p->cls[v], t), B->slots[v]);
             }
             continue;
         }
@@ -574,8 +619,13 @@ static void combine_chunk(cj_lower *L, LLVMValueRef c, void *arg) {
         LLVMValueRef part = LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, t),
                                            LLVMBuildStructGEP2(L->b, m->partial_t, chunk,
                                                                (unsigned)m->field[v], ""), "");
-        int op = m->p->cls[v] == VAR_REDUCE_MUL ? CJ_MUL : CJ_ADD;
-        cj_store_var(L, v, cj_lower_binop(L, op, cj_load_var(L, v), t, part, t, t, t), t);
+        int kind = m->p->cls[v];
+        LLVMValueRef acc = cj_load_var(L, v);
+        acc = kind == VAR_REDUCE_MIN || kind == VAR_REDUCE_MAX
+                  ? cj_pick_minmax(L, kind == VAR_REDUCE_MAX, acc, part, t)
+                  : cj_lower_binop(L, kind == VAR_REDUCE_MUL ? CJ_MUL : CJ_ADD, acc, t, part, t,
+                                   t, t);
+        cj_store_var(L, v, acc, t);
     }
 }
 
