@@ -243,3 +243,25 @@ def test_unsupported_bodies(body, words):
     exec(f"def f(n):\n{body}\n", ns)
     with pytest.raises(UnsupportedError, match=words.replace("(", r"\(").replace(")", r"\)")):
         cujit.njit(parallel=True)(ns["f"])(10)
+
+
+def test_parallel_diagnostics_lists_the_loops(capsys):
+    @cujit.njit(parallel=True)
+    def f(a, out):
+        s = 0.0
+        lo = 1e9
+        for i in prange(a.shape[0]):
+            t = a[i] * 2
+            out[i] = t
+            s += t
+            lo = min(lo, t)
+        return s, lo
+    f(np.ones(4), np.ones(4))
+    f.parallel_diagnostics(level=4)
+    text = capsys.readouterr().out
+    assert "runs on the thread pool; reductions: s (+), lo (min); shared: a, out; private: i, t" \
+        in text and "function" in text and "array(float64, 1d, C)" in text
+    g = cujit.njit(sum_sq)
+    g(np.ones(3))
+    g.parallel_diagnostics(g.signatures[0])
+    assert "No prange loop ran on the thread pool" in capsys.readouterr().out

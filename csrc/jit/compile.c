@@ -23,6 +23,7 @@ void cj_overload_free(cj_overload *ov) {
     Py_XDECREF(ov->bitcode);
     Py_XDECREF(ov->llvm_ir);
     Py_XDECREF(ov->annotation);
+    Py_XDECREF(ov->parallel);
     Py_XDECREF(ov->signature);
     Py_XDECREF(ov->keep);
     Py_XDECREF(ov->exc_ids);
@@ -222,7 +223,8 @@ static cj_overload *new_overload(void) {
     }
     ov->keep = PyList_New(0);
     ov->exc_ids = PySet_New(NULL);
-    if (ov->keep == NULL || ov->exc_ids == NULL) {
+    ov->parallel = PyList_New(0);
+    if (ov->keep == NULL || ov->exc_ids == NULL || ov->parallel == NULL) {
         cj_overload_free(ov);
         return NULL;
     }
@@ -247,6 +249,7 @@ cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes,
                           .dispatcher_pyfunc = cj_dispatcher_pyfunc};
     cj_lower_env lenv = {.error_model = opt->error_model, .fastmath = opt->fastmath,
                          .boundscheck = opt->boundscheck, .parallel = opt->parallel,
+                         .diagnostics = ov->parallel,
                          .callee_function = link_callee,
                          .keep = ov->keep, .exc_ids = ov->exc_ids,
                          .objmode_site = cj_objmode_site, .objmode_call = cj_objmode_call};

@@ -687,6 +687,28 @@ static PyObject *dispatcher_inspect_types(PyObject *self, PyObject *args, PyObje
     Py_RETURN_NONE;
 }
 
+static PyObject *ov_parallel(cj_overload *ov) {
+    return ov->parallel ? Py_NewRef(ov->parallel) : PyList_New(0); /* from the cache: none */
+}
+
+/* parallel_diagnostics(signature=None, level=1): cujit.parallel.diagnostics prints the loops
+ * each version runs on the thread pool (the lines lower/lower_prange.c wrote). */
+static PyObject *dispatcher_parallel_diagnostics(PyObject *self, PyObject *args,
+                                                 PyObject *kwargs) {
+    static char *kwlist[] = {"signature", "level", NULL};
+    PyObject *sig = NULL, *level = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:parallel_diagnostics", kwlist, &sig,
+                                     &level)) {
+        return NULL;
+    }
+    PyObject *loops = per_overload((cj_dispatcher *)self, sig, ov_parallel);
+    PyObject *module = loops ? PyImport_ImportModule("cujit.parallel") : NULL;
+    PyObject *r = module ? PyObject_CallMethod(module, "diagnostics", "OO", self, loops) : NULL;
+    Py_XDECREF(module);
+    Py_XDECREF(loops);
+    return r;
+}
+
 static PyObject *dispatcher_annotations(PyObject *self, PyObject *args) {
     PyObject *sig = NULL;
     if (!PyArg_ParseTuple(args, "|O:_annotations", &sig)) {
@@ -714,6 +736,9 @@ static PyMethodDef dispatcher_methods[] = {
      METH_VARARGS | METH_KEYWORDS,
      "inspect_types(signature=None, file=None, pretty=False): print the typed IR per source "
      "line; pretty=True returns the annotated report (HTML in Jupyter)"},
+    {"parallel_diagnostics", (PyCFunction)(void (*)(void))dispatcher_parallel_diagnostics,
+     METH_VARARGS | METH_KEYWORDS, "parallel_diagnostics(signature=None, level=1): print the "
+     "loops each version runs on the thread pool (parallel=True)"},
     {"_lock", dispatcher_lock, METH_NOARGS, "no new versions: calls convert to existing ones"},
     {"_set_cache", dispatcher_set_cache, METH_O, "use an on-disk cache (caching.Cache) or None"},
     {NULL},

@@ -29,6 +29,7 @@ typedef struct cj_overload {
     PyObject *bitcode;            /* bytes: the module before the wrapper, for callers */
     PyObject *llvm_ir;            /* str: the optimised module */
     PyObject *annotation;         /* str: typed IR per source line (inspect_types) */
+    PyObject *parallel;           /* list of str: the prange loops run on the pool; NULL: none */
     PyObject *signature;          /* Signature: ret(args) */
     PyObject *keep;               /* list: objects the code points at (frozen arrays) */
     PyObject *exc_ids;            /* set: exception ids the code (and its callees) can return */

@@ -336,13 +336,55 @@ static int loop_shape(cj_lower *L, int b, cj_instr *getiter, prange_loop *p) {
     return 1;
 }
 
+/* Appends "the names of the variables of class `cls`" (source names, temporaries left out)
+ * to `text`; 0 or -1 with an exception. */
+static int append_names(cj_lower *L, const prange_loop *p, int cls, const char *label,
+                        PyObject **text) {
+    static const char *const ops[] = {"+", "*", "min", "max"};
+    int first = 1;
+    for (int v = 0; v < L->ir->vars.len && *text != NULL; v++) {
+        cj_var *var = CJ_VAR(L->ir, v);
+        int match = cls == VAR_REDUCE_ADD ? IS_REDUCTION(p->cls[v]) : p->cls[v] == cls;
+        if (!match || var->is_temp) {
+            continue;
+        }
+        char name[256];
+        PyObject *part = PyUnicode_FromFormat(
+            "%s%s%s%s%s%s", first ? "; " : ", ", first ? label : "",
+            cj_var_source_name(var, name, sizeof(name)), IS_REDUCTION(p->cls[v]) ? " (" : "",
+            IS_REDUCTION(p->cls[v]) ? ops[p->cls[v] - VAR_REDUCE_ADD] : "",
+            IS_REDUCTION(p->cls[v]) ? ")" : "");
+        PyUnicode_AppendAndDel(text, part);
+        first = 0;
+    }
+    return *text ? 0 : -1;
+}
+
+/* parallel_diagnostics' line for loop p (env->diagnostics). */
+static int describe(cj_lower *L, const prange_loop *p) {
+    if (L->env->diagnostics == NULL) {
+        return 0;
+    }
+    int n = L->pranges ? L->pranges->loops.len : 0;
+    PyObject *text = PyUnicode_FromFormat("prange loop #%d at line %d: runs on the thread pool",
+                                          n, p->getiter->line);
+    if (text == NULL || append_names(L, p, VAR_REDUCE_ADD, "reductions: ", &text) < 0 ||
+        append_names(L, p, VAR_SHARED, "shared: ", &text) < 0 ||
+        append_names(L, p, VAR_PRIVATE, "private: ", &text) < 0) {
+        return -1;
+    }
+    int rc = PyList_Append(L->env->diagnostics, text);
+    Py_DECREF(text);
+    return rc;
+}
+
 static int add_loop(cj_lower *L, int b, cj_instr *getiter, cj_instr **def) {
     prange_loop p;
     if (!loop_shape(L, b, getiter, &p)) {
         return 0;
     }
     p.from_zero = ((const cj_call *)def[getiter->args[0]]->resolved)->nargs == 1;
-    if (find_body(L, &p) < 0 || classify(L, &p, def) < 0) {
+    if (find_body(L, &p) < 0 || classify(L, &p, def) < 0 || describe(L, &p) < 0) {
         return -1;
     }
     prange_loop *slot = cj_vec_push(&L->ir->arena, &L->pranges->loops, sizeof(prange_loop));

@@ -23,3 +23,22 @@ def get_num_threads():
 def get_thread_id():
     """0 outside the pool's workers (and on the thread that started a loop), 1..n-1 on them."""
     return _core.get_thread_id()
+
+
+def diagnostics(dispatcher, loops):
+    """Dispatcher.parallel_diagnostics's printing: `loops` is one version's list of lines, or a
+    dict of them by argument types (csrc/jit/dispatcher.c)."""
+    versions = loops.items() if isinstance(loops, dict) else [(None, loops)]
+    name = getattr(dispatcher.py_func, "__qualname__", "?")
+    for argtypes, lines in versions:
+        where = "" if argtypes is None else f" for {argtypes}"
+        print("=" * 80)
+        print(f" Parallel diagnostics: function {name}{where} (cujit)")
+        print("=" * 80)
+        if not lines:
+            print("No prange loop ran on the thread pool (none in the function, the function was"
+                  " compiled without parallel=True, or this version came from the on-disk"
+                  " cache). Array expressions and reductions outside prange loops run on one"
+                  " thread in cujit.")
+        for line in lines:
+            print(line)
