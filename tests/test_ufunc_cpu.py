@@ -205,7 +205,67 @@ def test_bad_signatures_and_layouts():
         guvectorize(["void(float64[:], float64[:])"], "(n)")
     with pytest.raises(TypeError, match="arguments"):
         guvectorize(["void(float64[:], float64[:])"], "(n),()->(n)")(lambda x, y, z: None)
-    with pytest.raises(NotImplementedError):
-        vectorize(["float64(float64)"], target="parallel")
+    with pytest.raises(NotImplementedError, match="'cpu', 'parallel' and 'cuda'"):
+        vectorize(["float64(float64)"], target="gpu")
+    with pytest.raises(TypeError, match="needs signatures"):
+        vectorize(target="parallel")(lambda x: x)
     with pytest.raises(TypeError):
         add_ufunc(np.zeros(3, dtype=np.complex128), np.zeros(3, dtype=np.complex128))
+
+
+# ---- target='parallel': the loops split their elements over the thread pool ----
+
+def _wave(x, y):
+    s = 0.0
+    for i in range(20):
+        s += math.sin(x * i) * y
+    return s
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 1000, 100003])
+def test_parallel_vectorize_equals_the_cpu_target(n):
+    sigs = ["float64(float64, float64)", "float32(float32, float32)"]
+    par, ser = vectorize(sigs, target="parallel")(_wave), vectorize(sigs)(_wave)
+    rng = np.random.default_rng(n)
+    x, y = rng.standard_normal(n), rng.standard_normal(n)
+    assert np.array_equal(par(x, y), ser(x, y))
+    assert np.array_equal(par(x[::-2], 2.5), ser(x[::-2], 2.5))  # strided, broadcast scalar
+    out = np.empty(n)
+    assert par(x, y, out=out) is out and np.array_equal(out, ser(x, y))
+    m = rng.standard_normal((n % 97, 31))
+    assert np.array_equal(par(m, m.T[:1].T), ser(m, m.T[:1].T))
+
+
+def test_parallel_gufunc_and_its_exceptions():
+    @guvectorize(["void(float64[:], float64[:], float64[:])"], "(n),(n)->()", target="parallel")
+    def dot(x, y, out):
+        s = 0.0
+        for i in range(x.shape[0]):
+            if x[i] < -100:
+                raise ValueError("too small")
+            s += x[i] * y[i]
+        out[0] = s
+    m = np.random.default_rng(1).standard_normal((5000, 17))
+    assert np.allclose(dot(m, m), (m * m).sum(1), rtol=1e-14)
+    m[4321, 3] = -1000
+    with pytest.raises(ValueError, match="too small"):
+        dot(m, m)
+
+
+def test_parallel_vectorize_runs_on_several_threads():
+    from cujit import get_num_threads, get_thread_id
+
+    @vectorize(["int64(float64)"], target="parallel")
+    def who(x):
+        s = 0.0
+        for i in range(2000):
+            s += math.sin(x + i)
+        return get_thread_id() + (s > 1e300)
+    if get_num_threads() < 2:
+        pytest.skip("one CPU: the pool has one thread")
+    seen = set()
+    for _ in range(10):
+        seen |= set(who(np.arange(20000.0)).tolist())
+        if len(seen) > 1:
+            break
+    assert len(seen) > 1 and seen <= set(range(get_num_threads()))

@@ -6,7 +6,8 @@
  *   dispatcher.c   the CPU Dispatcher: one table of overloads, one per argument types
  *   kernel.c, launch.c, launch_config.c  the CUDA dispatcher's table and launch path
  *                  (kernel_internal.h; its C API for other launch paths in kernel.h)
- *   ufunc.c        CPU ufunc objects      ufunc_cuda*.c  the CUDA ufunc call path
+ *   ufunc.c        CPU ufunc objects (ufunc_parallel.c: target='parallel')
+ *   ufunc_cuda*.c  the CUDA ufunc call path
  *   threads.c      compiling from several threads: compilations under way, growable tables
  * This header declares what the files share; kernel.h and ufunc_cuda.h say the rest. */
 #ifndef CJ_JIT_H

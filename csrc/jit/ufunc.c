@@ -9,6 +9,7 @@
 
 #include "lower/lower.h"
 #include "jit/jit.h"
+#include "jit/ufunc_parallel.h"
 #include "target/target.h"
 #include "util/npy.h"
 
@@ -16,7 +17,7 @@ static unsigned long loop_counter;
 
 /* Called by a loop whose function raised: sets the exception under the GIL (NumPy may run
  * loops without it) so the ufunc call fails with it. */
-static void ufunc_raise(int status) {
+void cj_ufunc_raise(int status) {
     PyGILState_STATE gil = PyGILState_Ensure();
     if (!PyErr_Occurred()) {
         cj_exc_raise(status);
@@ -24,9 +25,10 @@ static void ufunc_raise(int status) {
     PyGILState_Release(gil);
 }
 
-/* Generates, optimises and JITs the loop for one overload. */
+/* Generates, optimises and JITs the loop for one overload; a parallel ufunc's records a
+ * failing element's status for its thread instead of raising (ufunc_parallel.c). */
 static PyUFuncGenericFunction build_loop(const cj_overload *ov, int nin, int nout,
-                                         PyObject *core_dims) {
+                                         PyObject *core_dims, int parallel) {
     if (cj_objmode_used(ov->keep)) { /* NumPy may run loops without the GIL, on any thread */
         PyErr_SetString(cj_UnsupportedError, "with objmode() blocks are not supported in "
                                              "vectorize/guvectorize kernels");
@@ -44,7 +46,8 @@ static PyUFuncGenericFunction build_loop(const cj_overload *ov, int nin, int nou
         return NULL;
     }
     cj_lower_ufunc_loop(mod, name, fn, (const cj_type *const *)ov->argtypes, ov->nargs, ov->ret,
-                        nin, nout, core_dims, ufunc_raise);
+                        nin, nout, core_dims,
+                        parallel ? cj_ufunc_record_status : cj_ufunc_raise);
     if (cj_verify_module(mod) < 0 || cj_cpu_optimize(mod, 3) < 0) {
         LLVMDisposeModule(mod);
         return NULL;
@@ -92,18 +95,33 @@ static int loop_types(const cj_overload *ov, int nin, int nout, PyObject *core_d
     return 0;
 }
 
-/* _core.make_ufunc(overloads, nin, nout, name, doc, identity, identity_value, layout, core_dims)
- * overloads: the Dispatcher whose compiled versions are the loops, in order. */
+/* The number of dimensions NumPy passes a loop: the loop's, and a gufunc's core ones. */
+static int loop_ndims(PyObject *core_dims) {
+    int top = -1;
+    for (Py_ssize_t i = 0; core_dims != NULL && i < PyTuple_GET_SIZE(core_dims); i++) {
+        PyObject *dims = PyTuple_GET_ITEM(core_dims, i);
+        for (Py_ssize_t k = 0; PyTuple_Check(dims) && k < PyTuple_GET_SIZE(dims); k++) {
+            long d = PyLong_AsLong(PyTuple_GET_ITEM(dims, k));
+            top = d > top ? (int)d : top;
+        }
+    }
+    return PyErr_Occurred() ? -1 : 2 + top;
+}
+
+/* _core.make_ufunc(overloads, nin, nout, name, doc, identity, identity_value, layout, core_dims,
+ * parallel=False) overloads: the Dispatcher whose compiled versions are the loops, in order;
+ * parallel: each loop splits its elements over the thread pool (ufunc_parallel.c). */
 static PyObject *make_ufunc(PyObject *module, PyObject *args) {
     PyObject *disp, *identity_value, *layout, *core_dims;
-    int nin, nout, identity;
+    int nin, nout, identity, parallel = 0;
     const char *name, *doc;
-    if (!PyArg_ParseTuple(args, "O!iissiOOO:make_ufunc", cj_DispatcherType, &disp, &nin, &nout,
-                          &name, &doc, &identity, &identity_value, &layout, &core_dims)) {
+    if (!PyArg_ParseTuple(args, "O!iissiOOO|p:make_ufunc", cj_DispatcherType, &disp, &nin,
+                          &nout, &name, &doc, &identity, &identity_value, &layout, &core_dims,
+                          &parallel)) {
         return NULL;
     }
     int gufunc = layout != Py_None;
-    if (nin < 1 || nout < 1 || nin + nout > 32 ||
+    if (nin < 1 || nout < 1 || nin + nout > CJ_UFUNC_MAX_ARGS ||
         (gufunc && (!PyUnicode_Check(layout) || !PyTuple_Check(core_dims) ||
                     PyTuple_GET_SIZE(core_dims) != nin + nout))) {
         PyErr_SetString(PyExc_ValueError, "bad ufunc shape (inputs, outputs or layout)");
@@ -115,17 +133,21 @@ static PyObject *make_ufunc(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "a ufunc needs at least one compiled signature");
         return NULL;
     }
-    int ntypes = nin + nout;
+    int ntypes = nin + nout, ndims = loop_ndims(gufunc ? core_dims : NULL);
+    if (ndims < 0 || ndims > CJ_UFUNC_MAX_ARGS + 1) {
+        return ndims < 0 ? NULL : PyErr_Format(PyExc_ValueError, "too many core dimensions");
+    }
     size_t name_len = strlen(name) + 1, doc_len = strlen(doc) + 1;
-    size_t size = (size_t)nloops * (sizeof(PyUFuncGenericFunction) + sizeof(void *) + (size_t)ntypes) +
-                  name_len + doc_len;
+    size_t size = (size_t)nloops * (sizeof(PyUFuncGenericFunction) + sizeof(void *) +
+                                    sizeof(cj_par_loop) + (size_t)ntypes) + name_len + doc_len;
     char *block = PyArray_malloc(size); /* freed by NumPy with the ufunc (ufunc->ptr) */
     if (block == NULL) {
         return PyErr_NoMemory();
     }
     PyUFuncGenericFunction *functions = (PyUFuncGenericFunction *)block;
     void **data = (void **)(functions + nloops);
-    char *types = (char *)(data + nloops);
+    cj_par_loop *par = (cj_par_loop *)(data + nloops);
+    char *types = (char *)(par + nloops);
     char *name_copy = types + (size_t)nloops * (size_t)ntypes, *doc_copy = name_copy + name_len;
     memcpy(name_copy, name, name_len);
     memcpy(doc_copy, doc, doc_len);
@@ -133,7 +155,8 @@ static PyObject *make_ufunc(PyObject *module, PyObject *args) {
         if (ovs[l]->nargs != (gufunc ? ntypes : nin) ||
             loop_types(ovs[l], nin, nout, gufunc ? core_dims : NULL,
                        types + (size_t)l * (size_t)ntypes) < 0 ||
-            (functions[l] = build_loop(ovs[l], nin, nout, gufunc ? core_dims : NULL)) == NULL) {
+            (functions[l] = build_loop(ovs[l], nin, nout, gufunc ? core_dims : NULL,
+                                       parallel)) == NULL) {
             if (!PyErr_Occurred()) {
                 PyErr_SetString(PyExc_TypeError, "signature does not fit the ufunc's arguments");
             }
@@ -141,6 +164,11 @@ static PyObject *make_ufunc(PyObject *module, PyObject *args) {
             return NULL;
         }
         data[l] = NULL;
+        if (parallel) { /* NumPy calls the splitter, which calls the loop on each slice */
+            par[l] = (cj_par_loop){functions[l], ntypes, ndims};
+            functions[l] = cj_parallel_ufunc_loop;
+            data[l] = &par[l];
+        }
     }
     /* made without loops, then given them: NumPy registers no exact-match loops, so it picks
      * with its linear search in signature order (float64 first: float32 inputs run it) */
@@ -162,7 +190,8 @@ static PyObject *make_ufunc(PyObject *module, PyObject *args) {
 
 static PyMethodDef ufunc_functions[] = {
     {"make_ufunc", make_ufunc, METH_VARARGS,
-     "make_ufunc(dispatcher, nin, nout, name, doc, identity, identity_value, layout, core_dims)"},
+     "make_ufunc(dispatcher, nin, nout, name, doc, identity, identity_value, layout, core_dims, "
+     "parallel=False)"},
     {NULL},
 };
 

@@ -23,10 +23,10 @@ def _identity(identity):
 
 
 def _check_target(target, what):
-    if target in ("cpu", "cuda", None):
+    if target in ("cpu", "parallel", "cuda", None):
         return
     raise NotImplementedError(f"{what}(target={target!r}) is not supported: cujit has the "
-                              "'cpu' and 'cuda' targets")
+                              "'cpu', 'parallel' and 'cuda' targets")
 
 
 def _check_cuda_options(options, cache, what):
@@ -55,13 +55,15 @@ def _dispatcher(func, cache, options=None):
     return disp
 
 
-def _make(disp, sigs, nin, nout, identity, layout=None, core_dims=None):
+def _make(disp, sigs, nin, nout, identity, layout=None, core_dims=None, parallel=False):
+    """The ufunc of `sigs`; parallel: its loops split their elements over the thread pool
+    (target='parallel', csrc/jit/ufunc_parallel.c)."""
     func = disp.py_func
     for sig in sigs:
         disp.compile(sig)
     kind, value = _identity(identity)
     return _core.make_ufunc(disp, nin, nout, func.__name__, func.__doc__ or "", kind, value,
-                            layout, core_dims)
+                            layout, core_dims, parallel)
 
 
 def _ufunc_signatures(sigs):
@@ -180,7 +182,12 @@ def vectorize(ftylist_or_function=(), identity=None, cache=False, target="cpu", 
             return cuda_ufunc.vectorize((), ftylist_or_function)
         return lambda func: cuda_ufunc.vectorize(ftylist_or_function, func)
     _check_cpu_options(options, cache, "vectorize")
-    if callable(ftylist_or_function) and not isinstance(ftylist_or_function, (str, _core.Type)):
+    parallel = target == "parallel"
+    lazy = callable(ftylist_or_function) and not isinstance(ftylist_or_function, (str, _core.Type))
+    if parallel and (lazy or not ftylist_or_function):
+        raise TypeError("vectorize(target='parallel') needs signatures: the parallel target "
+                        "compiles eagerly, as numba's")
+    if lazy:
         return DUFunc(ftylist_or_function, identity, cache, options)
     sigs = ftylist_or_function
 
@@ -189,7 +196,8 @@ def vectorize(ftylist_or_function=(), identity=None, cache=False, target="cpu", 
             return DUFunc(func, identity, cache, options)
         parsed = _ufunc_signatures(sigs)
         nin = len(parsed[0].args)
-        return _make(_dispatcher(func, cache, options), parsed, nin, 1, identity)
+        return _make(_dispatcher(func, cache, options), parsed, nin, 1, identity,
+                     parallel=parallel)
     return decorate
 
 
@@ -241,5 +249,5 @@ def guvectorize(ftylist, signature, identity=None, cache=False, target="cpu", **
             check_gufunc_signature(sig, signature, core)
             sigs.append(_core.make_signature(None, tuple(sig.args)))
         return _make(_dispatcher(func, cache, options), sigs, nin, nout, identity,
-                     signature.replace(" ", ""), core)
+                     signature.replace(" ", ""), core, parallel=target == "parallel")
     return decorate
