@@ -232,7 +232,9 @@ def test_without_parallel_prange_is_range():
     ("    s = 0\n    for i in prange(n):\n        if i > 3:\n            break\n        s += i\n"
      "    return s", "break inside a prange loop"),
     ("    for i in prange(n):\n        if i > 3:\n            return i\n    return 0",
-     "inside a prange loop"),
+     "return inside a prange loop"),
+    ("    s = 0\n    for j in range(3):\n        for i in prange(n):\n            if i > j:\n"
+     "                break\n            s += i\n    return s", "break inside a prange loop"),
     ("    s = 0\n    for i in prange(n):\n        s += i\n        t = s\n    return s",
      "variable 's' (line 4) is carried"),
     ("    m = 0\n    for i in prange(n):\n        m = min(m, i) + 1\n    return m",

@@ -95,33 +95,48 @@ static int successors(cj_lower *L, int b, int *out) {
     return n;
 }
 
-/* The blocks reachable from the loop's entry without passing its header; -1 when one of them
- * leaves the loop (break, return). */
-static int find_body(cj_lower *L, prange_loop *p) {
+/* Marks in `seen` the blocks reachable from `from` without passing `header`. */
+static int reach(cj_lower *L, int from, int header, char *seen) {
     int nblocks = L->ir->blocks.len, top = 0;
     int *stack = cj_arena_alloc(&L->ir->arena, sizeof(int) * (size_t)(nblocks + 1));
-    p->in_body = cj_arena_alloc(&L->ir->arena, (size_t)nblocks);
-    if (stack == NULL || p->in_body == NULL) {
-        PyErr_NoMemory();
-        return -1;
+    if (stack == NULL) {
+        return PyErr_NoMemory(), -1;
     }
-    memset(p->in_body, 0, (size_t)nblocks);
-    p->in_body[p->entry] = 1;
-    stack[top++] = p->entry;
+    memset(seen, 0, (size_t)nblocks);
+    seen[from] = 1;
+    stack[top++] = from;
     while (top > 0) {
         int b = stack[--top], next[2];
-        cj_instr *t = cj_block_terminator(CJ_BLOCK(L->ir, b));
-        if (t != NULL && t->op == CJ_I_RETURN) {
-            return refuse(L, t, "return (or break)");
-        }
         for (int k = successors(L, b, next) - 1; k >= 0; k--) {
-            if (next[k] == p->exit) {
-                return refuse(L, t, "break");
-            }
-            if (next[k] != p->header && !p->in_body[next[k]]) {
-                p->in_body[next[k]] = 1;
+            if (next[k] != header && !seen[next[k]]) {
+                seen[next[k]] = 1;
                 stack[top++] = next[k];
             }
+        }
+    }
+    return 0;
+}
+
+/* The body: the blocks reachable from the loop's entry without passing its header. -1 when
+ * one of them goes where the loop's exit leads (break: 3.11 jumps to the exit, 3.12 past it)
+ * or returns. */
+static int find_body(cj_lower *L, prange_loop *p) {
+    int nblocks = L->ir->blocks.len;
+    char *after = cj_arena_alloc(&L->ir->arena, (size_t)nblocks);
+    p->in_body = cj_arena_alloc(&L->ir->arena, (size_t)nblocks);
+    if (after == NULL || p->in_body == NULL) {
+        return PyErr_NoMemory(), -1;
+    }
+    if (reach(L, p->exit, p->header, after) < 0 || reach(L, p->entry, p->header, p->in_body) < 0) {
+        return -1;
+    }
+    for (int b = 0; b < nblocks; b++) {
+        cj_instr *t = p->in_body[b] ? cj_block_terminator(CJ_BLOCK(L->ir, b)) : NULL;
+        if (p->in_body[b] && after[b]) {
+            return refuse(L, t, "break");
+        }
+        if (t != NULL && t->op == CJ_I_RETURN) {
+            return refuse(L, t, "return");
         }
     }
     return 0;
