@@ -84,6 +84,26 @@ def test_table_is_current():
         assert f.read() == gen.render(), "run python3 dev/gen_libdevice_table.py"
 
 
+def test_table_matches_the_libdevice_bitcode(nvvm):
+    """Each __nv_ function is defined in the libdevice NVVM links, with the table's LLVM types
+    (pointers where the table has out-parameters)."""
+    import re
+    import shutil
+    import subprocess
+    from cujit import _core
+    dis = shutil.which("llvm-dis-14") or shutil.which("llvm-dis")
+    bc = _core.nvvm_info()["libdevice"]
+    if dis is None or bc is None:
+        pytest.skip("llvm-dis or libdevice not found")
+    text = subprocess.run([dis, bc, "-o", "-"], capture_output=True, text=True, check=True).stdout
+    defined = {m.group(2): (m.group(1), [p.split()[0] for p in m.group(3).split(",") if p.strip()])
+               for m in re.finditer(r"^define[^@]*? (\S+) @(__nv_\w+)\(([^)]*)\)", text, re.M)}
+    llvm = {"f": "float", "d": "double", "i": "i32", "l": "i64", "h": "i16", "v": "void"}
+    for name, (sig, _) in FUNCTIONS.items():
+        want = (llvm[sig[0]], [llvm[c.lower()] + ("*" if c.isupper() else "") for c in sig[1:]])
+        assert defined.get(f"__nv_{name}") == want, name
+
+
 @pytest.mark.parametrize("batch", range(len(BATCHES)))
 def test_result_types_match_numba(batch, nvvm):
     libdevicefuncs = _numba_functions()
