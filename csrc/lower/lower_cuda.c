@@ -737,6 +737,8 @@ LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call) 
         return sreg(L, "lanemask.lt");
     case CJ_CU_PRINT:
         return lower_print(L, call);
+    case CJ_CU_LIBDEVICE:
+        return cj_cuda_lower_libdevice(L, in, call);
     default:
         break;
     }

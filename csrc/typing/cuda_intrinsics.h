@@ -37,7 +37,7 @@
     X(HGE, "fp16.hge") X(HLT, "fp16.hlt") X(HLE, "fp16.hle") X(HSQRT, "fp16.hsqrt")         \
     X(HEXP, "fp16.hexp") X(HLOG, "fp16.hlog") X(HSIN, "fp16.hsin") X(HCOS, "fp16.hcos")     \
     X(HFLOOR, "fp16.hfloor") X(HCEIL, "fp16.hceil") X(HRCP, "fp16.hrcp")                    \
-    X(PRINT, "print")
+    X(PRINT, "print") X(LIBDEVICE, "libdevice")
 
 typedef enum cj_cuda_intrinsic {
 #define CJ_CUDA_ENUM(id, name) CJ_CU_##id,
@@ -56,6 +56,32 @@ typedef struct cj_cuda_attr {
     int intrinsic;  /* CJ_CU_TID.. CJ_CU_NCTAID, LANEID, WARPSIZE */
     int axis;       /* 0, 1, 2 for .x .y .z */
 } cj_cuda_attr;
+
+/* A libdevice function (cujit.cuda.libdevice, cuda_libdevice.c): calls of one resolve to a
+ * CJ_CALL_CUDA record with builtin CJ_CU_LIBDEVICE and callee pointing at this, registered
+ * for the process's life. sig: the return type's code, then each parameter's (f float32,
+ * d float64, i int32, l int64, h int16, v void; upper case: a pointer out-parameter, whose
+ * value the call returns after the C return value, as a tuple when there are several). */
+#define CJ_LIBDEVICE_MAX_PARAMS 6
+typedef struct cj_libdevice_fn {
+    char cname[48];                       /* "__nv_sinf" */
+    char sig[CJ_LIBDEVICE_MAX_PARAMS + 2]; /* "ff" */
+} cj_libdevice_fn;
+
+/* The type of a signature code (either case; 'v' is none), or NULL for an unknown code. */
+const cj_type *cj_libdevice_type(char code);
+
+/* Typing of a libdevice call: 2 when `callee` is no libdevice function, else 1 / -1. */
+int cj_cuda_type_libdevice(cj_infer_ctx *c, cj_instr *in, PyObject *callee,
+                           const cj_type **out);
+
+/* Shared by the typing of intrinsics and libdevice (cuda_typing.c): the call's record
+ * (CJ_CALL_CUDA, builtin `id`, the given argument variables) set on `in`; NULL on failure. */
+cj_call *cj_cuda_record(cj_infer_ctx *c, cj_instr *in, int id, int nargs, const int *vars);
+/* numba-cuda's TypingError for arguments no signature takes: "No implementation of function
+ * `qualname` found for signature: >>> name(types)"; -1. */
+int cj_cuda_no_implementation(cj_infer_ctx *c, cj_instr *in, const char *qualname,
+                              const char *name);
 
 /* Typing hooks (cuda_typing.c): 2 when the instruction is not a CUDA intrinsic (the core
  * types it), else the usual 1 typed / 0 pending / -1 error. */

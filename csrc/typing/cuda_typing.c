@@ -116,7 +116,7 @@ static int fold(cj_infer_ctx *c, cj_instr *in, int id, const char *const *params
     return 0;
 }
 
-static cj_call *record(cj_infer_ctx *c, cj_instr *in, int id, int nargs, const int *vars) {
+cj_call *cj_cuda_record(cj_infer_ctx *c, cj_instr *in, int id, int nargs, const int *vars) {
     cj_arena *a = &c->ir->arena;
     cj_call *call = cj_arena_alloc(a, sizeof(cj_call));
     if (call == NULL) {
@@ -138,15 +138,22 @@ static cj_call *record(cj_infer_ctx *c, cj_instr *in, int id, int nargs, const i
     return call;
 }
 
-static int bad_args(cj_infer_ctx *c, cj_instr *in, int id) {
+int cj_cuda_no_implementation(cj_infer_ctx *c, cj_instr *in, const char *qualname,
+                              const char *name) {
     PyObject *types = cj_argtypes_text(c, in, 1);
     if (types == NULL) {
         return -1;
     }
-    cj_typing_error(c, in, "No implementation of function cuda.%s found for signature:\n \n "
-                           ">>> %s%U", iname(id), iname(id), types);
+    cj_typing_error(c, in, "No implementation of function %s found for signature:\n \n "
+                           ">>> %s%U", qualname, name, types);
     Py_DECREF(types);
     return -1;
+}
+
+static int bad_args(cj_infer_ctx *c, cj_instr *in, int id) {
+    char qualname[64];
+    PyOS_snprintf(qualname, sizeof(qualname), "cuda.%s", iname(id));
+    return cj_cuda_no_implementation(c, in, qualname, iname(id));
 }
 
 static int is_int(const cj_type *t) { return t != NULL && t->kind == CJ_INT; }
@@ -204,7 +211,7 @@ static int type_const_array_like(cj_infer_ctx *c, cj_instr *in, int id, const cj
         return -1;
     }
     cj_cuda_array_spec *spec = cj_arena_alloc(&c->ir->arena, sizeof(*spec));
-    cj_call *call = spec ? record(c, in, id, 1, vars) : NULL;
+    cj_call *call = spec ? cj_cuda_record(c, in, id, 1, vars) : NULL;
     if (call == NULL) {
         return -1;
     }
@@ -274,7 +281,7 @@ static int type_array(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
         return -1;
     }
     spec->dtype = dtype;
-    cj_call *call = record(c, in, id, 2, vars);
+    cj_call *call = cj_cuda_record(c, in, id, 2, vars);
     if (call == NULL) {
         return -1;
     }
@@ -349,7 +356,7 @@ static int type_atomic(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **ou
             return bad_args(c, in, id);
         }
     }
-    if (record(c, in, id, n, vars) == NULL) {
+    if (cj_cuda_record(c, in, id, n, vars) == NULL) {
         return -1;
     }
     *out = ary->dtype;
@@ -421,7 +428,7 @@ static int type_warp(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out)
     default:
         return bad_args(c, in, id);
     }
-    return record(c, in, id, n, in->args + 1) ? (*out ? 1 : -1) : -1;
+    return cj_cuda_record(c, in, id, n, in->args + 1) ? (*out ? 1 : -1) : -1;
 }
 
 /* ---- bit functions, fma, cbrt, selp, fp16 ---- */
@@ -483,7 +490,7 @@ static int type_misc(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out)
     if (*out == NULL) {
         return bad_args(c, in, id);
     }
-    return record(c, in, id, n, in->args + 1) ? 1 : -1;
+    return cj_cuda_record(c, in, id, n, in->args + 1) ? 1 : -1;
 }
 
 /* ---- print(): numbers and constant strings, formatted by vprintf ---- */
@@ -502,7 +509,7 @@ static int type_print(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
                                                "constant strings are supported)", t->name);
         }
     }
-    if (record(c, in, CJ_CU_PRINT, in->nargs - 1, in->args + 1) == NULL) {
+    if (cj_cuda_record(c, in, CJ_CU_PRINT, in->nargs - 1, in->args + 1) == NULL) {
         return -1;
     }
     *out = cj_t_none;
@@ -513,7 +520,10 @@ static int type_print(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 
 int cj_cuda_type_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, const cj_type **out) {
     int id = cj_cuda_intrinsic_lookup(callee);
-    if (id < 0 || (id == CJ_CU_PRINT && c->env->target != CJ_TARGET_CUDA)) {
+    if (id < 0) {
+        return cj_cuda_type_libdevice(c, in, callee, out);
+    }
+    if (id == CJ_CU_PRINT && c->env->target != CJ_TARGET_CUDA) {
         return 2;
     }
     if (c->env->target != CJ_TARGET_CUDA) {
@@ -532,7 +542,7 @@ int cj_cuda_type_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, const cj_
             return cj_typing_error(c, in, "cuda.%s() takes the number of dimensions as a "
                                           "constant 1, 2 or 3", iname(id));
         }
-        cj_call *call = record(c, in, id, 0, NULL);
+        cj_call *call = cj_cuda_record(c, in, id, 0, NULL);
         if (call == NULL) {
             return -1;
         }
@@ -556,7 +566,7 @@ int cj_cuda_type_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, const cj_
             return bad_args(c, in, id);
         }
         *out = cj_t_none;
-        return record(c, in, id, 0, NULL) ? 1 : -1;
+        return cj_cuda_record(c, in, id, 0, NULL) ? 1 : -1;
     case CJ_CU_SYNCTHREADS_COUNT:
     case CJ_CU_SYNCTHREADS_AND:
     case CJ_CU_SYNCTHREADS_OR:
@@ -564,7 +574,7 @@ int cj_cuda_type_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, const cj_
             return bad_args(c, in, id);
         }
         *out = cj_t_int32;
-        return record(c, in, id, 1, in->args + 1) ? 1 : -1;
+        return cj_cuda_record(c, in, id, 1, in->args + 1) ? 1 : -1;
     case CJ_CU_SHARED_ARRAY:
     case CJ_CU_LOCAL_ARRAY:
     case CJ_CU_CONST_ARRAY_LIKE:

@@ -19,7 +19,6 @@ CUDA = {
     "reduce": "numba.cuda.reduce: not yet",
     "Reduce": "numba.cuda.Reduce: not yet",
     "cg": "numba.cuda.cg (cooperative groups, grid sync): not yet",
-    "libdevice": "numba.cuda.libdevice (the libdevice functions by name): not yet",
     "vectorize": "numba.cuda.vectorize: use cujit.vectorize(..., target='cuda')",
     "guvectorize": "numba.cuda.guvectorize: use cujit.guvectorize(..., target='cuda')",
 }

@@ -27,7 +27,7 @@ else:
                           external_stream, legacy_default_stream, per_thread_default_stream, stream)
     from . import memory as _memory
     # kernels (cujit's compiler: cuda.jit, compile_ptx, intrinsics)
-    from . import fp16
+    from . import fp16  # libdevice (317 functions) is imported on first use: __getattr__
     from .compiler import (compile, compile_ptx, compile_ptx_for_current_device, declare_device,
                            jit)
     from .intrinsics import *  # noqa: F401,F403
@@ -47,9 +47,13 @@ else:
         "set_memory_manager", "Event", "Stream", "default_stream", "event", "event_elapsed_time",
         "external_stream", "legacy_default_stream", "per_thread_default_stream", "stream",
         "jit", "compile", "compile_ptx", "compile_ptx_for_current_device", "declare_device", "fp16",
+        "libdevice",
     ] + list(_intrinsics_all)
 
 
 def __getattr__(name):  # numba-cuda names not there yet: a clear NotImplementedError
+    if name == "libdevice" and not SIMULATOR:
+        import importlib
+        return importlib.import_module(f"{__name__}.libdevice")
     from .._missing import CUDA, lookup
     return lookup(CUDA, __name__, name)
