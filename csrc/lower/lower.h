@@ -10,7 +10,8 @@
  * linspace, eye, identity, array), lower_array_shape.c (reshape, ravel, flatten, view, item,
  * conj, real, imag),
  * lower_refs.c (references to compiled code's allocations), lower_iter.c (iterators),
- * lower_prange.c (prange loops outlined for the thread pool); around
+ * lower_prange.c (prange loops outlined for the thread pool), lower_pool.c (an array
+ * expression's rows on the pool); around
  * compiled functions:
  * lower_wrapper.c (the CPU dispatcher's entry), lower_ufunc.c (NumPy ufunc loops), and
  * debuginfo.c (line tables); lower_kernel.c (CUDA kernel entries, lower_kernel.h);

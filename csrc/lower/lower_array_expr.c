@@ -237,8 +237,10 @@ static LLVMValueRef one_element(cj_lower *L, elementwise *e) {
     return node_value(L, e, &e->nodes[0], ptrs);
 }
 
-/* The loops writing every element of `out` (rank ndim, of the broadcast shape). */
-static int emit_loops(cj_lower *L, elementwise *e, cj_loop_nest *n, LLVMValueRef out) {
+/* The loops writing the elements of `out` (rank ndim, of the broadcast shape): all of them, or
+ * (start non-NULL) the rows [start, stop) of its first dimension. */
+static int emit_loops_from(cj_lower *L, elementwise *e, cj_loop_nest *n, LLVMValueRef out,
+                           LLVMValueRef start, LLVMValueRef stop) {
     int ndim = n->ndim;
     LLVMValueRef bases[CJ_LOOP_NEST_PTRS] = {cj_array_bytes(L, out)};
     n->elem_size[0] = (int)cj_abi_size(e->out_dtype);
@@ -252,8 +254,64 @@ static int emit_loops(cj_lower *L, elementwise *e, cj_loop_nest *n, LLVMValueRef
         n->elem_size[1 + i] = (int)cj_abi_size(e->leaves[i].t->dtype);
         bases[1 + i] = cj_array_bytes(L, e->leaves[i].value);
     }
+    for (int k = 0; start != NULL && k < n->nptrs; k++) { /* the chunk's first row */
+        LLVMValueRef skip = LLVMBuildMul(L->b, start, n->strides[k][0], "");
+        bases[k] = LLVMBuildGEP2(L->b, LLVMInt8TypeInContext(L->ctx), bases[k], &skip, 1, "");
+    }
+    if (start != NULL) {
+        n->shape[0] = LLVMBuildSub(L->b, stop, start, "rows");
+    }
     cj_emit_loop_nest(L, n, bases);
     return e->failed ? -1 : 0;
+}
+
+static int emit_loops(cj_lower *L, elementwise *e, cj_loop_nest *n, LLVMValueRef out) {
+    return emit_loops_from(L, e, n, out, NULL, NULL);
+}
+
+/* One chunk of an array expression on the pool: the plan made again in the chunk's function
+ * (its operands read from the function's variables), the rows [start, stop) of out. */
+static int chunk_rows(cj_lower *B, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef *extra,
+                      void *arg) {
+    cj_instr *in = arg;
+    elementwise e = {.nnodes = 0, .out_dtype = in->rtype->dtype};
+    B->env->error_model = CJ_ERRORS_NUMPY;
+    if (add_node(B, &e, in) < 0) {
+        return -1;
+    }
+    LLVMValueRef out = LLVMBuildLoad2(B->b, cj_llvm_type(B->ctx, in->rtype), extra[0], "out");
+    cj_loop_nest n = {.ndim = in->rtype->ndim, .nptrs = 1 + e.nleaves, .fn = compute, .ctx = &e,
+                      .versioned = 1};
+    for (int d = 0; d < n.ndim; d++) {
+        n.shape[d] = cj_array_dim(B, out, CJ_ARR_SHAPE, d);
+    }
+    return emit_loops_from(B, &e, &n, out, start, stop);
+}
+
+/* Below this many elements an expression runs on its thread: waking the pool costs more. */
+#define POOL_MIN_ELEMENTS 32768
+
+/* emit_loops, or under parallel=True, for a big enough result, its rows over the pool. */
+static int emit_loops_parallel(cj_lower *L, elementwise *e, cj_loop_nest *n, LLVMValueRef out,
+                               cj_instr *in) {
+    if (!cj_pool_wanted(L) || n->ndim == 0) {
+        return emit_loops(L, e, n, out);
+    }
+    LLVMBasicBlockRef pool = cj_new_bb(L, "expr_pool"), here = cj_new_bb(L, "expr_serial");
+    LLVMBasicBlockRef done = cj_new_bb(L, "expr_done");
+    LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, cj_array_size(L, out, in->rtype),
+                                     cj_i64(L, POOL_MIN_ELEMENTS), "");
+    LLVMBuildCondBr(L->b, big, pool, here);
+    LLVMPositionBuilderAtEnd(L->b, pool);
+    if (cj_run_on_pool(L, n->shape[0], &out, 1, chunk_rows, in) < 0) {
+        return -1;
+    }
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, here);
+    int rc = emit_loops(L, e, n, out);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, done);
+    return rc;
 }
 
 LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh) {
@@ -279,7 +337,7 @@ LLVMValueRef cj_lower_array_op(cj_lower *L, cj_instr *in, int *fresh) {
         out = out ? out : cj_new_array(L, in->rtype, n.shape, 0);
         *fresh = dest < 0;
         e.out_dtype = in->rtype->dtype;
-        if (emit_loops(L, &e, &n, out) < 0) {
+        if (emit_loops_parallel(L, &e, &n, out, in) < 0) {
             out = NULL; /* the new array is not leaked: the function is not made */
         }
     }

@@ -586,27 +586,12 @@ static void drive(cj_lower *B, const prange_loop *p, LLVMTypeRef partial_t, cons
     cj_emit_return(B, LLVMConstInt(LLVMInt32TypeInContext(B->ctx), 0, 0));
 }
 
-static LLVMValueRef body_function(cj_lower *P, int index) {
-    LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(P->ctx), 0);
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(P->ctx);
-    LLVMTypeRef params[4] = {i8p, i64, i64, i8p};
-    size_t len;
-    const char *parent = LLVMGetValueName2(P->fn, &len);
-    char name[512];
-    PyOS_snprintf(name, sizeof(name), "%.*s.prange%d", (int)(len < 400 ? len : 400), parent,
-                  index);
-    LLVMValueRef fn = LLVMAddFunction(P->mod, name, LLVMFunctionType(
-                                                        LLVMInt32TypeInContext(P->ctx),
-                                                        params, 4, 0));
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    return fn;
-}
-
 /* Lowers the loop's body blocks into a new function (see the file's comment). */
-static LLVMValueRef outline(cj_lower *P, prange_loop *p, int index) {
+static LLVMValueRef outline(cj_lower *P, prange_loop *p) {
     cj_func_ir *ir = P->ir;
     cj_lower_env env = *P->env;
     env.at_line = NULL; /* the line table belongs to the function's subprogram */
+    env.parallel = 0;   /* array expressions in the body run on its thread */
     cj_lower B = {.ir = ir, .env = &env, .ctx = P->ctx, .mod = P->mod, .ret_type = cj_t_none,
                   .argtypes = P->argtypes};
     int *field = cj_arena_alloc(&ir->arena, sizeof(int) * (size_t)ir->vars.len);
@@ -615,7 +600,7 @@ static LLVMValueRef outline(cj_lower *P, prange_loop *p, int index) {
     if (field == NULL || B.slots == NULL || B.blocks == NULL) {
         return PyErr_NoMemory(), NULL;
     }
-    B.fn = body_function(P, index);
+    B.fn = cj_pool_function(P, "prange");
     cj_mark_function(&B); /* fastmath */
     B.b = LLVMCreateBuilderInContext(B.ctx);
     B.alloca_bb = cj_new_bb(&B, "entry");
@@ -706,7 +691,7 @@ static LLVMValueRef shared_slots(cj_lower *L, const prange_loop *p) {
 
 int cj_lower_prange(cj_lower *L, cj_instr *getiter) {
     prange_loop *p = loop_of(L, getiter, -1);
-    LLVMValueRef body = outline(L, p, (int)(p - &CJ_VEC_AT(L->pranges->loops, prange_loop, 0)));
+    LLVMValueRef body = outline(L, p);
     int *field = cj_arena_alloc(&L->ir->arena, sizeof(int) * (size_t)L->ir->vars.len);
     if (body == NULL || field == NULL) {
         return body == NULL ? -1 : (PyErr_NoMemory(), -1);

@@ -38,7 +38,8 @@ def diagnostics(dispatcher, loops):
         if not lines:
             print("No prange loop ran on the thread pool (none in the function, the function was"
                   " compiled without parallel=True, or this version came from the on-disk"
-                  " cache). Array expressions and reductions outside prange loops run on one"
-                  " thread in cujit.")
+                  " cache).")
+        print("Array expressions of 32768 elements or more run on the pool under"
+              " parallel=True; whole-array reductions run on one thread in cujit.")
         for line in lines:
             print(line)

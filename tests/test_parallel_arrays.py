@@ -1,0 +1,88 @@
+"""Array expressions under parallel=True: a result of at least POOL_MIN_ELEMENTS (32768)
+elements is computed by rows of its first dimension on the thread pool (lower/lower_pool.c,
+lower_array_expr.c). Each function gives the serial compilation's result exactly, over layouts,
+broadcasting, dtypes, in-place operators and out=."""
+import numpy as np
+import pytest
+
+import cujit
+
+pytestmark = pytest.mark.usefixtures("nrt_balanced")
+
+
+def fused(a, b, c):
+    return a * b + np.sin(c) - 2
+
+
+def compare(a, b):
+    return np.where(a > b, a - b, b * 0.5)
+
+
+def inplace(a, b):
+    a += b * 3
+    return a
+
+
+def ufunc_out(a, b, out):
+    np.add(a, np.sqrt(np.abs(b)), out=out)
+    return out
+
+
+def layouts(shape, dtype, rng):
+    base = (rng.standard_normal(shape) * 10).astype(dtype)
+    yield base
+    yield np.asfortranarray(base)
+    big = (rng.standard_normal((shape[0] * 2,) + shape[1:]) * 10).astype(dtype)
+    yield big[::2]
+    yield base[::-1]
+
+
+SHAPES = [(40000,), (300, 200), (3, 20000), (20000, 3), (64, 32, 24)]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32"])
+def test_expressions_equal_the_serial_compilation(shape, dtype):
+    rng = np.random.default_rng(len(shape) * 7 + len(dtype))
+    for fn in (fused, compare):
+        par, ser = cujit.njit(parallel=True)(fn), cujit.njit(fn)
+        for a in layouts(shape, dtype, rng):
+            b = (rng.standard_normal(shape[-1:]) * 10).astype(dtype)  # broadcast along rows
+            c = np.ascontiguousarray(a)
+            got, want = par(a, b, c) if fn is fused else par(a, b), \
+                ser(a, b, c) if fn is fused else ser(a, b)
+            assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_in_place_and_out(shape):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(shape)
+    b = rng.standard_normal(shape)
+    x, y = a.copy(), a.copy()
+    assert np.array_equal(cujit.njit(parallel=True)(inplace)(x, b), cujit.njit(inplace)(y, b))
+    o1, o2 = np.empty(shape), np.empty(shape)
+    cujit.njit(parallel=True)(ufunc_out)(a, b, o1)
+    cujit.njit(ufunc_out)(a, b, o2)
+    assert np.array_equal(o1, o2)
+
+
+def test_small_and_empty_results_and_broadcast_errors():
+    par = cujit.njit(parallel=True)(fused)
+    for shape in [(0,), (5,), (0, 40000), (40000, 0)]:
+        a = np.ones(shape)
+        assert np.array_equal(par(a, a, a), fused(a, a, a))
+    with pytest.raises(ValueError, match="broadcast"):
+        par(np.ones((40000, 2)), np.ones(3), 1.0)
+
+
+def test_an_expression_in_a_prange_body_runs_on_its_thread():
+    @cujit.njit(parallel=True)
+    def f(m):
+        total = 0.0
+        for i in cujit.prange(m.shape[0]):
+            row = m[i] * 2 + 1
+            total += row.sum()
+        return total
+    m = np.arange(40000 * 2.0).reshape(2, 40000)
+    assert f(m) == (m * 2 + 1).sum()
