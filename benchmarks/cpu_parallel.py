@@ -1,7 +1,8 @@
 """prange loops under parallel=True: cujit vs numba (parallel=True) vs each one's serial loop, side
 by side in one run, with the speed-up over serial and the ratio to numba. Rows: a prange sum over
 10^8 float64, a Monte-Carlo pi from random.random (each thread's own stream), a 5-point
-stencil over 4000x4000. Usage: python benchmarks/cpu_parallel.py [--small]"""
+stencil over 4000x4000, and without prange: np.sum over 10^8 and an array expression over
+2*10^7. Usage: python benchmarks/cpu_parallel.py [--small]"""
 import random
 import sys
 
@@ -13,6 +14,8 @@ SMALL = "--small" in sys.argv
 
 
 SOURCES = {
+    "npsum": "def f(a):\n    return np.sum(a)\n",
+    "expr": "def f(a):\n    return a * 2.5 + np.sqrt(a)\n",
     "sum": "def f(a):\n    s = 0.0\n    for i in prange(a.shape[0]):\n"
            "        s += a[i]\n    return s\n",
     "pi": "def f(n):\n    inside = 0\n    for i in prange(n):\n"
@@ -37,7 +40,9 @@ def main():
     grid = np.random.rand(1000, 1000) if SMALL else np.random.rand(4000, 4000)
     rows = [("prange sum 1e8", "sum", (np.random.rand(10**7 if SMALL else 10**8),)),
             ("Monte-Carlo pi 1e7", "pi", (10**6 if SMALL else 10**7,)),
-            ("stencil 4000x4000", "stencil", (grid, np.zeros_like(grid)))]
+            ("stencil 4000x4000", "stencil", (grid, np.zeros_like(grid))),
+            ("np.sum 1e8", "npsum", (np.random.rand(10**7 if SMALL else 10**8),)),
+            ("a*2.5+sqrt(a) 2e7", "expr", (np.random.rand(10**6 if SMALL else 2 * 10**7),))]
     impls = [("cujit", cujit.njit, cujit.prange)]
     try:
         import numba

@@ -288,9 +288,6 @@ static int chunk_rows(cj_lower *B, LLVMValueRef start, LLVMValueRef stop, LLVMVa
     return emit_loops_from(B, &e, &n, out, start, stop);
 }
 
-/* Below this many elements an expression runs on its thread: waking the pool costs more. */
-#define POOL_MIN_ELEMENTS 32768
-
 /* emit_loops, or under parallel=True, for a big enough result, its rows over the pool. */
 static int emit_loops_parallel(cj_lower *L, elementwise *e, cj_loop_nest *n, LLVMValueRef out,
                                cj_instr *in) {
@@ -300,10 +297,10 @@ static int emit_loops_parallel(cj_lower *L, elementwise *e, cj_loop_nest *n, LLV
     LLVMBasicBlockRef pool = cj_new_bb(L, "expr_pool"), here = cj_new_bb(L, "expr_serial");
     LLVMBasicBlockRef done = cj_new_bb(L, "expr_done");
     LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, cj_array_size(L, out, in->rtype),
-                                     cj_i64(L, POOL_MIN_ELEMENTS), "");
+                                     cj_i64(L, CJ_POOL_MIN_ELEMENTS), "");
     LLVMBuildCondBr(L->b, big, pool, here);
     LLVMPositionBuilderAtEnd(L->b, pool);
-    if (cj_run_on_pool(L, n->shape[0], &out, 1, chunk_rows, in) < 0) {
+    if (cj_run_on_pool(L, n->shape[0], &out, 1, chunk_rows, in, NULL) < 0) {
         return -1;
     }
     LLVMBuildBr(L->b, done);

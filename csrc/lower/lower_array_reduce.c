@@ -4,7 +4,9 @@
  * argmin/argmax propagate NaN, the first NaN winning; the nan* forms skip NaN; complex
  * numbers compare real parts first; an empty min/max/argmin/argmax is NumPy's ValueError). Elements are visited in C order by nested
  * loops over any strides (cj_array_for_each), accumulating in a slot; cj_reduce_step is one
- * step, shared with the reductions along an axis (lower_reduce_axis.c). */
+ * step, shared with the reductions along an axis (lower_reduce_axis.c). Under parallel=True a
+ * big array's sum/mean/prod/min/max/any/all/count_nonzero (and nan* forms) run by rows on the
+ * thread pool (lower_pool.c), a partial per chunk combined in chunk order. */
 #include "lower/lower_internal.h"
 
 typedef struct reduction {
@@ -231,10 +233,104 @@ static LLVMValueRef divide(cj_lower *L, LLVMValueRef sum, const cj_type *t, LLVM
     return cj_make_complex(L, t, LLVMBuildFDiv(L->b, re, d, ""), LLVMBuildFDiv(L->b, im, d, ""));
 }
 
-/* One pass of `r` over the array; the slot's last value. */
+/* ---- on the thread pool (parallel=True): a partial per chunk of rows, then combined ---- */
+
+/* The step that folds one chunk's partial into another (the same as an element's, but a sum
+ * of partials adds them all and a count adds counts); -1 when the pool cannot split it. */
+static int combine_id(const reduction *r) {
+    if (r->index != NULL || r->count != NULL || r->mean != NULL) {
+        return -1; /* argmin/argmax, nanmean, var/std's second pass */
+    }
+    switch (r->id) {
+    case CJ_B_NP_SUM:
+    case CJ_B_NP_MEAN:
+    case CJ_B_NP_NANSUM:
+    case CJ_B_NP_COUNT_NONZERO:
+        return CJ_B_NP_SUM;
+    case CJ_B_NP_PROD:
+    case CJ_B_NP_NANPROD:
+        return CJ_B_NP_PROD;
+    default:
+        return is_extreme(r->id) || r->id == CJ_B_NP_ANY || r->id == CJ_B_NP_ALL ? r->id : -1;
+    }
+}
+
+typedef struct split {
+    const reduction *r;
+    const cj_type *at;
+    cj_pool_partials partials;
+} split;
+
+/* A chunk: rows [start, stop) of the array (extra[0]) reduced into the chunk's partial. */
+static int chunk_partial(cj_lower *B, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef *extra,
+                         void *arg) {
+    const split *s = arg;
+    const cj_type *at = s->at;
+    const cj_type *vt = cj_type_array(at->dtype, at->ndim, 'A', at->readonly);
+    if (vt == NULL) {
+        return -1;
+    }
+    LLVMValueRef arr = LLVMBuildLoad2(B->b, cj_llvm_type(B->ctx, at), extra[0], "");
+    LLVMValueRef shape[CJ_MAXDIM], strides[CJ_MAXDIM];
+    for (int d = 0; d < at->ndim; d++) {
+        shape[d] = cj_array_dim(B, arr, CJ_ARR_SHAPE, d);
+        strides[d] = cj_array_dim(B, arr, CJ_ARR_STRIDES, d);
+    }
+    shape[0] = LLVMBuildSub(B->b, stop, start, "rows");
+    LLVMValueRef rows = cj_array_view(B, arr, LLVMBuildMul(B->b, start, strides[0], ""),
+                                      at->ndim, shape, strides, vt);
+    reduction r = {.id = s->r->id, .dtype = s->r->dtype, .acc_type = s->r->acc_type};
+    r.slot = new_slot(B, r.acc_type, initial(B, &r, rows, vt)); /* a chunk has elements */
+    cj_array_for_each(B, rows, vt, reduce_element, &r);
+    LLVMValueRef out = LLVMBuildBitCast(B->b, LLVMGetParam(B->fn, 3),
+                                        LLVMPointerType(s->partials.type, 0), "");
+    LLVMBuildStore(B->b, load(B, r.acc_type, r.slot), out);
+    return 0;
+}
+
+static void combine_chunk(cj_lower *L, LLVMValueRef c, void *arg) {
+    const split *s = arg;
+    LLVMValueRef idx[2] = {cj_i64(L, 0), c};
+    LLVMTypeRef all = LLVMArrayType(s->partials.type, CJ_PARALLEL_MAX_THREADS);
+    LLVMValueRef part = LLVMBuildLoad2(L->b, s->partials.type,
+                                       LLVMBuildGEP2(L->b, all, s->partials.slots, idx, 2, ""), "");
+    const cj_type *t = s->r->acc_type;
+    LLVMBuildStore(L->b, cj_reduce_step(L, combine_id(s->r), t, t, load(L, t, s->r->slot), part),
+                   s->r->slot);
+}
+
+/* The slot reduced over the array's rows on the pool when it is big enough, else here. */
+static int split_or_serial(cj_lower *L, reduction *r, LLVMValueRef arr, const cj_type *at) {
+    LLVMBasicBlockRef pool = cj_new_bb(L, "reduce_pool"), here = cj_new_bb(L, "reduce_serial");
+    LLVMBasicBlockRef done = cj_new_bb(L, "reduce_done");
+    LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, cj_array_size(L, arr, at),
+                                     cj_i64(L, CJ_POOL_MIN_ELEMENTS), "");
+    LLVMBuildCondBr(L->b, big, pool, here);
+    LLVMPositionBuilderAtEnd(L->b, pool);
+    split s = {r, at, {.type = cj_llvm_type(L->ctx, r->acc_type)}};
+    if (cj_run_on_pool(L, cj_array_dim(L, arr, CJ_ARR_SHAPE, 0), &arr, 1, chunk_partial, &s,
+                       &s.partials) < 0) {
+        return -1;
+    }
+    cj_emit_for(L, s.partials.chunks, combine_chunk, &s);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, here);
+    cj_array_for_each(L, arr, at, reduce_element, r);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, done);
+    return 0;
+}
+
+/* One pass of `r` over the array; the slot's last value (NULL + exception). */
 static LLVMValueRef run(cj_lower *L, reduction *r, LLVMValueRef arr, const cj_type *at) {
     r->slot = new_slot(L, r->acc_type, initial(L, r, arr, at));
-    cj_array_for_each(L, arr, at, reduce_element, r);
+    if (cj_pool_wanted(L) && at->ndim >= 1 && combine_id(r) >= 0) {
+        if (split_or_serial(L, r, arr, at) < 0) {
+            return NULL;
+        }
+    } else {
+        cj_array_for_each(L, arr, at, reduce_element, r);
+    }
     return load(L, r->acc_type, r->slot);
 }
 
@@ -243,9 +339,16 @@ LLVMValueRef cj_lower_variance(cj_lower *L, int id, LLVMValueRef arr, const cj_t
     const cj_type *mt = cj_reduce_result(CJ_B_NP_NANMEAN, at->dtype);
     LLVMValueRef n = cj_array_size(L, arr, at);
     reduction sum = {.id = CJ_B_NP_SUM, .dtype = at->dtype, .acc_type = mt};
+    LLVMValueRef total = run(L, &sum, arr, at);
+    if (total == NULL) {
+        return NULL;
+    }
     reduction dev = {.id = CJ_B_NP_SUM, .dtype = at->dtype, .acc_type = cj_t_float64,
-                     .mean = divide(L, run(L, &sum, arr, at), mt, n)};
+                     .mean = divide(L, total, mt, n)};
     LLVMValueRef ssd = run(L, &dev, arr, at);
+    if (ssd == NULL) {
+        return NULL;
+    }
     /* NumPy's divisor: max(n - ddof, 0) */
     LLVMValueRef count = LLVMBuildFSub(L->b, cj_cast(L, n, cj_t_int64, cj_t_float64), ddof, "");
     LLVMValueRef zero = cj_float_const(L, cj_t_float64, 0.0);
@@ -277,6 +380,9 @@ LLVMValueRef cj_lower_array_reduce(cj_lower *L, int id, LLVMValueRef arr, const 
         r.count = new_slot(L, cj_t_int64, cj_i64(L, 0));
     }
     LLVMValueRef acc = run(L, &r, arr, at);
+    if (acc == NULL) {
+        return NULL;
+    }
     if (id == CJ_B_NP_NANMEAN) {
         return divide(L, acc, rt, load(L, cj_t_int64, r.count));
     }

@@ -310,15 +310,23 @@ LLVMValueRef cj_pick_minmax(cj_lower *L, int is_max, LLVMValueRef acc, LLVMValue
 
 /* ---- lower_pool.c: one instruction's work over the thread pool (parallel=True, CPU) ---- */
 int cj_pool_wanted(cj_lower *L); /* parallel=True on the CPU, outside prange bodies */
+/* Below this many elements an array's work runs on its thread: waking the pool costs more. */
+#define CJ_POOL_MIN_ELEMENTS 32768
 /* i32 @<fn>.<what><k>(i8* ctx, i64 start, i64 stop, i8* partial): a new internal function. */
 LLVMValueRef cj_pool_function(cj_lower *P, const char *what);
 /* Emits chunk [start, stop) into B, a function reading L's variables (no references counted)
  * and extra[i], pointers to the caller's extra values; 0, or -1 with an exception. */
 typedef int (*cj_chunk_emitter)(cj_lower *B, LLVMValueRef start, LLVMValueRef stop,
                                 LLVMValueRef *extra, void *arg);
+/* Partials of a pool run: `type` given, `slots` ([CJ_PARALLEL_MAX_THREADS x type]*) and
+ * `chunks` (how many were written) come back; the chunk writes its own at B's 4th parameter. */
+typedef struct cj_pool_partials {
+    LLVMTypeRef type;
+    LLVMValueRef slots, chunks;
+} cj_pool_partials;
 /* Runs `emit`'s chunks of [0, count) on the pool here (a call of cj_parallel_for). */
 int cj_run_on_pool(cj_lower *L, LLVMValueRef count, LLVMValueRef *extra, int nextra,
-                   cj_chunk_emitter emit, void *arg);
+                   cj_chunk_emitter emit, void *arg, cj_pool_partials *partials);
 
 /* ---- lower_iter.c ---- */
 /* len() of a range value {start, stop, step}: an int64. */

@@ -3,7 +3,8 @@
  * chunk function, i32 @<fn>.chunk<k>(i8* ctx, i64 start, i64 stop, i8* unused), reads every
  * variable of the function through ctx (their slots' addresses: the function waits for the
  * pool, so its frame outlives the reads), plus `extra` values the caller stores in slots of its
- * own; it counts no references (the function holds them all) and writes no variable. Inside
+ * own; it counts no references (the function holds them all) and writes no variable, but
+ * may leave a value in its chunk's partial (a whole-array reduction's, lower_array_reduce.c). Inside
  * a prange body (its own function) and on CUDA there is no pool: the caller emits its loops. */
 #include "lower/lower_internal.h"
 
@@ -84,7 +85,7 @@ static LLVMValueRef chunk_function(cj_lower *P, LLVMTypeRef *extra_t, int nextra
 }
 
 int cj_run_on_pool(cj_lower *L, LLVMValueRef count, LLVMValueRef *extra, int nextra,
-                   cj_chunk_emitter emit, void *arg) {
+                   cj_chunk_emitter emit, void *arg, cj_pool_partials *partials) {
     LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx), i32 = LLVMInt32TypeInContext(L->ctx);
     LLVMTypeRef extra_t[8];
@@ -119,12 +120,21 @@ int cj_run_on_pool(cj_lower *L, LLVMValueRef count, LLVMValueRef *extra, int nex
         return -1;
     }
     LLVMValueRef status = cj_entry_alloca(L, i32, "status");
+    LLVMValueRef slots = LLVMConstNull(i8p), size = cj_i64(L, 0);
+    if (partials != NULL) { /* one per chunk */
+        partials->slots = cj_entry_alloca(L, LLVMArrayType(partials->type,
+                                                           CJ_PARALLEL_MAX_THREADS), "partials");
+        slots = LLVMBuildBitCast(L->b, partials->slots, i8p, "");
+        size = LLVMSizeOf(partials->type);
+    }
     LLVMTypeRef params[6] = {i8p, i8p, i64, i8p, i64, LLVMPointerType(i32, 0)};
     LLVMValueRef run = cj_runtime_fn(L, "cj_parallel_for", i64, params, 6);
     LLVMValueRef args[6] = {LLVMBuildBitCast(L->b, fn, i8p, ""),
-                            LLVMBuildBitCast(L->b, ctx, i8p, ""), count, LLVMConstNull(i8p),
-                            cj_i64(L, 0), status};
-    LLVMBuildCall2(L->b, LLVMGlobalGetValueType(run), run, args, 6, "");
+                            LLVMBuildBitCast(L->b, ctx, i8p, ""), count, slots, size, status};
+    LLVMValueRef chunks = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(run), run, args, 6, "");
+    if (partials != NULL) {
+        partials->chunks = chunks;
+    }
     cj_emit_check_status(L, LLVMBuildLoad2(L->b, i32, status, ""));
     return 0;
 }

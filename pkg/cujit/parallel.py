@@ -39,7 +39,7 @@ def diagnostics(dispatcher, loops):
             print("No prange loop ran on the thread pool (none in the function, the function was"
                   " compiled without parallel=True, or this version came from the on-disk"
                   " cache).")
-        print("Array expressions of 32768 elements or more run on the pool under"
-              " parallel=True; whole-array reductions run on one thread in cujit.")
+        print("Array expressions and whole-array reductions of 32768 elements or more run on"
+              " the pool under parallel=True (by rows).")
         for line in lines:
             print(line)
