@@ -297,8 +297,16 @@ static LLVMValueRef lower_rule_math(cj_lower *L, cj_instr *in, const cj_call *ca
         }
         return cj_math1(L, bi->cname, rt, x);
     }
-    case CJ_R_F2:
+    case CJ_R_F2: {
+        const cj_type *nt = vt(L, call->args[1]);
+        if (id == CJ_B_M_POW && cj_type_is_integer(nt)) {
+            /* an integer n: numba's float64 ** int64 (or uint64), multiplications */
+            nt = nt->kind == CJ_INT && !nt->is_signed ? cj_t_uint64 : cj_t_int64;
+            LLVMValueRef n = arg_as(L, call, 1, nt), x = arg_as(L, call, 0, rt);
+            return n && x ? cj_lower_float_int_pow(L, x, rt, n, nt) : NULL;
+        }
         return cj_math2(L, bi->cname, rt, arg_as(L, call, 0, rt), arg_as(L, call, 1, rt));
+    }
     case CJ_R_TO_INT: {
         const cj_type *at = vt(L, call->args[0]);
         if (cj_type_is_integer(at)) {
@@ -485,9 +493,19 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
     case CJ_B_ZIP:
         return make_enumerate_zip(L, in, call);
     case CJ_B_POW:
-    case CJ_B_NP_POWER:
-        return cj_lower_binop(L, CJ_POW, cj_load_var(L, call->args[0]), a,
-                              cj_load_var(L, call->args[1]), vt(L, call->args[1]), in->optype, rt);
+    case CJ_B_NP_POWER: {
+        /* np.power in its loop's type (float ** int is pow(x, float(n))), pow() as `**` */
+        const cj_type *bt = vt(L, call->args[1]);
+        LLVMValueRef y = cj_load_var(L, call->args[1]);
+        if (id == CJ_B_NP_POWER && in->optype != NULL && in->optype->kind == CJ_FLOAT &&
+            cj_type_is_integer(bt)) {
+            y = cj_cast(L, y, bt, in->optype);
+            bt = in->optype;
+        }
+        return y ? cj_lower_binop(L, CJ_POW, cj_load_var(L, call->args[0]), a, y, bt,
+                                  in->optype, rt)
+                 : NULL;
+    }
     case CJ_B_DIVMOD:
         return divmod_of(L, in, call);
     case CJ_B_COMPLEX: /* complex(re, im) */
