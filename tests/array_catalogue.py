@@ -93,7 +93,8 @@ for fn in ["true_divide", "divide", "floor_divide", "remainder", "mod"]:
     case(f"np_{fn}", f"np.{fn}({{0}}, {{1}})", "ap", REAL, rtol32=1e-5,
          small_int_float32=fn in ("true_divide", "divide"))
 case("op_pow_ap", "{0} ** {1}", "ap", FLOATS + COMPLEX, rtol=1e-10, rtol32=1e-4, specials=False)
-case("op_pow_int", "{0} ** 3", "a", NUMBERS, rtol=1e-10, rtol32=1e-4)
+# complex ** 3 is numba's _Py_c_pow (NumPy multiplies): other NaN/inf parts at special inputs
+case("op_pow_int", "{0} ** 3", "a", NUMBERS, rtol=1e-10, rtol32=1e-4, complex_specials=False)
 case("op_pow_half", "{0} ** 0.5", "p", REAL, rtol=1e-10, rtol32=1e-4)
 case("np_power", "np.power({0}, {1})", "ap", FLOATS, rtol=1e-10, rtol32=1e-4, specials=False)
 BITWISE = {"and": "&", "or": "|", "xor": "^"}

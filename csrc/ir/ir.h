@@ -51,7 +51,7 @@ typedef enum cj_cmpop { CJ_LT, CJ_LE, CJ_EQ, CJ_NE, CJ_GT, CJ_GE, CJ_IS, CJ_ISNO
 typedef struct cj_instr {
     cj_iop op;
     int sub;           /* cj_binop / cj_unop / cj_cmpop; flag bits below */
-    int flags;         /* CJ_F_INPLACE */
+    int flags;         /* CJ_F_INPLACE, CJ_F_LIST, CJ_F_CONST_EXP */
     int index;         /* argument index, static item index, keyword count */
     int dst;           /* variable written, or -1 */
     int dst2;          /* second variable written (ITERNEXT), or -1 */
@@ -76,6 +76,9 @@ typedef struct cj_instr {
 /* A list literal: BUILD_TUPLE of BUILD_LIST, COPY of LIST_EXTEND (args: the items, the empty
  * list); read only by np.array/np.asarray and enclosing list literals (typing/infer.c) */
 #define CJ_F_LIST 2
+/* A `**` whose exponent is a constant integer (numba's static_rhs), set by typing: `index`
+ * holds it (|n| <= 0x10000, numba's cutoff) and lowering multiplies it out (lower_num.c) */
+#define CJ_F_CONST_EXP 4
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

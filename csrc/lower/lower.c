@@ -308,10 +308,16 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
                      : cj_store_var(L, in->dst, r, in->rtype);
     }
     switch (in->op) {
-    case CJ_I_BINOP:
-        r = cj_lower_binop(L, in->sub, cj_load_var(L, in->args[0]), a,
-                           cj_load_var(L, in->args[1]), b, in->optype, in->rtype);
+    case CJ_I_BINOP: {
+        /* a constant exponent reaches cj_lower_binop as an LLVM constant: multiplied out */
+        LLVMValueRef rhs = in->flags & CJ_F_CONST_EXP
+                               ? LLVMConstInt(cj_llvm_type(L->ctx, b),
+                                              (unsigned long long)(long long)in->index, 1)
+                               : cj_load_var(L, in->args[1]);
+        r = cj_lower_binop(L, in->sub, cj_load_var(L, in->args[0]), a, rhs, b, in->optype,
+                           in->rtype);
         break;
+    }
     case CJ_I_UNARY:
         r = cj_lower_unary(L, in->sub, cj_load_var(L, in->args[0]), a, in->rtype);
         break;

@@ -274,8 +274,16 @@ static LLVMValueRef lower_rule_math(cj_lower *L, cj_instr *in, const cj_call *ca
         }
         return cj_math1(L, bi->cname, rt, x);
     }
-    case CJ_R_F2:
+    case CJ_R_F2: {
+        const cj_type *nt = vt(L, call->args[1]);
+        if (id == CJ_B_M_POW && cj_type_is_integer(nt)) {
+            /* an integer n: numba's float64 ** int64 (or uint64), multiplications */
+            nt = nt->kind == CJ_INT && !nt->is_signed ? cj_t_uint64 : cj_t_int64;
+            LLVMValueRef n = arg_as(L, call, 1, nt), x = arg_as(L, call, 0, rt);
+            return n && x ? cj_lower_float_int_pow(L, x, rt, n, nt) : NULL;
+        }
         return cj_math2(L, bi->cname, rt, arg_as(L, call, 0, rt), arg_as(L, call, 1, rt));
+    }
     case CJ_R_TO_INT: {
         const cj_type *at = vt(L, call->args[0]);
         if (cj_type_is_integer(at)) {
@@ -435,6 +443,20 @@ static LLVMValueRef phase_polar(cj_lower *L, cj_instr *in, const cj_call *call, 
     return LLVMBuildInsertValue(L->b, r, phase, 1, "");
 }
 
+/* np.power in its loop's type (float ** int is pow(x, float(n))), pow() as `**`. */
+static LLVMValueRef power_of(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
+    const cj_type *bt = vt(L, call->args[1]);
+    LLVMValueRef y = cj_load_var(L, call->args[1]);
+    if (id == CJ_B_NP_POWER && in->optype != NULL && in->optype->kind == CJ_FLOAT &&
+        cj_type_is_integer(bt)) {
+        y = cj_cast(L, y, bt, in->optype);
+        bt = in->optype;
+    }
+    return y ? cj_lower_binop(L, CJ_POW, cj_load_var(L, call->args[0]), vt(L, call->args[0]), y,
+                              bt, in->optype, in->rtype)
+             : NULL;
+}
+
 static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
     const cj_type *rt = in->rtype;
     const cj_type *a = call->nargs > 0 ? vt(L, call->args[0]) : NULL;
@@ -469,8 +491,7 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
         return cj_lower_make_iterator(L, in, call); /* lower_iter.c */
     case CJ_B_POW:
     case CJ_B_NP_POWER:
-        return cj_lower_binop(L, CJ_POW, cj_load_var(L, call->args[0]), a,
-                              cj_load_var(L, call->args[1]), vt(L, call->args[1]), in->optype, rt);
+        return power_of(L, in, call, id);
     case CJ_B_DIVMOD:
         return divmod_of(L, in, call);
     case CJ_B_COMPLEX: /* complex(re, im) */

@@ -106,6 +106,16 @@ static inline LLVMValueRef cj_math2(cj_lower *L, const char *cname, const cj_typ
 LLVMValueRef cj_complex_parts(cj_lower *L, LLVMValueRef c, LLVMValueRef *im); /* re */
 LLVMValueRef cj_make_complex(cj_lower *L, const cj_type *t, LLVMValueRef re, LLVMValueRef im);
 LLVMValueRef cj_float_const(cj_lower *L, const cj_type *t, double v);
+LLVMValueRef cj_complex_mul(cj_lower *L, LLVMValueRef a, LLVMValueRef b, const cj_type *t);
+
+/* ---- lower_pow.c: numba's powers (an LLVM constant exponent is multiplied out) ---- */
+/* i ** n, both int64 or both uint64 (`is_signed`). */
+LLVMValueRef cj_lower_int_pow(cj_lower *L, LLVMValueRef base, LLVMValueRef exp, int is_signed);
+/* a ** n for `a` of float type `t` and `n` of integer type `nt` (its own width). */
+LLVMValueRef cj_lower_float_int_pow(cj_lower *L, LLVMValueRef a, const cj_type *t,
+                                    LLVMValueRef n, const cj_type *nt);
+/* z ** w of complex type `t`. */
+LLVMValueRef cj_lower_complex_pow(cj_lower *L, LLVMValueRef a, LLVMValueRef b, const cj_type *t);
 /* round(x, ndigits) of a float (numba's algorithm, CPython's answers at the ends) and of an
  * int64 (CPython's: half to even on a multiple of 10**-ndigits). */
 LLVMValueRef cj_round_float(cj_lower *L, const cj_type *xt, LLVMValueRef x, LLVMValueRef nd);

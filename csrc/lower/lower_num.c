@@ -1,9 +1,9 @@
 /* lower_num.c: operators on numbers with Python's semantics on fixed-width values:
  * floor division and modulo take the divisor's sign, division by zero raises
  * ZeroDivisionError (error_model 'python') or gives inf/nan ('numpy'), INT64_MIN // -1 wraps
- * instead of trapping, shifts past the width give 0 (or the sign), integer ** follows numba
- * (a negative exponent gives 1 // base**-exp), 0.0 ** -n raises as CPython, complex division is
- * CPython's algorithm; round(x, ndigits) for the round() call. */
+ * instead of trapping, shifts past the width give 0 (or the sign), 0.0 ** -x raises as CPython,
+ * complex division is CPython's algorithm (powers with an integer exponent and complex powers:
+ * lower_pow.c); round(x, ndigits) for the round() call. */
 #include "lower/lower_internal.h"
 
 #include <math.h>
@@ -117,50 +117,6 @@ static LLVMValueRef int_floordiv_mod(cj_lower *L, LLVMValueRef a, LLVMValueRef b
     return LLVMBuildSelect(B, minus1, LLVMBuildNeg(B, a, ""), fq, "floordiv");
 }
 
-/* i ** n by squaring; a negative n gives 1 // i**-n (numba), 0 ** negative raises. */
-static LLVMValueRef int_pow(cj_lower *L, LLVMValueRef base, LLVMValueRef exp, int is_signed) {
-    LLVMBuilderRef B = L->b;
-    LLVMTypeRef t = LLVMTypeOf(base);
-    LLVMValueRef zero = LLVMConstNull(t), one = LLVMConstInt(t, 1, 0);
-    LLVMValueRef negative = is_signed ? LLVMBuildICmp(B, LLVMIntSLT, exp, zero, "")
-                                      : LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
-    if (error_python(L)) {
-        cj_emit_raise_if(L, LLVMBuildAnd(B, negative, is_zero(L, base), ""), CJ_EXC_POW_ZERO);
-    }
-    LLVMValueRef n = LLVMBuildSelect(B, negative, LLVMBuildNeg(B, exp, ""), exp, "n");
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
-    LLVMBasicBlockRef loop = cj_new_bb(L, "pow_loop"), done = cj_new_bb(L, "pow_done");
-    LLVMBuildBr(B, loop);
-    LLVMPositionBuilderAtEnd(B, loop);
-    LLVMValueRef acc = LLVMBuildPhi(B, t, "acc"), x = LLVMBuildPhi(B, t, "x"),
-                 k = LLVMBuildPhi(B, t, "k");
-    LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, k, one, ""), zero, "");
-    LLVMValueRef acc2 = LLVMBuildSelect(B, odd, LLVMBuildMul(B, acc, x, ""), acc, "");
-    LLVMValueRef x2 = LLVMBuildMul(B, x, x, "");
-    LLVMValueRef k2 = LLVMBuildLShr(B, k, one, "");
-    LLVMValueRef more = LLVMBuildICmp(B, LLVMIntNE, k2, zero, "");
-    LLVMBasicBlockRef body_end = LLVMGetInsertBlock(B);
-    LLVMBuildCondBr(B, more, loop, done);
-    LLVMValueRef acc_in[2] = {one, acc2}, x_in[2] = {base, x2}, k_in[2] = {n, k2};
-    LLVMBasicBlockRef from[2] = {pre, body_end};
-    LLVMAddIncoming(acc, acc_in, from, 2);
-    LLVMAddIncoming(x, x_in, from, 2);
-    LLVMAddIncoming(k, k_in, from, 2);
-    LLVMPositionBuilderAtEnd(B, done);
-    /* n == 0 runs one round with k = 0: acc stays 1 */
-    LLVMValueRef p = acc2;
-    if (!is_signed) {
-        return p;
-    }
-    /* negative exponent: 1 // p, which is 0 unless p is 1 or -1 */
-    LLVMValueRef p_is_one = LLVMBuildICmp(B, LLVMIntEQ, p, one, "");
-    LLVMValueRef p_is_m1 = LLVMBuildICmp(B, LLVMIntEQ, p, LLVMConstAllOnes(t), "");
-    LLVMValueRef inv = LLVMBuildSelect(B, p_is_one, one,
-                                       LLVMBuildSelect(B, p_is_m1, LLVMConstAllOnes(t), zero, ""),
-                                       "");
-    return LLVMBuildSelect(B, negative, inv, p, "ipow");
-}
-
 /* Shifts: a count past the width gives 0 (left, logical right) or the sign (arithmetic). */
 static LLVMValueRef int_shift(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b,
                               int is_signed) {
@@ -209,7 +165,7 @@ static LLVMValueRef int_binop(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef 
         return LLVMBuildSelect(B, z, LLVMConstNull(LLVMTypeOf(a)), r, "");
     }
     case CJ_POW:
-        return int_pow(L, a, b, s);
+        return cj_lower_int_pow(L, a, b, s);
     case CJ_LSHIFT:
     case CJ_RSHIFT:
         return int_shift(L, op, a, b, s);
@@ -316,73 +272,13 @@ static LLVMValueRef complex_div(cj_lower *L, LLVMValueRef a, LLVMValueRef b, con
                            LLVMBuildSelect(B, real_big, im1, im2, ""));
 }
 
-/* z ** w = exp(w * log(z)), with 0 ** w = 0 (w != 0) and z ** 0 = 1. */
-static LLVMValueRef complex_pow(cj_lower *L, LLVMValueRef a, LLVMValueRef b, const cj_type *t) {
+LLVMValueRef cj_complex_mul(cj_lower *L, LLVMValueRef a, LLVMValueRef b, const cj_type *t) {
     LLVMBuilderRef B = L->b;
-    const cj_type *pt = cj_type_float(t->bits / 2);
     LLVMValueRef ai, bi;
     LLVMValueRef ar = cj_complex_parts(L, a, &ai), br = cj_complex_parts(L, b, &bi);
-    LLVMValueRef hyp_args[2] = {ar, ai}, at_args[2] = {ai, ar};
-    LLVMValueRef vabs = cj_math_call(L, "hypot", pt, 2, hyp_args);
-    LLVMValueRef len = cj_math_call(L, "pow", pt, 2, (LLVMValueRef[]){vabs, br});
-    LLVMValueRef at = cj_math_call(L, "atan2", pt, 2, at_args);
-    LLVMValueRef phase = LLVMBuildFMul(B, at, br, "");
-    LLVMValueRef lnabs = cj_math_call(L, "log", pt, 1, &vabs);
-    len = LLVMBuildFDiv(B, len, cj_math_call(L, "exp", pt, 1,
-                                            (LLVMValueRef[]){LLVMBuildFMul(B, at, bi, "")}), "");
-    phase = LLVMBuildFAdd(B, phase, LLVMBuildFMul(B, bi, lnabs, ""), "");
-    LLVMValueRef re = LLVMBuildFMul(B, len, cj_math_call(L, "cos", pt, 1, &phase), "");
-    LLVMValueRef im = LLVMBuildFMul(B, len, cj_math_call(L, "sin", pt, 1, &phase), "");
-    LLVMValueRef zero = cj_float_const(L, pt, 0.0);
-    LLVMValueRef b_zero = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, br, zero, ""),
-                                       LLVMBuildFCmp(B, LLVMRealOEQ, bi, zero, ""), "");
-    LLVMValueRef a_zero = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, ar, zero, ""),
-                                       LLVMBuildFCmp(B, LLVMRealOEQ, ai, zero, ""), "");
-    re = LLVMBuildSelect(B, a_zero, zero, re, "");
-    im = LLVMBuildSelect(B, a_zero, zero, im, "");
-    re = LLVMBuildSelect(B, b_zero, cj_float_const(L, pt, 1.0), re, "");
-    im = LLVMBuildSelect(B, b_zero, zero, im, "");
-    return cj_make_complex(L, t, re, im);
-}
-
-/* z ** n for an integral n with |n| <= 100, by squaring (CPython's c_powi): exact where
- * exp(n log z) is not, e.g. (1+2j)**2 == -3+4j. */
-static LLVMValueRef complex_powi(cj_lower *L, LLVMValueRef z, LLVMValueRef n, const cj_type *t) {
-    LLVMBuilderRef B = L->b;
-    const cj_type *pt = cj_type_float(t->bits / 2);
-    LLVMTypeRef ct = cj_llvm_type(L->ctx, t), i64 = LLVMInt64TypeInContext(L->ctx);
-    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, n, cj_i64(L, 0), "");
-    LLVMValueRef k0 = LLVMBuildSelect(B, neg, LLVMBuildNeg(B, n, ""), n, "");
-    LLVMValueRef one = cj_make_complex(L, t, cj_float_const(L, pt, 1.0), cj_float_const(L, pt, 0.0));
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
-    LLVMBasicBlockRef loop = cj_new_bb(L, "powi_loop"), done = cj_new_bb(L, "powi_done");
-    LLVMBuildBr(B, loop);
-    LLVMPositionBuilderAtEnd(B, loop);
-    LLVMValueRef acc = LLVMBuildPhi(B, ct, "acc"), x = LLVMBuildPhi(B, ct, "x"), k = LLVMBuildPhi(B, i64, "k");
-    LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, k, cj_i64(L, 1), ""), cj_i64(L, 0), "");
-    LLVMValueRef ai, xi;
-    LLVMValueRef ar = cj_complex_parts(L, acc, &ai), xr = cj_complex_parts(L, x, &xi);
-    LLVMValueRef prod = cj_make_complex(
-        L, t, LLVMBuildFSub(B, LLVMBuildFMul(B, ar, xr, ""), LLVMBuildFMul(B, ai, xi, ""), ""),
-        LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, xi, ""), LLVMBuildFMul(B, ai, xr, ""), ""));
-    LLVMValueRef sq = cj_make_complex(
-        L, t, LLVMBuildFSub(B, LLVMBuildFMul(B, xr, xr, ""), LLVMBuildFMul(B, xi, xi, ""), ""),
-        LLVMBuildFMul(B, cj_float_const(L, pt, 2.0), LLVMBuildFMul(B, xr, xi, ""), ""));
-    LLVMValueRef acc2 = LLVMBuildSelect(B, odd, prod, acc, "");
-    LLVMValueRef k2 = LLVMBuildLShr(B, k, cj_i64(L, 1), "");
-    LLVMBasicBlockRef end = LLVMGetInsertBlock(B);
-    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, k2, cj_i64(L, 0), ""), loop, done);
-    LLVMValueRef acc_in[2] = {one, acc2}, x_in[2] = {z, sq}, k_in[2] = {k0, k2};
-    LLVMBasicBlockRef from[2] = {pre, end};
-    LLVMAddIncoming(acc, acc_in, from, 2);
-    LLVMAddIncoming(x, x_in, from, 2);
-    LLVMAddIncoming(k, k_in, from, 2);
-    LLVMPositionBuilderAtEnd(B, done);
-    int saved = L->env->error_model;
-    L->env->error_model = CJ_ERRORS_NUMPY; /* 0 ** -n is inf/nan here, as CPython's c_powi */
-    LLVMValueRef inv = complex_div(L, one, acc2, t);
-    L->env->error_model = saved;
-    return LLVMBuildSelect(B, neg, inv, acc2, "powi");
+    return cj_make_complex(
+        L, t, LLVMBuildFSub(B, LLVMBuildFMul(B, ar, br, ""), LLVMBuildFMul(B, ai, bi, ""), ""),
+        LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, bi, ""), LLVMBuildFMul(B, ai, br, ""), ""));
 }
 
 static LLVMValueRef complex_binop(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b,
@@ -396,27 +292,11 @@ static LLVMValueRef complex_binop(cj_lower *L, int op, LLVMValueRef a, LLVMValue
     case CJ_SUB:
         return cj_make_complex(L, t, LLVMBuildFSub(B, ar, br, ""), LLVMBuildFSub(B, ai, bi, ""));
     case CJ_MUL:
-        return cj_make_complex(
-            L, t, LLVMBuildFSub(B, LLVMBuildFMul(B, ar, br, ""), LLVMBuildFMul(B, ai, bi, ""), ""),
-            LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, bi, ""), LLVMBuildFMul(B, ai, br, ""), ""));
+        return cj_complex_mul(L, a, b, t);
     case CJ_TRUEDIV:
         return complex_div(L, a, b, t);
-    case CJ_POW: {
-        /* integral exponents up to 100 in magnitude multiply, others go through exp/log */
-        const cj_type *pt = cj_type_float(t->bits / 2);
-        LLVMValueRef fl = intrinsic1(L, "floor", br);
-        LLVMValueRef small = LLVMBuildFCmp(B, LLVMRealOLE, intrinsic1(L, "fabs", br),
-                                           cj_float_const(L, pt, 100.0), "");
-        LLVMValueRef integral = LLVMBuildAnd(
-            B, LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, bi, cj_float_const(L, pt, 0.0), ""),
-                            LLVMBuildFCmp(B, LLVMRealOEQ, fl, br, ""), ""), small, "");
-        LLVMValueRef n = LLVMBuildFPToSI(B, LLVMBuildSelect(B, small, br, cj_float_const(L, pt, 0.0), ""),
-                                         LLVMInt64TypeInContext(L->ctx), "");
-        cj_ub_proof(n, "operand: |x| <= 100 selected, else 0");
-        LLVMValueRef general = complex_pow(L, a, b, t);
-        LLVMValueRef exact = complex_powi(L, a, n, t);
-        return LLVMBuildSelect(B, integral, exact, general, "cpow");
-    }
+    case CJ_POW:
+        return cj_lower_complex_pow(L, a, b, t);
     default:
         PyErr_SetString(cj_LoweringError, "unsupported complex operator");
         return NULL;
@@ -444,6 +324,12 @@ LLVMValueRef cj_lower_binop(cj_lower *L, int op, LLVMValueRef a, const cj_type *
         return tuple_concat(L, a, at, b, bt, rtype);
     }
     const cj_type *ot = optype ? optype : rtype;
+    if (op == CJ_POW && ot->kind == CJ_FLOAT && cj_type_is_integer(bt)) {
+        /* float ** int: the exponent stays an integer (numba's int_power_impl) */
+        a = cj_cast(L, a, at, ot);
+        LLVMValueRef r = a ? cj_lower_float_int_pow(L, a, ot, b, bt) : NULL;
+        return r ? cj_cast(L, r, ot, rtype) : NULL;
+    }
     /* shifts keep the count in the result's type too */
     a = cj_cast(L, a, at, ot);
     b = cj_cast(L, b, bt, ot);

@@ -144,6 +144,19 @@ static int type_binop(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return cj_type_array_op(c, in, out); /* array_expr.c */
     }
     *out = cj_rule_binop(in->sub, a, b, &in->optype);
+    in->flags &= ~CJ_F_CONST_EXP;
+    if (*out != NULL && in->sub == CJ_POW && cj_type_is_integer(b)) {
+        /* a constant integer exponent: multiplied out at lowering (numba's DetectStaticBinops
+         * finds it the same way; the values are those of its run-time loop either way) */
+        PyObject *k = cj_const_of(c, in->args[1]);
+        int overflow = 0;
+        long long n = k != NULL && PyLong_Check(k) ? PyLong_AsLongLongAndOverflow(k, &overflow)
+                                                   : 0;
+        if (k != NULL && PyLong_Check(k) && !overflow && n >= -0x10000 && n <= 0x10000) {
+            in->flags |= CJ_F_CONST_EXP;
+            in->index = (int)n;
+        }
+    }
     if (*out == NULL) {
         return PyErr_Occurred() ? -1 : cj_typing_error(c, in,
             "No implementation of function Function(<built-in function %s>) found for "

@@ -346,6 +346,22 @@ def _r_round(x, *nd):
     return r
 
 
+def _r_pow(a, b):
+    if isinstance(b, int) and not isinstance(b, bool) and b == INT64_MIN:
+        raise Documented("x ** -2**63: numba's OverflowError (-n overflows)")
+    if isinstance(a, float) and isinstance(b, int) and abs(b) <= 0x10000:
+        # numba's float ** int: multiplications (a few ulps from C's pow, which `% 3` of a
+        # large power would show), 1.0 / r for a negative b (ZeroDivisionError for r == 0)
+        k, r = abs(b), 1.0
+        while k:
+            if k & 1:
+                r *= a
+            k >>= 1
+            a *= a
+        return 1.0 / r if b < 0 else r
+    return _domain(lambda u, v: u ** v, a, b)
+
+
 class _RMath:
     def __getattr__(self, name):
         f = getattr(math, name)
@@ -356,7 +372,7 @@ REF_GLOBALS = {
     "math": math, "_r_math": _RMath(), "_r_W": _int64, "_r_F": _r_F,
     "_r_int": lambda v: _domain(int, v),
     "_r_round": _r_round,
-    "_r_pow": lambda a, b: _domain(lambda u, v: u ** v, a, b),
+    "_r_pow": lambda a, b: _r_pow(a, b),
 }
 
 
