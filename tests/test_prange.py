@@ -228,22 +228,22 @@ def test_without_parallel_prange_is_range():
 
 @pytest.mark.parametrize("body, words", [
     ("    x = 1.0\n    for i in prange(n):\n        x = x * 2 + 1\n    return x",
-     "variable 'x' (line 4) is carried from one iteration"),
+     r"variable 'x' \(line 4\) is carried from one iteration"),
     ("    s = 0\n    for i in prange(n):\n        if i > 3:\n            break\n        s += i\n"
-     "    return s", "break inside a prange loop"),
+     "    return s", "break.* inside a prange loop"),  # 3.12: "break or return"
     ("    for i in prange(n):\n        if i > 3:\n            return i\n    return 0",
      "return inside a prange loop"),
     ("    s = 0\n    for j in range(3):\n        for i in prange(n):\n            if i > j:\n"
-     "                break\n            s += i\n    return s", "break inside a prange loop"),
+     "                break\n            s += i\n    return s", "break.* inside a prange loop"),
     ("    s = 0\n    for i in prange(n):\n        s += i\n        t = s\n    return s",
-     "variable 's' (line 4) is carried"),
+     r"variable 's' \(line 4\) is carried"),
     ("    m = 0\n    for i in prange(n):\n        m = min(m, i) + 1\n    return m",
-     "variable 'm' (line 4) is carried"),
+     r"variable 'm' \(line 4\) is carried"),
 ])
 def test_unsupported_bodies(body, words):
     ns = {"prange": prange}
     exec(f"def f(n):\n{body}\n", ns)
-    with pytest.raises(UnsupportedError, match=words.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(UnsupportedError, match=words):
         cujit.njit(parallel=True)(ns["f"])(10)
 
 

@@ -118,8 +118,8 @@ static int reach(cj_lower *L, int from, int header, char *seen) {
 }
 
 /* The body: the blocks reachable from the loop's entry without passing its header. -1 when
- * one of them goes where the loop's exit leads (break: 3.11 jumps to the exit, 3.12 past it)
- * or returns. */
+ * one of them goes where the loop's exit leads (break) or returns (return, or a break whose
+ * target 3.12 made a copy of the return after the loop). */
 static int find_body(cj_lower *L, prange_loop *p) {
     int nblocks = L->ir->blocks.len;
     char *after = cj_arena_alloc(&L->ir->arena, (size_t)nblocks);
@@ -135,8 +135,9 @@ static int find_body(cj_lower *L, prange_loop *p) {
         if (p->in_body[b] && after[b]) {
             return refuse(L, t, "break");
         }
-        if (t != NULL && t->op == CJ_I_RETURN) {
-            return refuse(L, t, "return");
+        if (t != NULL && t->op == CJ_I_RETURN) { /* 3.12 copies a return after the loop into
+                                                    * the break's block: either of them */
+            return refuse(L, t, "break or return");
         }
     }
     return 0;
