@@ -322,6 +322,9 @@ LLVMValueRef cj_pick_minmax(cj_lower *L, int is_max, LLVMValueRef acc, LLVMValue
 int cj_pool_wanted(cj_lower *L); /* parallel=True on the CPU, outside prange bodies */
 /* Below this many elements an array's work runs on its thread: waking the pool costs more. */
 #define CJ_POOL_MIN_ELEMENTS 32768
+/* B->slots[v]: a slot of B's own holding the value at `addr` (the function's slot of v), read
+ * once at B's entry by the builder `b` (positioned there). */
+void cj_copy_in(cj_lower *B, LLVMBuilderRef b, int v, LLVMValueRef addr);
 /* i32 @<fn>.<what><k>(i8* ctx, i64 start, i64 stop, i8* partial): a new internal function. */
 LLVMValueRef cj_pool_function(cj_lower *P, const char *what);
 /* Emits chunk [start, stop) into B, a function reading L's variables (no references counted)

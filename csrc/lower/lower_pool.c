@@ -2,13 +2,22 @@
  * an array expression's loop nest, by chunks of its outer dimension (lower_array_expr.c). The
  * chunk function, i32 @<fn>.chunk<k>(i8* ctx, i64 start, i64 stop, i8* unused), reads every
  * variable of the function through ctx (their slots' addresses: the function waits for the
- * pool, so its frame outlives the reads), plus `extra` values the caller stores in slots of its
- * own; it counts no references (the function holds them all) and writes no variable, but
+ * pool, so its frame outlives the reads) once, into slots of its own (which LLVM keeps in
+ * registers: no store through a pointer can change them), plus `extra` values the caller
+ * stores in slots of its own; it counts no references (the function holds them all) and writes no variable, but
  * may leave a value in its chunk's partial (a whole-array reduction's, lower_array_reduce.c). Inside
  * a prange body (its own function) and on CUDA there is no pool: the caller emits its loops. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
+
+void cj_copy_in(cj_lower *B, LLVMBuilderRef b, int v, LLVMValueRef addr) {
+    const cj_var *var = CJ_VAR(B->ir, v);
+    LLVMTypeRef t = cj_llvm_type(B->ctx, var->type);
+    B->slots[v] = cj_entry_alloca(B, t, var->name);
+    LLVMBuildStore(b, LLVMBuildLoad2(b, t, LLVMBuildBitCast(b, addr, LLVMPointerType(t, 0), ""),
+                                     ""), B->slots[v]);
+}
 
 int cj_pool_wanted(cj_lower *L) {
     return L->env->parallel && L->env->target == CJ_TARGET_CPU;
@@ -64,7 +73,7 @@ static LLVMValueRef chunk_function(cj_lower *P, LLVMTypeRef *extra_t, int nextra
         if (t != NULL) {
             LLVMValueRef at = cj_i64(&B, j++);
             LLVMValueRef p = LLVMBuildLoad2(B.b, i8p, LLVMBuildGEP2(B.b, i8p, ctx, &at, 1, ""), "");
-            B.slots[v] = LLVMBuildBitCast(B.b, p, LLVMPointerType(cj_llvm_type(B.ctx, t), 0), "");
+            cj_copy_in(&B, B.b, v, p);
         }
     }
     for (int i = 0; i < nextra; i++) {

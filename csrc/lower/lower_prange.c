@@ -510,8 +510,9 @@ static LLVMValueRef identity(cj_lower *B, int kind, const cj_type *t) {
     return LLVMConstInt(lt, big ? top : bottom, 0);
 }
 
-/* Shared variables' slots come from ctx (the function's slots, in variable order); the others
- * are the body's own, reductions starting from their identity. */
+/* Shared variables are read from the function's slots (their addresses in ctx, in variable
+ * order) once, into the body's own; the others start as the body's, reductions from their
+ * identity. */
 static void body_slots(cj_lower *B, const prange_loop *p, LLVMValueRef ctx) {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(B->ctx);
     LLVMPositionBuilderAtEnd(b, B->alloca_bb);
@@ -530,8 +531,7 @@ static void body_slots(cj_lower *B, const prange_loop *p, LLVMValueRef ctx) {
         }
         LLVMValueRef at = cj_i64(B, j++);
         LLVMValueRef addr = LLVMBuildLoad2(b, i8p, LLVMBuildGEP2(b, i8p, ctx, &at, 1, ""), "");
-        B->slots[v] = LLVMBuildBitCast(b, addr, LLVMPointerType(cj_llvm_type(B->ctx, t), 0),
-                                       CJ_VAR(B->ir, v)->name);
+        cj_copy_in(B, b, v, addr);
     }
     LLVMDisposeBuilder(b);
 }
