@@ -75,6 +75,17 @@ void cj_emit_raise_if(cj_lower *L, LLVMValueRef cond, int id) {
     LLVMPositionBuilderAtEnd(L->b, ok);
 }
 
+int cj_emit_raise_text_if(cj_lower *L, LLVMValueRef cond, PyObject *type, const char *text) {
+    PyObject *exc = PyObject_CallFunction(type, "s", text);
+    int id = exc != NULL ? cj_exc_id(L, exc) : -1;
+    Py_XDECREF(exc);
+    if (id < 0) {
+        return -1;
+    }
+    cj_emit_raise_if(L, cond, id);
+    return 0;
+}
+
 void cj_emit_check_status(cj_lower *L, LLVMValueRef status) {
     LLVMValueRef failed = LLVMBuildICmp(L->b, LLVMIntNE, status,
                                         LLVMConstNull(LLVMTypeOf(status)), "failed");

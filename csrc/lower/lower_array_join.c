@@ -74,18 +74,6 @@ static void lift(cj_lower *L, const join *j, LLVMValueRef arr, const cj_type *at
     }
 }
 
-/* if (cond) raise ValueError(text); -1 with an exception. */
-static int value_error_if(cj_lower *L, LLVMValueRef cond, const char *text) {
-    PyObject *exc = PyObject_CallFunction(PyExc_ValueError, "s", text);
-    int id = exc != NULL ? cj_exc_id(L, exc) : -1;
-    Py_XDECREF(exc);
-    if (id < 0) {
-        return -1;
-    }
-    cj_emit_raise_if(L, cond, id);
-    return 0;
-}
-
 /* numba's np.stack paths (np.stack; vstack of 1-d, dstack of 1-d and 2-d inputs): every
  * input of input 0's shape. */
 static int check_same_shapes(cj_lower *L, const join *j, LLVMValueRef tup, const cj_type *tt) {
@@ -105,7 +93,8 @@ static int check_same_shapes(cj_lower *L, const join *j, LLVMValueRef tup, const
             bad = LLVMBuildOr(L->b, bad, ne, "");
         }
     }
-    return value_error_if(L, bad, "np.stack(): all input arrays must have the same shape");
+    return cj_emit_raise_text_if(L, bad, PyExc_ValueError,
+                                 "np.stack(): all input arrays must have the same shape");
 }
 
 /* The result's shape: the inputs' (lifted) off the axis, checked equal, their sum along it. */
@@ -132,7 +121,8 @@ static int joined_shape(cj_lower *L, const join *j, LLVMValueRef tup, const cj_t
             snprintf(text, sizeof text, "np.concatenate(): input sizes over dimension %d do "
                                         "not match", d);
             LLVMValueRef off_axis = LLVMBuildNot(L->b, along, "");
-            if (value_error_if(L, LLVMBuildAnd(L->b, bad[d], off_axis, ""), text) < 0) {
+            LLVMValueRef wrong = LLVMBuildAnd(L->b, bad[d], off_axis, "");
+            if (cj_emit_raise_text_if(L, wrong, PyExc_ValueError, text) < 0) {
                 return -1;
             }
         }

@@ -51,6 +51,9 @@ LLVMValueRef cj_entry_alloca(cj_lower *L, LLVMTypeRef t, const char *name);
 void cj_emit_raise(cj_lower *L, int id);
 /* if (cond) raise #id */
 void cj_emit_raise_if(cj_lower *L, LLVMValueRef cond, int id);
+/* if (cond) raise type(text): an exception registered by its words (excinfo.c) and kept with
+ * the function's (cj_exc_id); -1 with an exception. */
+int cj_emit_raise_text_if(cj_lower *L, LLVMValueRef cond, PyObject *type, const char *text);
 /* Propagates a callee's status: if (status != 0) return status. */
 void cj_emit_check_status(cj_lower *L, LLVMValueRef status);
 LLVMValueRef cj_const_value(cj_lower *L, PyObject *obj, const cj_type *t); /* NULL + exc */

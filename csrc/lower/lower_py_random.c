@@ -38,19 +38,6 @@ static LLVMValueRef state_of(cj_lower *L) {
     return LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, NULL, 0, "py_random");
 }
 
-/* if (cond) raise type(text): registered by its words, kept with the function's exceptions.
- * -1 with an exception. */
-static int raise_if(cj_lower *L, LLVMValueRef cond, PyObject *type, const char *text) {
-    PyObject *exc = PyObject_CallFunction(type, "s", text);
-    int id = exc != NULL ? cj_exc_id(L, exc) : -1;
-    Py_XDECREF(exc);
-    if (id < 0) {
-        return -1;
-    }
-    cj_emit_raise_if(L, cond, id);
-    return 0;
-}
-
 static LLVMValueRef temper(cj_lower *L, LLVMValueRef y) {
     LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx);
     y = LLVMBuildXor(L->b, y, LLVMBuildLShr(L->b, y, LLVMConstInt(i32, 11, 0), ""), "");
@@ -171,7 +158,7 @@ static LLVMValueRef lower_getrandbits(cj_lower *L, const cj_call *call) {
     LLVMValueRef k = arg_as(L, call, 0, cj_t_int64);
     LLVMValueRef bad = LLVMBuildOr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, k, cj_i64(L, 1), ""),
                                    LLVMBuildICmp(L->b, LLVMIntSGT, k, cj_i64(L, 64), ""), "");
-    if (raise_if(L, bad, PyExc_OverflowError, "getrandbits() limited to 64 bits") < 0) {
+    if (cj_emit_raise_text_if(L, bad, PyExc_OverflowError, "getrandbits() limited to 64 bits") < 0) {
         return NULL;
     }
     return draw_bits(L, state_of(L), k);
@@ -199,13 +186,13 @@ static LLVMValueRef randrange(cj_lower *L, LLVMValueRef start, LLVMValueRef stop
     LLVMTypeRef ty = cj_llvm_type(L->ctx, rt), i64 = LLVMInt64TypeInContext(L->ctx);
     LLVMValueRef zero = LLVMConstInt(ty, 0, 0), n = LLVMBuildSub(L->b, stop, start, "");
     if (step != NULL) {
-        if (raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, zero, ""), PyExc_ValueError,
+        if (cj_emit_raise_text_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, zero, ""), PyExc_ValueError,
                      "zero step for randrange()") < 0) {
             return NULL;
         }
         n = stepped_count(L, n, step, ty);
     }
-    if (raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLE, n, zero, ""), PyExc_ValueError,
+    if (cj_emit_raise_text_if(L, LLVMBuildICmp(L->b, LLVMIntSLE, n, zero, ""), PyExc_ValueError,
                  "empty range for randrange()") < 0) {
         return NULL;
     }

@@ -154,6 +154,11 @@ static LLVMValueRef lower_binomial(cj_lower *L, cj_instr *in, const cj_call *cal
     return sample(L, in, shape, 1, CJ_RANDOM_BINOMIAL, n, cj_i64(L, 0), p);
 }
 
+/* if (cond) raise ValueError(text) (lower.c's rule). */
+static int raise_value_error_if(cj_lower *L, LLVMValueRef cond, const char *text) {
+    return cj_emit_raise_text_if(L, cond, PyExc_ValueError, text);
+}
+
 /* The distributions that only check their parameters and draw (NumPy's constraints: 'n'
  * not negative, -0.0 included, NaN passing; 'p' positive, NaN passing; 'g' in (0, 1]; 'b' in
  * [0, 1]; 'l' in [0, 1); '1' above 1). */
@@ -189,22 +194,6 @@ static const distribution distributions[] = {
     {CJ_B_NPR_VONMISES, CJ_RANDOM_VONMISES, {"mu", "kappa"}, {0.0, 0.0}, {0, 'n'}},
 };
 
-/* if (cond) raise ValueError(text): an exception registered by its words (excinfo.c), kept
- * with the function's for the cache. -1 with an exception. */
-static int raise_value_error_if(cj_lower *L, LLVMValueRef cond, const char *text) {
-    PyObject *exc = PyObject_CallFunction(PyExc_ValueError, "s", text);
-    int id = exc != NULL ? cj_exc_register(exc) : -1;
-    Py_XDECREF(exc);
-    PyObject *key = id > 0 && L->env->exc_ids != NULL ? PyLong_FromLong(id) : NULL;
-    if (id < 0 || (key == NULL && L->env->exc_ids != NULL) ||
-        (key != NULL && PySet_Add(L->env->exc_ids, key) < 0)) {
-        Py_XDECREF(key);
-        return -1;
-    }
-    Py_XDECREF(key);
-    cj_emit_raise_if(L, cond, id);
-    return 0;
-}
 
 static int check_param(cj_lower *L, LLVMValueRef x, char cons, const char *name) {
     char text[64];
