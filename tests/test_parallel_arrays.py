@@ -133,3 +133,51 @@ def test_reductions_over_rows_of_2d_layouts():
     for a in layouts((300, 400), "float64", rng):
         for fn in (REDUCTIONS["sum"], REDUCTIONS["min"]):
             assert np.isclose(ROW_PAR[fn](a), fn(a), rtol=1e-11)
+
+
+AXIS_FNS = {name: getattr(np, name) for name in ("sum", "prod", "min", "max", "mean")}
+
+
+def along(name):
+    ns = {"np": np}
+    exec(f"def f(a, ax):\n    return np.{name}(a, axis=ax)\n", ns)
+    return cujit.njit(parallel=True)(ns["f"])
+
+
+AXIS_PAR = {name: along(name) for name in AXIS_FNS}
+
+
+@pytest.mark.parametrize("shape", [(300, 200), (3, 20000), (20000, 3), (40, 30, 40)])
+def test_reductions_along_an_axis_split_the_other_dimension(shape):
+    # the pool splits the first dimension that is not the axis: each part writes its own results
+    rng = np.random.default_rng(sum(shape))
+    for a in layouts(shape, "float64", rng):
+        for ax in range(-a.ndim, a.ndim):
+            for name, par in AXIS_PAR.items():
+                x = 1 + np.abs(a) % 1 * 1e-4 if name == "prod" else a
+                got, want = par(x, ax), AXIS_FNS[name](x, axis=ax)
+                assert got.dtype == want.dtype and got.shape == want.shape, name
+                assert np.allclose(got, want, rtol=1e-12), (name, ax)
+    ints = rng.integers(-100, 100, shape).astype(np.int32)
+    assert np.array_equal(AXIS_PAR["sum"](ints, -1), ints.sum(axis=-1))
+    assert "cj_parallel_for" in "".join(AXIS_PAR["sum"].inspect_llvm().values())
+
+
+ARG_PAR = {"argmax": cujit.njit(parallel=True)(lambda a: a.argmax()),
+           "argmin": cujit.njit(parallel=True)(lambda a: np.argmin(a))}
+
+
+def test_argmin_argmax_keep_the_first_winner_across_chunks():
+    rng = np.random.default_rng(5)
+    for shape in [(100000,), (300, 400), (2, 40000)]:
+        for dtype in ["float64", "uint8"]:
+            a = (rng.random(shape) * 50).astype(dtype)
+            ties = np.zeros(shape, dtype)
+            ties.flat[-1] = ties.flat[ties.size // 2] = ties.flat[ties.size // 3] = 1
+            for x in list(layouts(shape, dtype, rng)) + [a, ties, np.zeros_like(a)]:
+                for name, par in ARG_PAR.items():
+                    assert par(x) == getattr(x, name)(), (name, shape, dtype)
+    nan = rng.random(100000)
+    nan[[70000, 90000]] = np.nan  # the first NaN wins, even when a later chunk has one too
+    assert ARG_PAR["argmax"](nan) == ARG_PAR["argmin"](nan) == 70000
+    assert "cj_parallel_for" in "".join(ARG_PAR["argmax"].inspect_llvm().values())

@@ -2,11 +2,12 @@
  * max, mean, any, all, var, std, argmin, argmax, nansum, nanprod, nanmean, nanmin, nanmax,
  * count_nonzero (numba's result types, typing/array_reduce.c; NumPy's values: min/max and
  * argmin/argmax propagate NaN, the first NaN winning; the nan* forms skip NaN; complex
- * numbers compare real parts first; an empty min/max/argmin/argmax is NumPy's ValueError). Elements are visited in C order by nested
- * loops over any strides (cj_array_for_each), accumulating in a slot; cj_reduce_step is one
+ * numbers compare real parts first; an empty min/max/argmin/argmax is NumPy's ValueError).
+ * Elements are visited in C order by nested loops over any strides (cj_array_for_each), accumulating in a slot; cj_reduce_step is one
  * step, shared with the reductions along an axis (lower_reduce_axis.c). Under parallel=True a
- * big array's sum/mean/prod/min/max/any/all/count_nonzero (and nan* forms) run by rows on the
- * thread pool (lower_pool.c), a partial per chunk combined in chunk order. */
+ * big array's sum/mean/prod/min/max/argmin/argmax/any/all/count_nonzero (and nansum, nanprod,
+ * nanmin, nanmax) run by rows on the thread pool (lower_pool.c), a partial per chunk (argmin/
+ * argmax: the winner and its flat index) combined in chunk order. */
 #include "lower/lower_internal.h"
 
 typedef struct reduction {
@@ -238,8 +239,8 @@ static LLVMValueRef divide(cj_lower *L, LLVMValueRef sum, const cj_type *t, LLVM
 /* The step that folds one chunk's partial into another (the same as an element's, but a sum
  * of partials adds them all and a count adds counts); -1 when the pool cannot split it. */
 static int combine_id(const reduction *r) {
-    if (r->index != NULL || r->count != NULL || r->mean != NULL) {
-        return -1; /* argmin/argmax, nanmean, var/std's second pass */
+    if (r->count != NULL || r->mean != NULL) {
+        return -1; /* nanmean, var/std's second pass */
     }
     switch (r->id) {
     case CJ_B_NP_SUM:
@@ -281,11 +282,37 @@ static int chunk_partial(cj_lower *B, LLVMValueRef start, LLVMValueRef stop, LLV
                                       at->ndim, shape, strides, vt);
     reduction r = {.id = s->r->id, .dtype = s->r->dtype, .acc_type = s->r->acc_type};
     r.slot = new_slot(B, r.acc_type, initial(B, &r, rows, vt)); /* a chunk has elements */
+    if (s->r->index != NULL) { /* flat indices go on from the chunk's first row */
+        LLVMValueRef first = start;
+        for (int d = 1; d < at->ndim; d++) {
+            first = LLVMBuildMul(B->b, first, shape[d], "");
+        }
+        r.index = new_slot(B, cj_t_int64, first);
+        r.best = new_slot(B, cj_t_int64, first);
+    }
     cj_array_for_each(B, rows, vt, reduce_element, &r);
     LLVMValueRef out = LLVMBuildBitCast(B->b, LLVMGetParam(B->fn, 3),
                                         LLVMPointerType(s->partials.type, 0), "");
-    LLVMBuildStore(B->b, load(B, r.acc_type, r.slot), out);
+    LLVMValueRef partial = load(B, r.acc_type, r.slot);
+    if (r.index != NULL) { /* {winner, its index} */
+        partial = LLVMBuildInsertValue(B->b, LLVMGetUndef(s->partials.type), partial, 0, "");
+        partial = LLVMBuildInsertValue(B->b, partial, load(B, cj_t_int64, r.best), 1, "");
+    }
+    LLVMBuildStore(B->b, partial, out);
     return 0;
+}
+
+/* argmin/argmax: a later chunk's winner replaces the one so far only when it wins outright
+ * (the first of equal ones stays, as in one pass). */
+static void combine_winner(cj_lower *L, const split *s, LLVMValueRef part) {
+    const reduction *r = s->r;
+    LLVMValueRef x = LLVMBuildExtractValue(L->b, part, 0, "");
+    LLVMValueRef i = LLVMBuildExtractValue(L->b, part, 1, "");
+    LLVMValueRef acc = load(L, r->acc_type, r->slot);
+    LLVMValueRef w = wins(L, r->id, r->dtype, acc, x);
+    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, w, x, acc, ""), r->slot);
+    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, w, i, load(L, cj_t_int64, r->best), ""),
+                   r->best);
 }
 
 static void combine_chunk(cj_lower *L, LLVMValueRef c, void *arg) {
@@ -295,6 +322,10 @@ static void combine_chunk(cj_lower *L, LLVMValueRef c, void *arg) {
     LLVMValueRef part = LLVMBuildLoad2(L->b, s->partials.type,
                                        LLVMBuildGEP2(L->b, all, s->partials.slots, idx, 2, ""), "");
     const cj_type *t = s->r->acc_type;
+    if (s->r->index != NULL) {
+        combine_winner(L, s, part);
+        return;
+    }
     LLVMBuildStore(L->b, cj_reduce_step(L, combine_id(s->r), t, t, load(L, t, s->r->slot), part),
                    s->r->slot);
 }
@@ -308,6 +339,10 @@ static int split_or_serial(cj_lower *L, reduction *r, LLVMValueRef arr, const cj
     LLVMBuildCondBr(L->b, big, pool, here);
     LLVMPositionBuilderAtEnd(L->b, pool);
     split s = {r, at, {.type = cj_llvm_type(L->ctx, r->acc_type)}};
+    if (r->index != NULL) {
+        LLVMTypeRef pair[2] = {s.partials.type, LLVMInt64TypeInContext(L->ctx)};
+        s.partials.type = LLVMStructTypeInContext(L->ctx, pair, 2, 0);
+    }
     if (cj_run_on_pool(L, cj_array_dim(L, arr, CJ_ARR_SHAPE, 0), &arr, 1, chunk_partial, &s,
                        &s.partials) < 0) {
         return -1;

@@ -6,7 +6,8 @@
  * other dimensions, first filled with the reduction's identity (sum, prod, mean) or the
  * first slice (min, max: an empty axis is NumPy's ValueError), then one loop nest over the
  * input whose second pointer moves through the result with stride 0 along the axis; mean
- * divides by the axis's length at the end (NaN for 0, as NumPy's). */
+ * divides by the axis's length at the end (NaN for 0, as NumPy's). Under parallel=True (CPU) a
+ * big input's nest runs on the pool by parts of its first dimension that is not the axis. */
 #include "lower/lower_internal.h"
 
 /* numpy's AxisError class (borrowed from the numpy module), NULL with an exception. */
@@ -116,9 +117,35 @@ static LLVMValueRef axis_length(cj_lower *L, LLVMValueRef arr, int ndim, LLVMVal
     return n;
 }
 
-/* A nest over the input (its axis 1 long when `first_only`) and the result in step. */
+/* Part of a nest: [start, stop) of dimension `dim` (a run-time value, never the axis, so
+ * parts write disjoint results). */
+typedef struct part {
+    LLVMValueRef dim, start, stop;
+} part;
+
+/* The bases and the shape moved to `p`'s part of dimension p->dim. */
+static void narrow_to_part(cj_lower *L, cj_loop_nest *n, LLVMValueRef *bases, const part *p) {
+    LLVMValueRef offsets[2] = {cj_i64(L, 0), cj_i64(L, 0)};
+    for (int d = 0; d < n->ndim; d++) {
+        LLVMValueRef here = LLVMBuildICmp(L->b, LLVMIntEQ, p->dim, cj_i64(L, d), "");
+        n->shape[d] = LLVMBuildSelect(L->b, here, LLVMBuildSub(L->b, p->stop, p->start, ""),
+                                      n->shape[d], "");
+        for (int k = 0; k < 2; k++) {
+            LLVMValueRef by = LLVMBuildMul(L->b, p->start, n->strides[k][d], "");
+            offsets[k] = LLVMBuildSelect(L->b, here, by, offsets[k], "");
+        }
+    }
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
+    for (int k = 0; k < 2; k++) {
+        bases[k] = LLVMBuildGEP2(L->b, i8, bases[k], &offsets[k], 1, "");
+    }
+}
+
+/* A nest over the input (its axis 1 long when `first_only`) and the result in step; over
+ * part `p` of the input only when it is not NULL. */
 static void nest_with_result(cj_lower *L, LLVMValueRef arr, const cj_type *at,
-                             LLVMValueRef out, LLVMValueRef axis, int first_only, along *a) {
+                             LLVMValueRef out, LLVMValueRef axis, int first_only, along *a,
+                             const part *p) {
     cj_loop_nest n = {.ndim = at->ndim, .nptrs = 2, .versioned = 1, .ctx = a,
                       .fn = first_only ? copy_step : reduce_step,
                       .elem_size = {(int)cj_abi_size(at->dtype), (int)cj_abi_size(a->rtype)}};
@@ -135,7 +162,61 @@ static void nest_with_result(cj_lower *L, LLVMValueRef arr, const cj_type *at,
                                           LLVMBuildSelect(L->b, before, mine, prev, ""), "");
     }
     LLVMValueRef bases[2] = {cj_array_bytes(L, arr), cj_array_bytes(L, out)};
+    if (p != NULL) {
+        narrow_to_part(L, &n, bases, p);
+    }
     cj_emit_loop_nest(L, &n, bases);
+}
+
+/* What a chunk of a reduction along an axis needs besides extra = {arr, out, axis}. */
+typedef struct along_chunk {
+    along a;
+    const cj_type *at, *rt;
+} along_chunk;
+
+/* The dimension the pool splits: the first one that is not the axis (ndim >= 2 here). */
+static LLVMValueRef split_dim(cj_lower *L, LLVMValueRef axis) {
+    LLVMValueRef first = LLVMBuildICmp(L->b, LLVMIntEQ, axis, cj_i64(L, 0), "");
+    return LLVMBuildSelect(L->b, first, cj_i64(L, 1), cj_i64(L, 0), "split");
+}
+
+static int chunk_along(cj_lower *B, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef *extra,
+                       void *arg) {
+    along_chunk *c = arg;
+    LLVMValueRef arr = LLVMBuildLoad2(B->b, cj_llvm_type(B->ctx, c->at), extra[0], "");
+    LLVMValueRef out = LLVMBuildLoad2(B->b, cj_llvm_type(B->ctx, c->rt), extra[1], "");
+    LLVMValueRef axis = LLVMBuildLoad2(B->b, LLVMInt64TypeInContext(B->ctx), extra[2], "");
+    part p = {split_dim(B, axis), start, stop};
+    nest_with_result(B, arr, c->at, out, axis, 0, &c->a, &p);
+    return 0;
+}
+
+/* The reduction's nest, by parts of the split dimension on the pool under parallel=True when
+ * the input is big enough, else here. 0, or -1 with an exception. */
+static int reduce_nest(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRef out,
+                       const cj_type *rt, LLVMValueRef axis, along *a) {
+    if (!cj_pool_wanted(L)) {
+        nest_with_result(L, arr, at, out, axis, 0, a, NULL);
+        return 0;
+    }
+    LLVMBasicBlockRef pool = cj_new_bb(L, "along_pool"), here = cj_new_bb(L, "along_serial");
+    LLVMBasicBlockRef done = cj_new_bb(L, "along_done");
+    LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGE, cj_array_size(L, arr, at),
+                                     cj_i64(L, CJ_POOL_MIN_ELEMENTS), "");
+    LLVMBuildCondBr(L->b, big, pool, here);
+    LLVMPositionBuilderAtEnd(L->b, pool);
+    along_chunk c = {*a, at, rt};
+    LLVMValueRef extra[3] = {arr, out, axis};
+    LLVMValueRef count = axis_length(L, arr, at->ndim, split_dim(L, axis));
+    if (cj_run_on_pool(L, count, extra, 3, chunk_along, &c, NULL) < 0) {
+        return -1;
+    }
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, here);
+    nest_with_result(L, arr, at, out, axis, 0, a, NULL);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, done);
+    return 0;
 }
 
 static LLVMValueRef reduce_along(cj_lower *L, int id, LLVMValueRef arr, const cj_type *at,
@@ -156,12 +237,14 @@ static LLVMValueRef reduce_along(cj_lower *L, int id, LLVMValueRef arr, const cj
     LLVMValueRef out = cj_new_array(L, rt, shape, 0);
     along a = {.id = id, .dtype = at->dtype, .rtype = rt->dtype};
     if (extreme) {
-        nest_with_result(L, arr, at, out, axis, 1, &a);
+        nest_with_result(L, arr, at, out, axis, 1, &a, NULL);
     } else {
         long long one = id == CJ_B_NP_PROD;
         cj_fill_array(L, out, rt, cj_cast(L, cj_i64(L, one), cj_t_int64, rt->dtype));
     }
-    nest_with_result(L, arr, at, out, axis, 0, &a);
+    if (reduce_nest(L, arr, at, out, rt, axis, &a) < 0) {
+        return NULL; /* the new array is not leaked: the function is not made */
+    }
     if (id == CJ_B_NP_MEAN) {
         const cj_type *t = rt->dtype;
         const cj_type *part = t->kind == CJ_COMPLEX ? cj_complex_part(t) : t;
