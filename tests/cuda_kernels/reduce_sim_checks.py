@@ -17,8 +17,8 @@ def largest(a, b):
 total = cuda.reduce(lambda a, b: a + b)
 top = cuda.Reduce(largest)
 
-# 4 blocks of 256 (one simulated SM): 5000 elements take the unrolled steps, then the tail
-a = np.random.default_rng(1).integers(-1000, 1000, 5000).astype(np.float64)
+# 4 blocks of 256 (one simulated SM): 13500 elements take a step of 8, one of 4, then the tail
+a = np.random.default_rng(1).integers(-1000, 1000, 13_500).astype(np.float64)
 got = total(a, init=2.5)
 assert got == a.sum() + 2.5 and type(got) is np.float64, (got, a.sum() + 2.5)
 d = cuda.to_device(a.astype(np.int32))

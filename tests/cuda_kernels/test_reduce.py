@@ -28,9 +28,11 @@ def _max(a, b):
 ])
 def test_reduction_kernel_assembles(assemble, fn, dtype, layout):
     kernel = reduction._reduce_factory(fn, np.dtype(dtype))
-    ptx, _ = cuda.compile_ptx(kernel.py_func, reduction.kernel_signature(dtype, layout))
+    sig = reduction.kernel_signature(dtype, layout)
+    kernel.compile(sig)
+    ptx = kernel.inspect_asm(sig)
     regs = assemble(ptx)
-    assert regs and max(regs.values()) <= 64  # four blocks of 256 stay resident on an SM
+    assert ".maxnreg 64" in ptx and regs and max(regs.values()) <= 64  # 4 blocks of 256 an SM
     shuffles = "shfl.sync.down" in ptx
     assert shuffles == (dtype in ("float64", "float32", "int32", "uint64"))
     assert "atom.global.add.u32" in ptx and "membar.gl" in ptx  # the last block's ticket

@@ -135,6 +135,22 @@ def test_decorator_spelling_and_user_device_function():
     assert largest_magnitude(np.arange(-300, 20, dtype=np.int16)) == 300
 
 
+def test_bool_sum_is_any_and_a_device_function_as_the_function():
+    total, _ = OPS["sum"]
+    flags = np.zeros(70_000, dtype=np.bool_)
+    assert total(flags) == np.False_ and type(total(flags)) is np.bool_
+    flags[69_999] = True
+    assert total(flags) == np.True_
+
+    @cuda.jit(device=True)
+    def smaller(a, b):
+        return min(a, b)
+
+    low = cuda.reduce(smaller)  # a cuda.jit device function is taken by its Python function
+    x = np.random.default_rng(3).random(12_345)
+    assert low(x, init=2.0) == x.min()
+
+
 @cuda.jit
 def fill_index(out, n):
     i = cuda.grid(1)

@@ -5,7 +5,7 @@ any binary function that compiles as a CUDA device function. The result is
 fn(reduction of the elements, init), as in numba-cuda.
 
 One launch per call: a grid of at most a few blocks per SM reads the input with a grid-stride
-loop (four loads in flight per thread), reduces each block with a warp-shuffle tree, writes one
+loop (eight loads in flight per thread), reduces each block with a warp-shuffle tree, writes one
 partial per block, and the last block to finish (an atomic ticket after a fence) reduces the
 partials and writes the result. The kernel is written with cujit's own cuda.jit and compiled
 once per (function, dtype) (then per array layout by the dispatcher); the partials and the
@@ -24,10 +24,11 @@ __all__ = ["Reduce"]
 _WARPSIZE = 32
 _BLOCK = 256                 # threads per block: 8 warps
 _NUMWARPS = _BLOCK // _WARPSIZE
-_UNROLL = 4                  # loads per thread per step of the grid-stride loop
-# blocks per SM in the grid: all resident at once (one wave) up to 64 registers a thread, and
-# with _UNROLL loads each in flight, enough bytes requested to saturate HBM
+# blocks per SM in the grid: all resident at once (one wave: the kernel is compiled for at
+# most _MAX_REGISTERS a thread), and with eight loads in flight per thread (four, then one, in
+# the grid-stride loop's last steps) enough bytes requested to keep HBM busy
 _BLOCKS_PER_SM = 4
+_MAX_REGISTERS = 65536 // (_BLOCKS_PER_SM * _BLOCK)
 # dtypes cuda.shfl_down_sync moves; the others are reduced through shared memory
 _SHUFFLED = frozenset("int32 int64 uint32 uint64 float32 float64".split())
 
@@ -113,16 +114,35 @@ def _reduce_factory(fn, dtype):
         i = block * _BLOCK + tid
         v = arr[i] if i < n else arr[0]
         i += stride
-        while i + (_UNROLL - 1) * stride < n:
-            a = arr[i]
-            b = arr[i + stride]
-            c = arr[i + 2 * stride]
-            d = arr[i + 3 * stride]
-            v = nbtype(op(v, a))
-            v = nbtype(op(v, b))
-            v = nbtype(op(v, c))
-            v = nbtype(op(v, d))
-            i += _UNROLL * stride
+        # the loads of a step are all issued before their values are combined, in order
+        while i + 7 * stride < n:
+            a0 = arr[i]
+            a1 = arr[i + stride]
+            a2 = arr[i + 2 * stride]
+            a3 = arr[i + 3 * stride]
+            a4 = arr[i + 4 * stride]
+            a5 = arr[i + 5 * stride]
+            a6 = arr[i + 6 * stride]
+            a7 = arr[i + 7 * stride]
+            v = nbtype(op(v, a0))
+            v = nbtype(op(v, a1))
+            v = nbtype(op(v, a2))
+            v = nbtype(op(v, a3))
+            v = nbtype(op(v, a4))
+            v = nbtype(op(v, a5))
+            v = nbtype(op(v, a6))
+            v = nbtype(op(v, a7))
+            i += 8 * stride
+        if i + 3 * stride < n:
+            a0 = arr[i]
+            a1 = arr[i + stride]
+            a2 = arr[i + 2 * stride]
+            a3 = arr[i + 3 * stride]
+            v = nbtype(op(v, a0))
+            v = nbtype(op(v, a1))
+            v = nbtype(op(v, a2))
+            v = nbtype(op(v, a3))
+            i += 4 * stride
         while i < n:
             v = nbtype(op(v, arr[i]))
             i += stride
@@ -145,7 +165,7 @@ def _reduce_factory(fn, dtype):
                 ticket[0] = 0  # ready for the next call on this scratch
 
     reduce_kernel.__qualname__ = f"reduce_{dtype.name}_{getattr(fn, '__name__', 'fn')}"
-    return jit(reduce_kernel)
+    return jit(max_registers=_MAX_REGISTERS)(reduce_kernel)
 
 
 def kernel_signature(dtype, layout="C"):
