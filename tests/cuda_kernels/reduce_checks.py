@@ -117,6 +117,30 @@ def check_streams_get_their_own_scratch():
     assert params()[4] == first
 
 
+def check_threads_get_their_own_scratch():
+    import threading
+    d = cuda.device_array(100, dtype=np.float64)
+    total(d)
+    mine = params()[4]
+    seen = []
+    t = threading.Thread(target=lambda: (total(d), seen.append(params()[4])))
+    t.start()
+    t.join()
+    assert seen and seen[0] != mine  # concurrent calls never share partials or the ticket
+    total(d)
+    assert params()[4] == mine
+
+
+def check_after_close_the_scratch_is_made_again():
+    total(cuda.device_array(10, dtype=np.float64))
+    cuda.close()
+    d = cuda.device_array(10, dtype=np.float64)  # a new context
+    total(d)
+    assert params()[0] == d.device_ctypes_pointer.value
+    cuda.close()
+    raises(cuda.CudaSupportError, "cuda.close()", total, d)  # the input's context is gone
+
+
 def check_one_kernel_per_function_and_dtype():
     r2 = cuda.Reduce(total._functor)  # another Reduce of the same function shares the kernels
     assert r2._compile(np.dtype(np.float64)) is total._compile(np.dtype(np.float64))

@@ -9,8 +9,9 @@ loop (eight loads in flight per thread), reduces each block with a warp-shuffle 
 partial per block, and the last block to finish (an atomic ticket after a fence) reduces the
 partials and writes the result. The kernel is written with cujit's own cuda.jit and compiled
 once per (function, dtype) (then per array layout by the dispatcher); the partials and the
-ticket live in scratch memory kept per (device, stream, host thread), so a call allocates
-nothing on the device and copies back only the final scalar (none when `res` is given).
+ticket live in scratch memory kept per (device, stream, dtype) by each host thread (freed with
+it), so a call allocates nothing on the device and copies back only the final scalar (none
+when `res` is given).
 """
 import operator
 import threading
@@ -216,7 +217,7 @@ class Reduce:
         if not callable(functor):
             raise TypeError(f"Reduce needs a binary function, not {type(functor).__name__}")
         self._functor = getattr(functor, "py_func", functor)
-        self._scratch = {}
+        self._per_thread = threading.local()  # .scratch: (device, stream, dtype) -> _Scratch
         self._lock = threading.Lock()
 
     def __repr__(self):
@@ -232,12 +233,20 @@ class Reduce:
                     kernel = self._cache[key] = _reduce_factory(self._functor, dtype)
         return kernel
 
+    def _scratch_table(self):
+        """This thread's scratch (freed with the thread): concurrent calls never share it."""
+        table = getattr(self._per_thread, "scratch", None)
+        if table is None:
+            table = self._per_thread.scratch = {}
+        return table
+
     def _scratch_for(self, dtype, stream):
         device = 0 if _cuda().SIMULATOR else _core.cuda_current_device()
-        key = (device, _stream_key(stream), threading.get_ident(), dtype)
-        s = self._scratch.get(key)
+        table = self._scratch_table()
+        key = (device, _stream_key(stream), dtype)
+        s = table.get(key)
         if s is None:
-            s = self._scratch[key] = _Scratch(dtype, _max_blocks(device), stream)
+            s = table[key] = _Scratch(dtype, _max_blocks(device), stream)
         return s
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
@@ -274,7 +283,7 @@ class Reduce:
             scratch = self._launch(kernel, arr, n, out, init, dtype, stream)
         except cuda.CudaSupportError:
             # the scratch may be from a context cuda.close() closed: once more with new scratch
-            self._scratch.clear()
+            self._scratch_table().clear()
             scratch = self._launch(kernel, arr, n, out, init, dtype, stream)
         if out is not None:
             return None
