@@ -79,6 +79,20 @@ def test_reduce_matches_numpy(op, dtype):
             check(reduce(a, init=init), expected(ufunc, a, init), dtype)
 
 
+def test_numba_cuda_sizes_exactly():
+    # numba-cuda's own test sizes; sums of integers in float64 are exact in any order
+    total, _ = OPS["sum"]
+    for n in (1, 15, 16, 17, 127, 128, 129, 1023, 1024, 1025, 1536, 1048576, 1049600, 1049728,
+              34567, 135_168 * 8 + 1, 10_000_019):
+        a = np.arange(n, dtype=np.float64) + 1
+        assert total(cuda.to_device(a)) == a.sum() == n * (n + 1) / 2, n
+    prod = cuda.reduce(lambda a, b: a * b)
+    a = np.arange(64, dtype=np.float64) + 1
+    np.testing.assert_allclose(prod(a, init=1), a.prod())
+    top = cuda.Reduce(lambda a, b: max(a, b))
+    assert top(np.arange(3717, dtype=np.float64) + 1, init=0) == 3717
+
+
 @pytest.mark.parametrize("dtype", ["int32", "float64", "uint8"])
 def test_empty_size_res_and_init(dtype):
     total, _ = OPS["sum"]
