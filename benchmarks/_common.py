@@ -17,3 +17,15 @@ def best_of(fn, repeats=7):
         fn()
         best = min(best, time.perf_counter() - t0)
     return best
+
+
+def per_call(fn, sync, calls):
+    """Mean seconds per call over `calls` calls and one synchronize (after a warm-up)."""
+    for _ in range(5):
+        fn()
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    sync()
+    return (time.perf_counter() - t0) / calls

@@ -8,11 +8,10 @@ overhead on a 10,000-element device array (with out= and with a new output), and
 host arrays (copies in and out).
 Usage: python benchmarks/ufunc.py"""
 import math
-import time
 
 import numpy as np
 
-from _common import best_of
+from _common import best_of, per_call
 
 SQRT_2PI = np.float32((2 * math.pi) ** 0.5)
 
@@ -53,18 +52,6 @@ def cpu_section():
     if "numba" in rows:
         print(f"cujit/numba add: {rows['cujit'][0] / rows['numba'][0]:.3f}   "
               f"gaussian: {rows['cujit'][1] / rows['numba'][1]:.3f}")
-
-
-def per_call(fn, sync, calls):
-    """Mean seconds per call over `calls` calls and one synchronize (after a warm-up)."""
-    for _ in range(5):
-        fn()
-    sync()
-    t0 = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    sync()
-    return (time.perf_counter() - t0) / calls
 
 
 def cuda_rows(name, vectorize, to_device, device_array, sync):

@@ -104,6 +104,26 @@ def check_atomics_local_and_device_functions():
     assert out[3] == 32 and sorted(old) == list(range(32))  # each thread saw a distinct old
 
 
+def check_forall():
+    @cuda.jit
+    def fill(out, n):
+        i = cuda.grid(1)
+        if i < n:
+            out[i] = i
+
+    out = np.full(300, -1, dtype=np.int64)
+    fill.forall(257, tpb=64)(out, 257)  # 5 blocks of 64
+    assert (out[:257] == np.arange(257)).all() and (out[257:] == -1).all()
+    fill.forall(0)(out[:0], 0)
+    for bad, exc in ((-1, ValueError), (2.0, TypeError)):
+        try:
+            fill.forall(bad)
+        except exc:
+            pass
+        else:
+            raise AssertionError(f"forall({bad!r}) accepted")
+
+
 @cuda.jit
 def bad_index(a):
     i = cuda.grid(1)

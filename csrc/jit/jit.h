@@ -4,8 +4,8 @@
  *   compile_cuda.c the CUDA driver (front -> kernel entry -> NVVM -> PTX), device functions
  *   boxing.c       Python values <-> the compiled code's C layout
  *   dispatcher.c   the CPU Dispatcher: one table of overloads, one per argument types
- *   kernel.c, launch.c, launch_config.c  the CUDA dispatcher's table and launch path
- *                  (kernel_internal.h; its C API for other launch paths in kernel.h)
+ *   kernel.c, launch.c, launch_config.c, forall.c  the CUDA dispatcher's table and launch
+ *                  path (kernel_internal.h; its C API for other launch paths in kernel.h)
  *   ufunc.c        CPU ufunc objects (ufunc_parallel.c: target='parallel')
  *   ufunc_cuda*.c  the CUDA ufunc call path
  *   threads.c      compiling from several threads: compilations under way, growable tables

@@ -461,6 +461,8 @@ static PyMethodDef launcher_methods[] = {
     {"lock", launcher_lock, METH_NOARGS,
      "fix the signatures: launches convert their arguments to the best one"},
     {"overloads", launcher_overloads, METH_NOARGS, "overloads() -> {argtypes: dict}"},
+    {"forall", (PyCFunction)(void (*)(void))cj_launcher_forall, METH_VARARGS | METH_KEYWORDS,
+     "forall(ntasks, tpb=0, stream=0, sharedmem=0) -> ForAll: a 1-D launch over ntasks"},
     {"attributes", launcher_attributes, METH_O,
      "attributes(argtypes) -> {regs, shared, const, local, max_threads}"},
     {NULL},
@@ -492,7 +494,7 @@ static PyType_Spec launcher_spec = {
 
 int cj_kernel_init(PyObject *module) {
     cj_KernelLauncherType = (PyTypeObject *)PyType_FromSpec(&launcher_spec);
-    if (cj_KernelLauncherType == NULL || cj_launch_config_init() < 0) {
+    if (cj_KernelLauncherType == NULL || cj_launch_config_init() < 0 || cj_forall_init() < 0) {
         return -1;
     }
     Py_INCREF(cj_KernelLauncherType);

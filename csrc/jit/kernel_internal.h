@@ -4,6 +4,8 @@
  *   launch.c         the launch path: argument typing, packing, copies, cuLaunchKernel, the
  *                    debug exception record; the C API of kernel.h
  *   launch_config.c  kernel[griddim, blockdim, stream, sharedmem]: the validated configuration
+ *   forall.c         kernel.forall(ntasks, tpb, stream, sharedmem): a 1-D grid over ntasks, its
+ *                    block size from the occupancy API when tpb is 0
  * Python (cuda/compiler.py) keeps no table of its own: it asks the launcher. */
 #ifndef CJ_KERNEL_INTERNAL_H
 #define CJ_KERNEL_INTERNAL_H
@@ -31,6 +33,8 @@ struct cj_kernel_version {
     CUdeviceptr exc_info;            /* debug versions: the exception record, else 0 */
     int max_threads;
     int static_shared;               /* bytes of static shared memory */
+    int best_block;                  /* forall: the occupancy API's block size, 0 until asked */
+    long best_block_shmem;           /* ... for this much dynamic shared memory */
 };
 typedef struct cj_kernel_version version;
 
@@ -57,10 +61,18 @@ extern PyTypeObject *cj_KernelLauncherType;
 version *cj_launcher_version(cj_KernelLauncher *k, const cj_type *const *types, int nargs,
                              int device);
 
+/* A launch's grid: given (kernel[griddim, blockdim]), or made from a task count (forall) once
+ * the version, and so its occupancy, is known. */
+typedef struct cj_launch_dims {
+    unsigned int grid[3], block[3];
+    long long ntasks; /* -1: grid and block are given; >= 0: forall's task count */
+    int tpb;          /* forall: threads per block, 0 for the occupancy API's choice */
+} cj_launch_dims;
+
 /* ---- launch.c ---- */
 /* Types, copies, packs and launches `args` (borrowed) in a validated configuration. */
-PyObject *cj_launch(cj_KernelLauncher *k, const unsigned int *grid, const unsigned int *block,
-                    PyObject *stream, long shmem, PyObject *const *args, Py_ssize_t nargs);
+PyObject *cj_launch(cj_KernelLauncher *k, cj_launch_dims *dims, PyObject *stream, long shmem,
+                    PyObject *const *args, Py_ssize_t nargs);
 /* KernelLauncher.launch(griddim, blockdim, stream, sharedmem, args). */
 PyObject *cj_launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssize_t nfargs);
 
@@ -68,5 +80,12 @@ PyObject *cj_launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssize_t 
 /* KernelLauncher.configure((griddim, blockdim[, stream[, sharedmem]])) -> KernelLaunch. */
 PyObject *cj_launcher_configure(PyObject *self, PyObject *config);
 int cj_launch_config_init(void);
+
+/* ---- forall.c ---- */
+/* KernelLauncher.forall(ntasks, tpb=0, stream=0, sharedmem=0) -> ForAll (validated). */
+PyObject *cj_launcher_forall(PyObject *self, PyObject *args, PyObject *kwargs);
+/* Fills dims->grid and dims->block for forall's task count on version `v`; 0 or -1. */
+int cj_forall_dims(cj_KernelLauncher *k, version *v, cj_launch_dims *dims, long shmem);
+int cj_forall_init(void);
 
 #endif

@@ -330,9 +330,8 @@ static int copy_in(const host_arg *h, CUdeviceptr *data) {
 }
 
 /* The launch itself, for a validated configuration; `args` borrowed. */
-PyObject *cj_launch(cj_KernelLauncher *k, const unsigned int *grid,
-                             const unsigned int *block, PyObject *stream_obj, long shmem,
-                             PyObject *const *args, Py_ssize_t nargs) {
+PyObject *cj_launch(cj_KernelLauncher *k, cj_launch_dims *dims, PyObject *stream_obj, long shmem,
+                    PyObject *const *args, Py_ssize_t nargs) {
     CUstream stream;
     if (cj_stream_handle(stream_obj, &stream) < 0) {
         return NULL;
@@ -357,7 +356,8 @@ PyObject *cj_launch(cj_KernelLauncher *k, const unsigned int *grid,
         nhost += hosts[i].array != NULL;
     }
     version *v = cj_launcher_version(k, types, (int)nargs, device);
-    if (v == NULL || check_limits(k, v, block, shmem) < 0) {
+    if (v == NULL || (dims->ntasks >= 0 && cj_forall_dims(k, v, dims, shmem) < 0) ||
+        check_limits(k, v, dims->block, shmem) < 0) {
         return NULL;
     }
     /* NumPy arguments get device copies: slots[i].data is set once copied */
@@ -369,7 +369,8 @@ PyObject *cj_launch(cj_KernelLauncher *k, const unsigned int *grid,
         }
     }
     if (rc == 0) {
-        rc = pack_and_launch(k, v, grid, block, (unsigned int)shmem, stream, slots, (int)nargs);
+        rc = pack_and_launch(k, v, dims->grid, dims->block, (unsigned int)shmem, stream, slots,
+                             (int)nargs);
     }
     for (Py_ssize_t i = 0; nhost && i < nargs; i++) {
         if (hosts[i].array != NULL && slots[i].data != 0 &&
@@ -419,9 +420,10 @@ PyObject *cj_launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "launch(griddim, blockdim, stream, sharedmem, args)");
         return NULL;
     }
-    unsigned int grid[3], block[3];
+    cj_launch_dims dims = {.ntasks = -1};
     long shmem = PyLong_AsLong(fargs[3]);
-    if (dims_of(fargs[0], grid, "griddim") < 0 || dims_of(fargs[1], block, "blockdim") < 0 ||
+    if (dims_of(fargs[0], dims.grid, "griddim") < 0 ||
+        dims_of(fargs[1], dims.block, "blockdim") < 0 ||
         (shmem == -1 && PyErr_Occurred())) {
         return NULL;
     }
@@ -429,6 +431,6 @@ PyObject *cj_launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssize_t 
         PyErr_SetString(PyExc_ValueError, "sharedmem must not be negative");
         return NULL;
     }
-    return cj_launch(k, grid, block, fargs[2], shmem, &PyTuple_GET_ITEM(fargs[4], 0),
-                       PyTuple_GET_SIZE(fargs[4]));
+    return cj_launch(k, &dims, fargs[2], shmem, &PyTuple_GET_ITEM(fargs[4], 0),
+                     PyTuple_GET_SIZE(fargs[4]));
 }

@@ -71,8 +71,10 @@ static PyObject *kernel_launch_vectorcall(PyObject *self, PyObject *const *args,
                      l->launcher->name);
         return NULL;
     }
-    return cj_launch(l->launcher, l->grid, l->block, l->stream, l->shmem, args,
-                       PyVectorcall_NARGS(nargsf));
+    cj_launch_dims dims = {.ntasks = -1};
+    memcpy(dims.grid, l->grid, sizeof(dims.grid));
+    memcpy(dims.block, l->block, sizeof(dims.block));
+    return cj_launch(l->launcher, &dims, l->stream, l->shmem, args, PyVectorcall_NARGS(nargsf));
 }
 
 /* configure((griddim, blockdim[, stream[, sharedmem]])) -> a launchable configuration. */

@@ -72,7 +72,24 @@ CUresult cuLaunchKernel(void *fn, unsigned int gx, unsigned int gy, unsigned int
     return 0;
 }
 
+/* the occupancy API: a block size that is neither a power of two nor the limit, so the tests
+ * see forall use it; records what it was asked */
+static size_t occupancy_smem;
+static int occupancy_limit, occupancy_calls;
+CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, void *fn, void *b2d,
+                                          size_t dynamic_smem, int block_limit) {
+    occupancy_smem = dynamic_smem;
+    occupancy_limit = block_limit;
+    occupancy_calls++;
+    *block = block_limit < 384 ? block_limit : 384;
+    *min_grid = 132 * 5;
+    return 0;
+}
+
 /* for the tests, through ctypes */
+int fake_occupancy_calls(void) { return occupancy_calls; }
+int fake_occupancy_limit(void) { return occupancy_limit; }
+unsigned long long fake_occupancy_smem(void) { return occupancy_smem; }
 int fake_launches(void) { return launches; }
 int fake_nparams(void) { return nparams; }
 uint64_t fake_param(int i) { return last_params[i]; }

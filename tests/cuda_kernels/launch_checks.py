@@ -189,6 +189,70 @@ def check_failed_load_keeps_its_exception():
     del os.environ["CUJIT_CACHE_DIR"]
 
 
+def raises(exc_type, words, fn, *args, **kwargs):
+    try:
+        fn(*args, **kwargs)
+    except exc_type as exc:
+        assert words in str(exc), (words, str(exc))
+    else:
+        raise AssertionError(f"{fn} {args} {kwargs}: no {exc_type.__name__}")
+
+
+def check_forall_grid_from_occupancy():
+    d = cuda.device_array(1000, dtype=np.float32)
+    calls = fake.fake_occupancy_calls()
+    launches = fake.fake_launches()
+    scale.forall(1000)(d, 2.0, True, (1, 2.0))  # tpb 0: the fake's 384 threads per block
+    assert [fake.fake_dim(i) for i in range(7)] == [3, 1, 1, 384, 1, 1, 0]
+    assert fake.fake_occupancy_calls() == calls + 1 and fake.fake_occupancy_limit() == 1024
+    assert params()[0] == d.device_ctypes_pointer.value
+    scale.forall(769)(d, 2.0, True, (1, 2.0))   # asked once per version: cached
+    assert fake.fake_dim(0) == 3 and fake.fake_occupancy_calls() == calls + 1
+    scale.forall(768, sharedmem=256)(d, 2.0, True, (1, 2.0))  # another shared size: asked again
+    assert fake.fake_dim(0) == 2 and fake.fake_dim(6) == 256
+    assert fake.fake_occupancy_calls() == calls + 2 and fake.fake_occupancy_smem() == 256
+    assert fake.fake_launches() == launches + 3
+
+
+def check_forall_given_block_and_stream():
+    d = cuda.device_array(100, dtype=np.float32)
+    s = cuda.stream()
+    f = scale.forall(100, tpb=32, stream=s)
+    assert (f.ntasks, f.thread_per_block, f.stream, f.sharedmem) == (100, 32, s, 0)
+    f(d, 1.0, True, (0, 0.0))
+    assert [fake.fake_dim(i) for i in range(6)] == [4, 1, 1, 32, 1, 1]  # 100 = 3 * 32 + 4
+    scale.forall(1, 1)(d, 1.0, True, (0, 0.0))
+    assert [fake.fake_dim(i) for i in range(6)] == [1, 1, 1, 1, 1, 1]
+
+
+def check_forall_zero_tasks_launches_nothing():
+    d = cuda.device_array(4, dtype=np.float32)
+    launches = fake.fake_launches()
+    assert scale.forall(0)(d, 1.0, True, (0, 0.0)) is None
+    assert fake.fake_launches() == launches
+
+
+def check_forall_argument_errors():
+    raises(ValueError, "Can't create ForAll with negative task count: -1", scale.forall, -1)
+    raises(ValueError, "negative task count", scale.forall, -(1 << 80))
+    raises(TypeError, "ntasks must be an int, not float", scale.forall, 10.0)
+    raises(TypeError, "ntasks must be an int, not bool", scale.forall, True)
+    raises(ValueError, "tpb must be in 0..1024", scale.forall, 10, 2048)
+    raises(ValueError, "tpb must be in 0..1024", scale.forall, 10, -32)
+    raises(TypeError, "tpb must be an int", scale.forall, 10, "32")
+    raises(ValueError, "sharedmem must be in", scale.forall, 10, 0, 0, -1)
+    raises(TypeError, "stream must be", scale.forall, 10, 0, "stream")
+    raises(TypeError, "stream must be", scale.forall, 10, 0, 5)
+    raises(TypeError, "cannot be launched", cuda.jit(device=True)(lambda x: x).forall, 10)
+    d = cuda.device_array(4, dtype=np.float32)
+    # the grid must fit: 2^31 blocks of 1 thread do not
+    raises(ValueError, "the grid holds at most", scale.forall(1 << 31, 1), d, 1.0, True,
+           (0, 0.0))
+    raises(TypeError, "no keyword arguments", scale.forall(4), d, 1.0, True, pair=(0, 0.0))
+    raises(ValueError, "shared memory", scale.forall(4, 0, 0, 64 * 1024), d, 1.0, True,
+           (0, 0.0))
+
+
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
         fn()

@@ -9,6 +9,9 @@ from .. import config as _config
 if _config.env("ENABLE_CUDASIM", "0") not in ("", "0"):
     from .simulator import *  # noqa: F401,F403
     from .simulator import API as __all__  # noqa: F401
+    from .kernels.reduction import Reduce
+    reduce = Reduce  # kernels run in the simulator like any cuda.jit kernel
+    __all__ = __all__ + ["Reduce", "reduce"]
     SIMULATOR = True
 else:
     SIMULATOR = False
@@ -32,6 +35,8 @@ else:
                            jit)
     from .intrinsics import *  # noqa: F401,F403
     from .intrinsics import __all__ as _intrinsics_all
+    from .kernels.reduction import Reduce
+    reduce = Reduce  # numba-cuda's decorator spelling: @cuda.reduce
 
     _memory._configure_from_environment()
 
@@ -47,7 +52,7 @@ else:
         "set_memory_manager", "Event", "Stream", "default_stream", "event", "event_elapsed_time",
         "external_stream", "legacy_default_stream", "per_thread_default_stream", "stream",
         "jit", "compile", "compile_ptx", "compile_ptx_for_current_device", "declare_device", "fp16",
-        "libdevice",
+        "libdevice", "Reduce", "reduce",
     ] + list(_intrinsics_all)
 
 

@@ -246,6 +246,16 @@ class CUDADispatcher:
                             f"from a kernel")
         return self._launcher.configure(config)  # validated in C, before the driver
 
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launch over `ntasks` tasks (numba-cuda's forall): a 1-D grid of ceil(ntasks / tpb)
+        blocks; the kernel maps cuda.grid(1) to a task and skips those >= ntasks. tpb=0 takes
+        the block size of best occupancy (cuOccupancyMaxPotentialBlockSize) for the version the
+        arguments select; ntasks=0 launches nothing."""
+        if self.device:
+            raise TypeError(f"device function {self.__qualname__} cannot be launched; call it "
+                            f"from a kernel")
+        return self._launcher.forall(ntasks, tpb, stream, sharedmem)  # validated in C
+
     def __call__(self, *args, **kwargs):
         if self.device:
             raise RuntimeError(f"device function {self.__qualname__} can only be called from "

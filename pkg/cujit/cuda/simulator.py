@@ -360,8 +360,18 @@ class Kernel:
         return Kernel(self.py_func, _dim3(config[0], "griddim"), _dim3(config[1], "blockdim"))
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """numba-cuda's 1-D launch over ntasks (tpb 0: 128 here, there being no occupancy)."""
+        for name, value in (("ntasks", ntasks), ("tpb", tpb)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"forall: {name} must be an int, not {type(value).__name__}")
+        if ntasks < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
+        if not 0 <= tpb <= 1024:
+            raise ValueError(f"forall: tpb must be in 0..1024, got {tpb}")
+        if ntasks == 0:
+            return lambda *args: None  # no tasks, no launch (numba-cuda)
         tpb = tpb or 128
-        return self[max(1, math.ceil(ntasks / tpb)), tpb]
+        return self[math.ceil(ntasks / tpb), tpb]
 
     def __call__(self, *args):
         griddim, blockdim = self._config

@@ -1,0 +1,1 @@
+"""numba.cuda.kernels: library kernels written with cuda.jit (reduction)."""
