@@ -125,6 +125,12 @@ typedef size_t (*CUoccupancyB2DSize)(int block_size);
                       unsigned int n_options, int *options, void **option_values))           \
     X(cuLinkComplete, (CUlinkState state, void **cubin, size_t *size))                        \
     X(cuLinkDestroy, (CUlinkState state))                                                     \
+    X(cuLaunchCooperativeKernel, (CUfunction fn, unsigned int gx, unsigned int gy,            \
+                                  unsigned int gz, unsigned int bx, unsigned int by,          \
+                                  unsigned int bz, unsigned int shmem, CUstream stream,       \
+                                  void **params))                                             \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                                            \
+      (int *blocks, CUfunction fn, int block_size, size_t dynamic_smem))                       \
     X(cuOccupancyMaxPotentialBlockSize,                                                       \
       (int *min_grid, int *block, CUfunction fn, CUoccupancyB2DSize smem_of_block,           \
        size_t dynamic_smem, int block_limit))

@@ -223,6 +223,7 @@ static int load_module(version *v, const cj_cuda_overload *ov) {
         CJ_CU(cuFuncGetAttribute, &v->static_shared, CU_FUNC_SHARED, v->fn) < 0) {
         return -1;
     }
+    v->cooperative = strstr(image, CJ_GRID_BARRIER_SYMBOL) != NULL;
     size_t size;
     if (ov->result.debug &&
         CJ_CU(cuModuleGetGlobal, &v->exc_info, &size, v->module, CJ_CUDA_EXC_GLOBAL) < 0) {
@@ -374,6 +375,32 @@ static PyObject *launcher_attributes(PyObject *self, PyObject *key) {
                          "local", local, "max_threads", maxt);
 }
 
+/* max_cooperative_grid_blocks(argtypes, blockdim, dynsmemsize): numba-cuda's, for a grid
+ * that syncs (launch_cooperative.c). */
+static PyObject *launcher_max_cooperative(PyObject *self, PyObject *args) {
+    cj_KernelLauncher *k = (cj_KernelLauncher *)self;
+    PyObject *key, *blockdim;
+    Py_ssize_t shmem = 0;
+    const cj_type *types[CJ_MAX_ARGS];
+    unsigned int block[3];
+    int nargs;
+    if (!PyArg_ParseTuple(args, "OO|n:max_cooperative_grid_blocks", &key, &blockdim, &shmem) ||
+        types_of(key, types, &nargs, "max_cooperative_grid_blocks()") < 0 ||
+        cj_parse_blockdim(blockdim, block) < 0) {
+        return NULL;
+    }
+    if (shmem < 0) {
+        PyErr_Format(PyExc_ValueError, "dynsmemsize must not be negative, got %zd", shmem);
+        return NULL;
+    }
+    int device = cj_ctx_ensure();
+    version *v = device < 0 ? NULL : cj_launcher_version(k, types, nargs, device);
+    long long most = v == NULL ? -1 : cj_cooperative_max_blocks(
+                                          v, (unsigned long long)block[0] * block[1] * block[2],
+                                          (size_t)shmem);
+    return most < 0 ? NULL : PyLong_FromLongLong(most);
+}
+
 /* ---- type ---- */
 
 static PyObject *launcher_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
@@ -463,6 +490,8 @@ static PyMethodDef launcher_methods[] = {
     {"overloads", launcher_overloads, METH_NOARGS, "overloads() -> {argtypes: dict}"},
     {"forall", (PyCFunction)(void (*)(void))cj_launcher_forall, METH_VARARGS | METH_KEYWORDS,
      "forall(ntasks, tpb=0, stream=0, sharedmem=0) -> ForAll: a 1-D launch over ntasks"},
+    {"max_cooperative_grid_blocks", launcher_max_cooperative, METH_VARARGS,
+     "max_cooperative_grid_blocks(argtypes, blockdim, dynsmemsize) -> int"},
     {"attributes", launcher_attributes, METH_O,
      "attributes(argtypes) -> {regs, shared, const, local, max_threads}"},
     {NULL},

@@ -35,6 +35,7 @@ struct cj_kernel_version {
     int static_shared;               /* bytes of static shared memory */
     int best_block;                  /* forall: the occupancy API's block size, 0 until asked */
     long best_block_shmem;           /* ... for this much dynamic shared memory */
+    int cooperative;                 /* syncs its grid: launched cooperatively */
 };
 typedef struct cj_kernel_version version;
 
@@ -76,9 +77,20 @@ PyObject *cj_launch(cj_KernelLauncher *k, cj_launch_dims *dims, PyObject *stream
 /* KernelLauncher.launch(griddim, blockdim, stream, sharedmem, args). */
 PyObject *cj_launcher_launch(PyObject *self, PyObject *const *fargs, Py_ssize_t nfargs);
 
+/* ---- launch_cooperative.c: kernels that sync their grid (cuda.cg) ---- */
+/* The most blocks of `threads` threads (and `shmem` bytes of dynamic shared memory) that
+ * version `v` can have resident at once on its device; -1 with an exception. */
+long long cj_cooperative_max_blocks(const version *v, unsigned long long threads, size_t shmem);
+/* cuLaunchCooperativeKernel, after checking that the grid fits at once. 0, or -1. */
+int cj_launch_cooperative(cj_KernelLauncher *k, version *v, const unsigned int *grid,
+                          const unsigned int *block, unsigned int shmem, CUstream stream,
+                          void **params);
+
 /* ---- launch_config.c ---- */
 /* KernelLauncher.configure((griddim, blockdim[, stream[, sharedmem]])) -> KernelLaunch. */
 PyObject *cj_launcher_configure(PyObject *self, PyObject *config);
+/* A blockdim (an int or 1 to 3 ints within the block limits) as 3 extents; -1 + ValueError. */
+int cj_parse_blockdim(PyObject *blockdim, unsigned int *out);
 int cj_launch_config_init(void);
 
 /* ---- forall.c ---- */

@@ -287,6 +287,11 @@ static int pack_and_launch(cj_KernelLauncher *k, version *v, const unsigned int 
     if (pack_args(&pk, v, args, nargs) < 0) {
         return -1;
     }
+    if (v->cooperative) {
+        return cj_launch_cooperative(k, v, grid, block, shmem, stream, pk.params) < 0
+                   ? launch_failed(k)
+                   : 0;
+    }
     if (CJ_CU(cuLaunchKernel, v->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
               shmem, stream, pk.params, NULL) < 0) {
         return launch_failed(k);

@@ -63,6 +63,10 @@ static int parse_dim3(PyObject *v, const char *what, const unsigned int *limits,
     return 0;
 }
 
+int cj_parse_blockdim(PyObject *blockdim, unsigned int *out) {
+    return parse_dim3(blockdim, "blockdim", block_limits, out);
+}
+
 static PyObject *kernel_launch_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                           PyObject *kwnames) {
     cj_KernelLaunch *l = (cj_KernelLaunch *)self;

@@ -748,6 +748,9 @@ LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call) 
     if (id >= CJ_CU_POPC && id <= CJ_CU_HRCP) {
         return lower_misc(L, in, call, id);
     }
+    if (id >= CJ_CU_SYNCWARP) {
+        return cj_cuda_lower_sync(L, in, call, id);
+    }
     PyErr_Format(cj_LoweringError, "cujit cannot lower cuda.%s", cj_cuda_intrinsic_names[id]);
     return NULL;
 }

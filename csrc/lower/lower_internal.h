@@ -307,6 +307,8 @@ LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
 int cj_cuda_lower_getattr(cj_lower *L, cj_instr *in);
 /* lower_libdevice.c: a call of a libdevice function (builtin CJ_CU_LIBDEVICE) */
 LLVMValueRef cj_cuda_lower_libdevice(cj_lower *L, cj_instr *in, const cj_call *call);
+/* lower_cuda_sync.c: syncwarp, nanosleep, cooperative groups' sync (ids from CJ_CU_SYNCWARP) */
+LLVMValueRef cj_cuda_lower_sync(cj_lower *L, cj_instr *in, const cj_call *call, int id);
 
 /* ---- lower_prange.c: prange loops under parallel=True (CPU) ---- */
 int cj_plan_pranges(cj_lower *L);            /* finds them; -1 with an exception */

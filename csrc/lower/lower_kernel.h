@@ -15,6 +15,9 @@
 #include "lower/lower.h"
 
 #define CJ_CUDA_EXC_GLOBAL "cj_exc_info"
+/* The word of the grid barrier (lower_cuda_sync.c): a kernel whose PTX names it uses grid sync
+ * and is launched cooperatively (launch.c). */
+#define CJ_GRID_BARRIER_SYMBOL "cj_grid_barrier"
 
 /* Adds the kernel entry `name` calling `inner`; NULL with an exception on failure. */
 LLVMValueRef cj_cuda_add_kernel(LLVMModuleRef mod, LLVMValueRef inner,

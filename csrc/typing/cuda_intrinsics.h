@@ -37,7 +37,11 @@
     X(HGE, "fp16.hge") X(HLT, "fp16.hlt") X(HLE, "fp16.hle") X(HSQRT, "fp16.hsqrt")         \
     X(HEXP, "fp16.hexp") X(HLOG, "fp16.hlog") X(HSIN, "fp16.hsin") X(HCOS, "fp16.hcos")     \
     X(HFLOOR, "fp16.hfloor") X(HCEIL, "fp16.hceil") X(HRCP, "fp16.hrcp")                    \
-    X(PRINT, "print") X(LIBDEVICE, "libdevice")
+    X(PRINT, "print") X(LIBDEVICE, "libdevice")                                             \
+    X(SYNCWARP, "syncwarp") X(NANOSLEEP, "nanosleep")                                       \
+    X(CG_THIS_GRID, "cg.this_grid") X(CG_THIS_THREAD_BLOCK, "cg.this_thread_block")         \
+    X(CG_GRID_GROUP, "cg.grid_group") X(CG_GRID_SYNC, "cg.grid_group.sync")                 \
+    X(CG_THREAD_BLOCK, "cg.thread_block") X(CG_BLOCK_SYNC, "cg.thread_block.sync")
 
 typedef enum cj_cuda_intrinsic {
 #define CJ_CUDA_ENUM(id, name) CJ_CU_##id,
@@ -50,6 +54,12 @@ extern const char *const cj_cuda_intrinsic_names[CJ_CU_COUNT];
 
 /* The intrinsic id of a Python object, or -1 (no exception) when it is none. */
 int cj_cuda_intrinsic_lookup(PyObject *obj);
+/* The Python object registered as intrinsic `id` (borrowed), or NULL when none is. */
+PyObject *cj_cuda_intrinsic_object(int id);
+
+/* Typing of syncwarp, nanosleep and the cooperative groups (cuda_sync.c): ids from
+ * CJ_CU_SYNCWARP on; 1 / -1 as the other typing hooks. */
+int cj_cuda_type_sync(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
 
 /* What a GETATTR on an intrinsic resolved to (instr->resolved points at one of these). */
 typedef struct cj_cuda_attr {

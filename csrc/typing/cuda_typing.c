@@ -16,6 +16,11 @@ const char *const cj_cuda_intrinsic_names[CJ_CU_COUNT] = {
 };
 
 static PyObject *intrinsic_ids; /* dict: object -> intrinsic id */
+static PyObject *intrinsic_objects[CJ_CU_COUNT]; /* id -> object, borrowed from the dict */
+
+PyObject *cj_cuda_intrinsic_object(int id) {
+    return id >= 0 && id < CJ_CU_COUNT ? intrinsic_objects[id] : NULL;
+}
 
 int cj_cuda_intrinsic_lookup(PyObject *obj) {
     if (intrinsic_ids == NULL) {
@@ -36,7 +41,8 @@ static int is_thread_index(int id) {
 }
 
 static int is_namespace(int id) {
-    return id == CJ_CU_SHARED || id == CJ_CU_LOCAL || id == CJ_CU_CONST || id == CJ_CU_ATOMIC;
+    return id == CJ_CU_SHARED || id == CJ_CU_LOCAL || id == CJ_CU_CONST || id == CJ_CU_ATOMIC ||
+           id == CJ_CU_CG_GRID_GROUP || id == CJ_CU_CG_THREAD_BLOCK;
 }
 
 static const char *iname(int id) { return cj_cuda_intrinsic_names[id]; }
@@ -593,6 +599,9 @@ int cj_cuda_type_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, const cj_
     if (id >= CJ_CU_POPC && id <= CJ_CU_HRCP) {
         return type_misc(c, in, id, out);
     }
+    if (id >= CJ_CU_SYNCWARP && id != CJ_CU_CG_GRID_GROUP && id != CJ_CU_CG_THREAD_BLOCK) {
+        return cj_cuda_type_sync(c, in, id, out);
+    }
     return cj_typing_error(c, in, "cuda.%s is not callable", iname(id));
 }
 
@@ -687,6 +696,7 @@ static PyObject *register_intrinsic(PyObject *self, PyObject *args) {
             if (rc < 0) {
                 return NULL;
             }
+            intrinsic_objects[id] = obj; /* the dict keeps it */
             Py_RETURN_NONE;
         }
     }

@@ -71,6 +71,22 @@ CUresult cuLaunchKernel(void *fn, unsigned int gx, unsigned int gy, unsigned int
     launches++;
     return 0;
 }
+/* a cooperative launch is recorded as a launch, and counted */
+static int cooperative_launches;
+CUresult cuLaunchCooperativeKernel(void *fn, unsigned int gx, unsigned int gy, unsigned int gz,
+                                   unsigned int bx, unsigned int by, unsigned int bz,
+                                   unsigned int shmem, void *stream, void **params) {
+    cooperative_launches++;
+    return cuLaunchKernel(fn, gx, gy, gz, bx, by, bz, shmem, stream, params, NULL);
+}
+/* 2048 threads an SM, less 4 KB of dynamic shared memory per block than 228 KB allow */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *fn, int block_size,
+                                                     size_t dynamic_smem) {
+    int by_threads = 2048 / block_size, by_smem = (int)(228 * 1024 / (dynamic_smem + 4096));
+    *blocks = by_threads < by_smem ? by_threads : by_smem;
+    return 0;
+}
+int fake_cooperative_launches(void) { return cooperative_launches; }
 
 /* the occupancy API: a block size that is neither a power of two nor the limit, so the tests
  * see forall use it; records what it was asked */

@@ -253,6 +253,34 @@ def check_forall_argument_errors():
            (0, 0.0))
 
 
+@cuda.jit
+def grid_synced(a):
+    g = cuda.cg.this_grid()
+    a[cuda.grid(1)] = 1
+    g.sync()
+
+
+def check_grid_sync_launches_cooperatively():
+    d = cuda.device_array(4096, dtype=np.float32)
+    plain, coop = fake.fake_launches(), fake.fake_cooperative_launches()
+    grid_synced[16, 256](d)
+    assert fake.fake_cooperative_launches() == coop + 1 and fake.fake_launches() == plain + 1
+    assert [fake.fake_dim(i) for i in range(7)] == [16, 1, 1, 256, 1, 1, 0]
+    scale[1, 32](d, 1.0, True, (0, 0.0))  # no grid sync: a plain launch
+    assert fake.fake_cooperative_launches() == coop + 1
+    # the fake: 2048 threads an SM (228 KB of shared memory, 4 KB per block kept), 132 SMs
+    assert grid_synced.max_cooperative_grid_blocks(256) == 8 * 132
+    assert grid_synced.max_cooperative_grid_blocks((16, 16)) == 8 * 132
+    ov = grid_synced.overloads[grid_synced.signatures[0]]
+    assert ov.max_cooperative_grid_blocks(1024, 120 * 1024) == 1 * 132
+    raises(ValueError, "blockdim", grid_synced.max_cooperative_grid_blocks, 0)
+    raises(ValueError, "dynsmemsize must not be negative",
+           grid_synced.max_cooperative_grid_blocks, 32, -1)
+    raises(ValueError, "holds at most 1056 (max_cooperative_grid_blocks)",
+           grid_synced[8 * 132 + 1, 256], d)
+    assert fake.fake_cooperative_launches() == coop + 1  # refused before the driver
+
+
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
         fn()

@@ -37,6 +37,7 @@ else:
     from .intrinsics import __all__ as _intrinsics_all
     from .kernels.reduction import Reduce
     reduce = Reduce  # numba-cuda's decorator spelling: @cuda.reduce
+    from . import cg
 
     _memory._configure_from_environment()
 
@@ -52,7 +53,7 @@ else:
         "set_memory_manager", "Event", "Stream", "default_stream", "event", "event_elapsed_time",
         "external_stream", "legacy_default_stream", "per_thread_default_stream", "stream",
         "jit", "compile", "compile_ptx", "compile_ptx_for_current_device", "declare_device", "fp16",
-        "libdevice", "Reduce", "reduce",
+        "libdevice", "Reduce", "reduce", "cg",
     ] + list(_intrinsics_all)
 
 

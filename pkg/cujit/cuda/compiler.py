@@ -65,9 +65,10 @@ def _current_cc():
 class _Compiled:
     """Python's view of one compiled version (one signature) in the C table."""
     __slots__ = ("argtypes", "signature", "restype", "ptx", "llvm", "annotation", "entry",
-                 "params", "cc", "result")
+                 "params", "cc", "result", "_launcher")
 
-    def __init__(self, argtypes, result):
+    def __init__(self, argtypes, result, launcher=None):
+        self._launcher = launcher
         self.result = result
         self.argtypes = argtypes
         self.signature = result["signature"]
@@ -78,6 +79,13 @@ class _Compiled:
         self.entry = result["entry"]
         self.params = result["params"]
         self.cc = result["cc"]
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """The most blocks of `blockdim` threads (int or tuple) this version can run at once
+        on the current device, as a grid that syncs (cuda.cg) needs: numba-cuda's."""
+        if self._launcher is None:
+            raise TypeError("device functions are not launched")
+        return self._launcher.max_cooperative_grid_blocks(self.argtypes, blockdim, dynsmemsize)
 
 
 def _sass(ptx, cc):
@@ -153,7 +161,8 @@ class CUDADispatcher:
     @property
     def _overloads(self):
         """argtypes -> _Compiled, in compile order, read from the C table."""
-        return {k: _Compiled(k, r) for k, r in self._launcher.overloads().items()}
+        launcher = None if self.device else self._launcher
+        return {k: _Compiled(k, r, launcher) for k, r in self._launcher.overloads().items()}
 
     def _attributes(self, signature):
         if self.device:
@@ -181,6 +190,17 @@ class CUDADispatcher:
 
     def get_max_threads_per_block(self, signature=None):
         return self._one_attribute(signature, "max_threads")
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0, signature=None):
+        """overloads[sig].max_cooperative_grid_blocks(...) of the one compiled version (or of
+        `signature`): how big a grid that syncs (cuda.cg) may be."""
+        ov = self._overload(signature)
+        if ov is None:
+            if len(self._overloads) != 1:
+                raise TypeError(f"{self.__qualname__} has {len(self._overloads)} compiled "
+                                f"versions: name one with signature=")
+            ov = next(iter(self._overloads.values()))
+        return ov.max_cooperative_grid_blocks(blockdim, dynsmemsize)
 
     def _overload(self, signature):
         if signature is None:

@@ -11,7 +11,7 @@ __all__ = [
     "threadfence_block", "threadfence_system", "shared", "local", "const", "atomic",
     "all_sync", "any_sync", "eq_sync", "ballot_sync", "shfl_sync", "shfl_up_sync",
     "shfl_down_sync", "shfl_xor_sync", "match_any_sync", "match_all_sync", "activemask",
-    "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
+    "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "syncwarp", "nanosleep",
 ]
 
 
@@ -112,6 +112,8 @@ match_any_sync = _intrinsic("match_any_sync")
 match_all_sync = _intrinsic("match_all_sync")
 activemask = _intrinsic("activemask")
 lanemask_lt = _intrinsic("lanemask_lt")
+syncwarp = _intrinsic("syncwarp")
+nanosleep = _intrinsic("nanosleep")
 
 popc = _intrinsic("popc")
 brev = _intrinsic("brev")
