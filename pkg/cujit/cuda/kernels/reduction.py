@@ -63,7 +63,9 @@ def _reduce_factory(fn, dtype):
         lane = cuda.threadIdx.x % _WARPSIZE
         offset = _WARPSIZE // 2
         while offset > 0:
-            other = cuda.shfl_down_sync(0xffffffff, v, offset)
+            # shfl_down_sync gives 64-bit ints as int64 (numba-cuda's typing): a uint64 comes
+            # back to its own type, else fn would compare it with a uint64 as a float64
+            other = nbtype(cuda.shfl_down_sync(0xffffffff, v, offset))
             if lane + offset < count:
                 v = nbtype(op(v, other))
             offset //= 2
