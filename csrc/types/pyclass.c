@@ -3,10 +3,12 @@
  * whose C slot points back at the type: made once, on first use, and owned by the type for the
  * process. Python classes subclass _core.Type; an instance whose slot is NULL is a type the
  * compiler does not know (Optional, CPointer, a user's subclass): using it to compile raises
- * UnsupportedError naming it. cujit.types registers its factory, which picks the class and the
- * __init__ arguments from a kind name and the type's fields (`_core_fields`). */
+ * UnsupportedError naming it (the extension API will give such an object a C type by setting
+ * its slot). cujit.types registers its factory, which picks the class and the constructor
+ * arguments from a kind name and the type's fields (core_fields). */
 #include "types/types.h"
 
+PyTypeObject *cj_TypeType;
 static PyObject *class_factory; /* cujit.types' _from_core(kind, fields) -> (class, args) */
 
 typedef struct {

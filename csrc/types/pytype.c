@@ -4,7 +4,6 @@
 #include "types/types.h"
 
 
-PyTypeObject *cj_TypeType;
 PyTypeObject *cj_SignatureType;
 
 PyObject *cj_types_tuple(const cj_type *const *items, int n) {
