@@ -10,7 +10,7 @@ OUT = os.path.join(ROOT, "docs", "api.md")
 
 SECTIONS = [
     ("cujit", ["jit", "njit", "vectorize", "guvectorize", "DUFunc", "annotate", "objmode", "typeof",
-               "parse_signature"]),
+               "from_dtype", "parse_signature"]),
     ("cujit.types", ["Type", "Number", "Integer", "Float", "Complex", "Boolean", "NoneType",
                      "Optional", "Buffer", "Array", "BaseTuple", "Tuple", "UniTuple", "NamedTuple",
                      "Record", "CPointer", "RawPointer", "Literal", "literal", "unliteral",

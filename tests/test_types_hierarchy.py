@@ -283,6 +283,7 @@ def test_numpy_support(dtype):
     ours, theirs = numpy_support.from_dtype(np.dtype(dtype)), nnp.from_dtype(np.dtype(dtype))
     assert str(ours) == str(theirs) and ours._compilable
     assert numpy_support.from_dtype(np.dtype(dtype).type) is ours
+    assert cujit.from_dtype(np.dtype(dtype)) is ours  # numba.from_dtype
     assert numpy_support.as_dtype(ours) == nnp.as_dtype(theirs) == np.dtype(dtype)
 
 
