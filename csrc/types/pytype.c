@@ -3,7 +3,6 @@
  * between C types and cujit.types' classes, are pyclass.c's. */
 #include "types/types.h"
 
-
 PyTypeObject *cj_SignatureType;
 
 PyObject *cj_types_tuple(const cj_type *const *items, int n) {

@@ -89,8 +89,6 @@ const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name);
 int cj_type_is_number(const cj_type *t);     /* bool, int, float, complex */
 int cj_type_is_integer(const cj_type *t);    /* bool or int */
 int cj_type_is_unituple(const cj_type *t);   /* tuple with all items the same (or empty) */
-/* The NumPy dtype character code ('d', 'f', 'q', ...) of a scalar type, or 0. */
-char cj_type_npy_char(const cj_type *t);
 /* The NumPy type number of a scalar type (or of an array type's dtype), or -1. */
 int cj_type_npy_typenum(const cj_type *t);
 /* Scalar type from a NumPy type number, or NULL (no exception) if unsupported. */
