@@ -30,7 +30,8 @@ CASES = {
     "float16": lambda t: t.float16, "float32": lambda t: t.float32,
     "float64": lambda t: t.float64, "complex64": lambda t: t.complex64,
     "complex128": lambda t: t.complex128, "none": lambda t: t.none,
-    "Integer": lambda t: t.Integer("int16"), "from_bitwidth": lambda t: t.Integer.from_bitwidth(8, False),
+    "Integer": lambda t: t.Integer("int16"),
+    "from_bitwidth": lambda t: t.Integer.from_bitwidth(8, False),
     "Float": lambda t: t.Float("float32"), "Complex": lambda t: t.Complex("complex128", t.float64),
     "array": lambda t: t.Array(t.float32, 2, "C"),
     "array_kw": lambda t: t.Array(dtype=t.uint8, ndim=3, layout="F"),
@@ -360,6 +361,11 @@ def test_dispatcher_signatures_are_hierarchy_objects():
     sig = add.nopython_signatures[0]
     assert isinstance(sig.return_type, types.Float) and sig.return_type is types.float64
     assert add.signatures == [(types.Array(types.float64, 1, "C"), types.int64)]
+    import io
+    out = io.StringIO()
+    add.inspect_types(file=out)  # numba's header: the name and the reprs of the arguments
+    assert out.getvalue().splitlines()[0] == \
+        "_add (Array(float64, 1, 'C', False, aligned=True), int64)"
 
 
 def test_core_types_is_types():
