@@ -229,6 +229,9 @@ def test_constructor_errors_are_numbas():
         types.Literal(3)
     with pytest.raises(TypeError):
         types.Optional(types.none)
+    with pytest.raises(TypeError, match="Int value is too large: 18446744073709551616"):
+        types.literal(2**64)
+    assert types.literal(2**63).literal_type is types.uint64
 
 
 def test_signatures_by_calling_a_type():

@@ -342,8 +342,11 @@ class Literal(Type):
         if self._literal_type_cache is None:
             try:
                 self._literal_type_cache = _core.typeof(self.literal_value)
-            except (TypeError, OverflowError):
-                raise AttributeError(f"{self} has no attribute 'literal_type'") from None
+            except OverflowError:
+                raise TypeError("Cannot create literal type. Int value is too large: "
+                                f"{self.literal_value}") from None
+            except TypeError:
+                raise AttributeError(f"{self!r} has no attribute 'literal_type'") from None
         return self._literal_type_cache
 
 
