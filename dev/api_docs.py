@@ -10,7 +10,12 @@ OUT = os.path.join(ROOT, "docs", "api.md")
 
 SECTIONS = [
     ("cujit", ["jit", "njit", "vectorize", "guvectorize", "DUFunc", "annotate", "objmode", "typeof",
-               "parse_signature"]),
+               "from_dtype", "parse_signature"]),
+    ("cujit.types", ["Type", "Number", "Integer", "Float", "Complex", "Boolean", "NoneType",
+                     "Optional", "Buffer", "Array", "BaseTuple", "Tuple", "UniTuple", "NamedTuple",
+                     "Record", "CPointer", "RawPointer", "Literal", "literal", "unliteral",
+                     "Function", "Dispatcher", "NumberClass", "DType", "Omitted", "typeof"]),
+    ("cujit.np.numpy_support", ["from_dtype", "as_dtype"]),
     ("cujit.decorators.Dispatcher (what jit returns)", None),
     ("cujit.cuda", ["jit", "compile_ptx", "compile_ptx_for_current_device", "declare_device",
                     "to_device", "device_array", "device_array_like", "pinned_array",
@@ -56,6 +61,7 @@ def render():
     sys.path.insert(0, os.path.join(ROOT, "pkg"))
     import cujit
     from cujit import cuda
+    from cujit.np import numpy_support
     from cujit.decorators import Dispatcher
     classes = {"cujit.decorators.Dispatcher (what jit returns)": Dispatcher,
                "cujit.cuda.DeviceNDArray": cuda.DeviceNDArray, "cujit.cuda.Stream": cuda.Stream,
@@ -72,7 +78,8 @@ def render():
             parts.append((inspect.getdoc(cls) or "") + "\n")
             parts.append("\n".join(_class_members(cls)) + "\n")
             continue
-        module = cujit if title == "cujit" else cuda
+        module = {"cujit": cujit, "cujit.types": cujit.types,
+                  "cujit.np.numpy_support": numpy_support}.get(title, cuda)
         for name in names:
             parts.append(_entry(f"{title}.{name}", getattr(module, name)))
     return "\n".join(parts)

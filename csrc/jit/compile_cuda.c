@@ -411,10 +411,9 @@ static int parse_types(PyObject *argtypes, const cj_type **types, int *nargs) {
     }
     *nargs = (int)PyTuple_GET_SIZE(argtypes);
     for (int i = 0; i < *nargs; i++) {
-        types[i] = cj_type_from_py(PyTuple_GET_ITEM(argtypes, i));
-        if (types[i] == NULL) {
-            PyErr_Format(PyExc_TypeError, "argument type %d is not a cujit type: %R", i,
-                         PyTuple_GET_ITEM(argtypes, i));
+        char what[32];
+        PyOS_snprintf(what, sizeof(what), "argument type %d", i);
+        if ((types[i] = cj_type_from_py_checked(PyTuple_GET_ITEM(argtypes, i), what)) == NULL) {
             return -1;
         }
     }
@@ -443,8 +442,8 @@ static PyObject *cuda_compile_py(PyObject *self, PyObject *args, PyObject *kwarg
         return NULL;
     }
     const cj_type *declared = NULL;
-    if (restype_obj != Py_None && (declared = cj_type_from_py(restype_obj)) == NULL) {
-        PyErr_Format(PyExc_TypeError, "restype must be a cujit type, not %R", restype_obj);
+    if (restype_obj != Py_None &&
+        (declared = cj_type_from_py_checked(restype_obj, "restype")) == NULL) {
         return NULL;
     }
     cj_cuda_result r;

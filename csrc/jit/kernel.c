@@ -287,8 +287,7 @@ static int types_of(PyObject *tuple, const cj_type **types, int *nargs, const ch
     }
     *nargs = (int)PyTuple_GET_SIZE(tuple);
     for (int i = 0; i < *nargs; i++) {
-        if ((types[i] = cj_type_from_py(PyTuple_GET_ITEM(tuple, i))) == NULL) {
-            PyErr_Format(PyExc_TypeError, "%s takes cujit types", what);
+        if ((types[i] = cj_type_from_py_checked(PyTuple_GET_ITEM(tuple, i), what)) == NULL) {
             return -1;
         }
     }
@@ -312,8 +311,7 @@ static PyObject *launcher_compile(PyObject *self, PyObject *args) {
         types_of(argtypes, types, &nargs, "compile()") < 0) {
         return NULL;
     }
-    if (restype != Py_None && (declared = cj_type_from_py(restype)) == NULL) {
-        PyErr_Format(PyExc_TypeError, "restype must be a cujit type, not %R", restype);
+    if (restype != Py_None && (declared = cj_type_from_py_checked(restype, "restype")) == NULL) {
         return NULL;
     }
     cj_cuda_overload *ov;

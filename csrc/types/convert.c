@@ -129,9 +129,9 @@ PyObject *cj_can_convert_py(PyObject *self, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_TypeError, "can_convert(from_type, to_type) takes 2 types");
         return NULL;
     }
-    const cj_type *from = cj_type_from_py(args[0]), *to = cj_type_from_py(args[1]);
-    if (from == NULL || to == NULL) {
-        PyErr_SetString(PyExc_TypeError, "can_convert() takes cujit types");
+    const cj_type *from = cj_type_from_py_checked(args[0], "can_convert()");
+    const cj_type *to = from ? cj_type_from_py_checked(args[1], "can_convert()") : NULL;
+    if (to == NULL) {
         return NULL;
     }
     static const char *const names[] = {"exact", "promote", "safe", "unsafe"};

@@ -1,31 +1,9 @@
-/* pytype.c: the Python-facing Type and Signature objects.
- * One Type object per interned type, so identity is equality. `float64(float64, int32)` makes a
- * Signature; `float32[:, ::1]` makes an array type; `float64(3)` casts a Python value. */
+/* pytype.c: the Signature object and the _core functions cujit.types builds its classes on
+ * (interned constructors, typeof, type_by_name). The Type objects themselves, and the map
+ * between C types and cujit.types' classes, are pyclass.c's. */
 #include "types/types.h"
 
-#include <structmember.h>
-
-#include "util/npy.h"
-
-PyTypeObject *cj_TypeType;
 PyTypeObject *cj_SignatureType;
-
-typedef struct {
-    PyObject_HEAD
-    const cj_type *type;
-} cj_type_obj;
-
-PyObject *cj_type_to_py(const cj_type *t) {
-    if (t->pyobj == NULL) {
-        cj_type_obj *o = PyObject_New(cj_type_obj, cj_TypeType);
-        if (o == NULL) {
-            return NULL;
-        }
-        o->type = t;
-        ((cj_type *)t)->pyobj = (PyObject *)o; /* owned by the type, for the process */
-    }
-    return t->pyobj;
-}
 
 PyObject *cj_types_tuple(const cj_type *const *items, int n) {
     PyObject *tup = PyTuple_New(n);
@@ -39,235 +17,6 @@ PyObject *cj_types_tuple(const cj_type *const *items, int n) {
     }
     return tup;
 }
-
-const cj_type *cj_type_from_py(PyObject *obj) {
-    if (Py_IS_TYPE(obj, cj_TypeType)) {
-        return ((cj_type_obj *)obj)->type;
-    }
-    return NULL;
-}
-
-static PyObject *type_repr(PyObject *self) {
-    return PyUnicode_FromString(((cj_type_obj *)self)->type->name);
-}
-
-/* A NumPy scalar of this type holding `value`, as numba's `float32(x)` outside jit. */
-static PyObject *cast_value(const cj_type *t, PyObject *value) {
-    char code = cj_type_npy_char(t);
-    if (code == 0) {
-        PyErr_Format(PyExc_TypeError, "cannot cast a value to %s", t->name);
-        return NULL;
-    }
-    char spec[2] = {code, 0};
-    PyObject *dtype_name = PyUnicode_FromString(spec);
-    if (dtype_name == NULL) {
-        return NULL;
-    }
-    PyArray_Descr *d = NULL;
-    int ok = PyArray_DescrConverter(dtype_name, &d);
-    Py_DECREF(dtype_name);
-    if (!ok) {
-        return NULL;
-    }
-    PyObject *scalar_type = (PyObject *)d->typeobj;
-    Py_INCREF(scalar_type);
-    Py_DECREF(d);
-    PyObject *result = PyObject_CallOneArg(scalar_type, value);
-    Py_DECREF(scalar_type);
-    return result;
-}
-
-static PyObject *type_call(PyObject *self, PyObject *args, PyObject *kwargs) {
-    const cj_type *t = ((cj_type_obj *)self)->type;
-    if (kwargs != NULL && PyDict_GET_SIZE(kwargs) > 0) {
-        PyErr_SetString(PyExc_TypeError, "types take no keyword arguments");
-        return NULL;
-    }
-    Py_ssize_t n = PyTuple_GET_SIZE(args);
-    int all_types = 1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        all_types = all_types && cj_type_from_py(PyTuple_GET_ITEM(args, i)) != NULL;
-    }
-    if (n == 1 && !all_types) {
-        return cast_value(t, PyTuple_GET_ITEM(args, 0));
-    }
-    if (!all_types) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(...) takes types to make a signature, or one value to cast", t->name);
-        return NULL;
-    }
-    const cj_type *items[CJ_MAX_ARGS];
-    if (n > CJ_MAX_ARGS) {
-        PyErr_Format(PyExc_ValueError, "a signature takes at most %d arguments", CJ_MAX_ARGS);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        items[i] = cj_type_from_py(PyTuple_GET_ITEM(args, i));
-    }
-    return cj_signature_new(t, (int)n, items);
-}
-
-/* Layout of one slice in an array spec: 1 for `::1`, 0 for `:`, -1 if not a bare slice. */
-static int slice_kind(PyObject *s) {
-    if (!PySlice_Check(s)) {
-        return -1;
-    }
-    PySliceObject *sl = (PySliceObject *)s;
-    if (sl->start != Py_None || sl->stop != Py_None) {
-        return -1;
-    }
-    if (sl->step == Py_None) {
-        return 0;
-    }
-    if (PyLong_Check(sl->step) && PyLong_AsLong(sl->step) == 1) {
-        return 1;
-    }
-    return -1;
-}
-
-/* float32[:, ::1] -> array(float32, 2d, C); the `::1` first means F, last means C. */
-static PyObject *type_getitem(PyObject *self, PyObject *key) {
-    const cj_type *dtype = ((cj_type_obj *)self)->type;
-    if (!cj_type_is_number(dtype)) {
-        PyErr_Format(PyExc_TypeError, "cannot make an array of %s", dtype->name);
-        return NULL;
-    }
-    PyObject *parts = PyTuple_Check(key) ? key : NULL;
-    Py_ssize_t ndim = parts ? PyTuple_GET_SIZE(parts) : 1;
-    if (ndim < 1 || ndim > 32) {
-        PyErr_SetString(PyExc_TypeError, "array type needs 1 to 32 slices");
-        return NULL;
-    }
-    int contiguous_at = -1;
-    for (Py_ssize_t i = 0; i < ndim; i++) {
-        int kind = slice_kind(parts ? PyTuple_GET_ITEM(parts, i) : key);
-        if (kind < 0) {
-            PyErr_SetString(PyExc_TypeError,
-                            "array type spec takes only ':' and '::1' (as in float32[:, ::1])");
-            return NULL;
-        }
-        if (kind == 1) {
-            if (contiguous_at >= 0) {
-                PyErr_SetString(PyExc_TypeError, "only one '::1' is allowed in an array type");
-                return NULL;
-            }
-            contiguous_at = (int)i;
-        }
-    }
-    char layout = 'A';
-    if (contiguous_at == ndim - 1) {
-        layout = 'C';
-    } else if (contiguous_at == 0) {
-        layout = 'F';
-    } else if (contiguous_at > 0) {
-        PyErr_SetString(PyExc_TypeError, "'::1' must be on the first or last dimension");
-        return NULL;
-    }
-    const cj_type *t = cj_type_array(dtype, (int)ndim, layout, 0);
-    if (t == NULL) {
-        return NULL;
-    }
-    PyObject *o = cj_type_to_py(t);
-    Py_XINCREF(o);
-    return o;
-}
-
-static PyObject *type_get_name(PyObject *self, void *closure) {
-    return PyUnicode_FromString(((cj_type_obj *)self)->type->name);
-}
-
-static PyObject *type_get_bitwidth(PyObject *self, void *closure) {
-    const cj_type *t = ((cj_type_obj *)self)->type;
-    if (t->kind == CJ_BOOL) {
-        return PyLong_FromLong(8);
-    }
-    if (t->kind != CJ_INT && t->kind != CJ_FLOAT && t->kind != CJ_COMPLEX) {
-        PyErr_Format(PyExc_AttributeError, "%s has no bitwidth", t->name);
-        return NULL;
-    }
-    return PyLong_FromLong(t->bits);
-}
-
-static PyObject *array_attr_check(const cj_type *t) {
-    if (t->kind != CJ_ARRAY) {
-        PyErr_Format(PyExc_AttributeError, "%s is not an array type", t->name);
-    }
-    return NULL;
-}
-
-static PyObject *type_get_ndim(PyObject *self, void *closure) {
-    const cj_type *t = ((cj_type_obj *)self)->type;
-    return t->kind == CJ_ARRAY ? PyLong_FromLong(t->ndim) : array_attr_check(t);
-}
-
-static PyObject *type_get_layout(PyObject *self, void *closure) {
-    const cj_type *t = ((cj_type_obj *)self)->type;
-    return t->kind == CJ_ARRAY ? PyUnicode_FromStringAndSize(&t->layout, 1)
-                               : array_attr_check(t);
-}
-
-static PyObject *type_get_dtype(PyObject *self, void *closure) {
-    const cj_type *t = ((cj_type_obj *)self)->type;
-    if (t->kind != CJ_ARRAY) {
-        return array_attr_check(t);
-    }
-    PyObject *o = cj_type_to_py(t->dtype);
-    Py_XINCREF(o);
-    return o;
-}
-
-static PyObject *type_get_mutable(PyObject *self, void *closure) {
-    const cj_type *t = ((cj_type_obj *)self)->type;
-    return t->kind == CJ_ARRAY ? PyBool_FromLong(!t->readonly) : array_attr_check(t);
-}
-
-static PyObject *type_get_types(PyObject *self, void *closure) {
-    const cj_type *t = ((cj_type_obj *)self)->type;
-    if (t->kind != CJ_TUPLE) {
-        PyErr_Format(PyExc_AttributeError, "%s is not a tuple type", t->name);
-        return NULL;
-    }
-    return cj_types_tuple((const cj_type *const *)t->items, t->n);
-}
-
-static PyObject *type_reduce(PyObject *self, PyObject *unused) {
-    /* pickled by name through cujit.types (scalars and arrays are enough for caching keys) */
-    return PyUnicode_FromString(((cj_type_obj *)self)->type->name);
-}
-
-static PyGetSetDef type_getset[] = {
-    {"name", type_get_name, NULL, "numba's name of the type", NULL},
-    {"bitwidth", type_get_bitwidth, NULL, "bits of a number type", NULL},
-    {"ndim", type_get_ndim, NULL, "dimensions of an array type", NULL},
-    {"layout", type_get_layout, NULL, "'C', 'F' or 'A' for an array type", NULL},
-    {"dtype", type_get_dtype, NULL, "element type of an array type", NULL},
-    {"mutable", type_get_mutable, NULL, "whether an array type is writable", NULL},
-    {"types", type_get_types, NULL, "item types of a tuple type", NULL},
-    {NULL},
-};
-
-static PyMethodDef type_methods[] = {
-    {"__reduce__", type_reduce, METH_NOARGS, NULL},
-    {NULL},
-};
-
-static PyType_Slot type_slots[] = {
-    {Py_tp_repr, type_repr},
-    {Py_tp_str, type_repr},
-    {Py_tp_call, type_call},
-    {Py_mp_subscript, type_getitem},
-    {Py_tp_getset, type_getset},
-    {Py_tp_methods, type_methods},
-    {Py_tp_doc, "A cujit type (numba's names): int64, float32[:, ::1], UniTuple(...)."},
-    {0, NULL},
-};
-
-static PyType_Spec type_spec = {
-    .name = "cujit.Type",
-    .basicsize = sizeof(cj_type_obj),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = type_slots,
-};
 
 /* ---- Signature ---- */
 
@@ -395,9 +144,8 @@ static PyObject *make_signature(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!:make_signature", &ret_obj, &PyTuple_Type, &arg_tuple)) {
         return NULL;
     }
-    const cj_type *ret = ret_obj == Py_None ? NULL : cj_type_from_py(ret_obj);
-    if (ret_obj != Py_None && ret == NULL) {
-        PyErr_SetString(PyExc_TypeError, "return type must be a cujit type or None");
+    const cj_type *ret = NULL;
+    if (ret_obj != Py_None && (ret = cj_type_from_py_checked(ret_obj, "return type")) == NULL) {
         return NULL;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(arg_tuple);
@@ -407,17 +155,37 @@ static PyObject *make_signature(PyObject *module, PyObject *args) {
     }
     const cj_type *items[CJ_MAX_ARGS];
     for (Py_ssize_t i = 0; i < n; i++) {
-        items[i] = cj_type_from_py(PyTuple_GET_ITEM(arg_tuple, i));
-        if (items[i] == NULL) {
-            PyErr_Format(PyExc_TypeError, "argument %zd of the signature is not a cujit type",
-                         i);
+        char what[48];
+        PyOS_snprintf(what, sizeof(what), "argument %zd of the signature", i);
+        if ((items[i] = cj_type_from_py_checked(PyTuple_GET_ITEM(arg_tuple, i), what)) == NULL) {
             return NULL;
         }
     }
     return cj_signature_new(ret, (int)n, items);
 }
 
-/* _core.tuple_type(items) / _core.typeof(value) / _core.type_by_name(name) */
+/* The Type object of `t` (new reference), or NULL with the exception of a failed making. */
+static PyObject *new_ref_to_py(const cj_type *t) {
+    return Py_XNewRef(t ? cj_type_to_py(t) : NULL);
+}
+
+/* The C types of the Type objects `objs`: 1, 0 when one is a type only Python knows (the
+ * caller answers None: cujit.types makes a Python-only type), -1 + TypeError on a non-type. */
+static int types_of(PyObject *const *objs, Py_ssize_t n, const cj_type **out, const char *fn) {
+    int known = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyObject_TypeCheck(objs[i], cj_TypeType)) {
+            PyErr_Format(PyExc_TypeError, "%s takes cujit types, not %.200s", fn,
+                         Py_TYPE(objs[i])->tp_name);
+            return -1;
+        }
+        out[i] = cj_type_from_py(objs[i]);
+        known = known && out[i] != NULL;
+    }
+    return known;
+}
+
+/* _core.tuple_type(items): the interned tuple type, or None if an item is Python-only. */
 static PyObject *make_tuple_type(PyObject *module, PyObject *items) {
     if (!PyTuple_Check(items) || PyTuple_GET_SIZE(items) > 256) {
         PyErr_SetString(PyExc_TypeError, "tuple_type takes a tuple of at most 256 types");
@@ -425,24 +193,15 @@ static PyObject *make_tuple_type(PyObject *module, PyObject *items) {
     }
     const cj_type *types[256];
     Py_ssize_t n = PyTuple_GET_SIZE(items);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        types[i] = cj_type_from_py(PyTuple_GET_ITEM(items, i));
-        if (types[i] == NULL) {
-            PyErr_SetString(PyExc_TypeError, "tuple_type takes cujit types");
-            return NULL;
-        }
+    int known = types_of(&PyTuple_GET_ITEM(items, 0), n, types, "tuple_type");
+    if (known <= 0) {
+        return known < 0 ? NULL : Py_NewRef(Py_None);
     }
-    const cj_type *t = cj_type_tuple((int)n, types);
-    PyObject *o = t ? cj_type_to_py(t) : NULL;
-    Py_XINCREF(o);
-    return o;
+    return new_ref_to_py(cj_type_tuple((int)n, types));
 }
 
 static PyObject *py_typeof(PyObject *module, PyObject *value) {
-    const cj_type *t = cj_typeof(value);
-    PyObject *o = t ? cj_type_to_py(t) : NULL;
-    Py_XINCREF(o);
-    return o;
+    return new_ref_to_py(cj_typeof(value));
 }
 
 static PyObject *py_type_by_name(PyObject *module, PyObject *name) {
@@ -454,11 +213,11 @@ static PyObject *py_type_by_name(PyObject *module, PyObject *name) {
         }
         return NULL;
     }
-    PyObject *o = cj_type_to_py(t);
-    Py_XINCREF(o);
-    return o;
+    return new_ref_to_py(t);
 }
 
+/* _core.array_type(dtype, ndim, layout, readonly): None when the compiler has no arrays of
+ * `dtype` (cujit.types then makes a Python-only Array). */
 static PyObject *py_array_type(PyObject *module, PyObject *args) {
     PyObject *dtype_obj;
     int ndim, readonly = 0;
@@ -466,19 +225,51 @@ static PyObject *py_array_type(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Ois|p:array_type", &dtype_obj, &ndim, &layout, &readonly)) {
         return NULL;
     }
-    const cj_type *dtype = cj_type_from_py(dtype_obj);
-    if (dtype == NULL || !cj_type_is_number(dtype)) {
-        PyErr_SetString(PyExc_TypeError, "array dtype must be a cujit number type");
+    const cj_type *dtype;
+    int known = types_of(&dtype_obj, 1, &dtype, "array_type");
+    if (known < 0) {
         return NULL;
     }
     if (strlen(layout) != 1 || !strchr("CFA", layout[0])) {
         PyErr_SetString(PyExc_ValueError, "layout must be 'C', 'F' or 'A'");
         return NULL;
     }
-    const cj_type *t = cj_type_array(dtype, ndim, layout[0], readonly);
-    PyObject *o = t ? cj_type_to_py(t) : NULL;
-    Py_XINCREF(o);
-    return o;
+    if (!known || !cj_type_is_number(dtype)) {
+        Py_RETURN_NONE;
+    }
+    return new_ref_to_py(cj_type_array(dtype, ndim, layout[0], readonly));
+}
+
+/* _core.object_type(kind, obj): kind "omitted" (an argument's default), "object" (a
+ * compile-time object: module, function, dispatcher, class, str). */
+static PyObject *py_object_type(PyObject *module, PyObject *args) {
+    const char *kind;
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "sO:object_type", &kind, &obj)) {
+        return NULL;
+    }
+    if (strcmp(kind, "omitted") == 0) {
+        return new_ref_to_py(cj_type_omitted(obj));
+    }
+    if (strcmp(kind, "object") == 0) {
+        return new_ref_to_py(cj_type_const_obj(obj));
+    }
+    PyErr_Format(PyExc_ValueError, "object_type: unknown kind %s", kind);
+    return NULL;
+}
+
+/* _core.slice_type(members) and _core.range_type(): numba's slice2/3_type and range_state. */
+static PyObject *py_slice_type(PyObject *module, PyObject *members) {
+    long n = PyLong_Check(members) ? PyLong_AsLong(members) : -1;
+    if (n != 2 && n != 3) {
+        PyErr_SetString(PyExc_ValueError, "a slice type has 2 or 3 members");
+        return NULL;
+    }
+    return new_ref_to_py(cj_type_slice((int)n));
+}
+
+static PyObject *py_range_type(PyObject *module, PyObject *unused) {
+    return new_ref_to_py(cj_type_range(0));
 }
 
 static PyMethodDef pytype_functions[] = {
@@ -487,13 +278,18 @@ static PyMethodDef pytype_functions[] = {
     {"array_type", py_array_type, METH_VARARGS, "array_type(dtype, ndim, layout, readonly)"},
     {"typeof", py_typeof, METH_O, "typeof(value) -> the cujit type of a Python value"},
     {"type_by_name", py_type_by_name, METH_O, "type_by_name(name) -> scalar type"},
+    {"object_type", py_object_type, METH_VARARGS, "object_type(kind, obj) -> object type"},
+    {"slice_type", py_slice_type, METH_O, "slice_type(members) -> slice<a:b> / slice<a:b:c>"},
+    {"range_type", py_range_type, METH_NOARGS, "range_type() -> range_state64"},
+    {"register_type_factory", cj_register_type_factory, METH_O,
+     "register_type_factory(fn): cujit.types' map from C types to its classes"},
     {"can_convert", (PyCFunction)(void (*)(void))cj_can_convert_py, METH_FASTCALL,
      "can_convert(from_type, to_type) -> 'exact', 'promote', 'safe', 'unsafe' or None"},
     {NULL},
 };
 
 int cj_pytype_init(PyObject *module) {
-    cj_TypeType = (PyTypeObject *)PyType_FromSpec(&type_spec);
+    cj_TypeType = cj_type_class_new();
     if (cj_TypeType == NULL) {
         return -1;
     }

@@ -302,30 +302,6 @@ int cj_type_is_unituple(const cj_type *t) {
     return 1;
 }
 
-char cj_type_npy_char(const cj_type *t) {
-    switch (t->kind) {
-    case CJ_BOOL:
-        return '?';
-    case CJ_INT:
-        switch (t->bits) {
-        case 8:
-            return t->is_signed ? 'b' : 'B';
-        case 16:
-            return t->is_signed ? 'h' : 'H';
-        case 32:
-            return t->is_signed ? 'i' : 'I';
-        default:
-            return t->is_signed ? 'q' : 'Q';
-        }
-    case CJ_FLOAT:
-        return t->bits == 16 ? 'e' : t->bits == 32 ? 'f' : 'd';
-    case CJ_COMPLEX:
-        return t->bits == 64 ? 'F' : 'D';
-    default:
-        return 0;
-    }
-}
-
 const cj_type *cj_type_from_npy_typenum(int typenum) {
     switch (typenum) {
     case NPY_BOOL:

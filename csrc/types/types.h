@@ -1,6 +1,7 @@
 /* types: cujit's type objects (interned: compare with ==), typeof for Python values, the
  * Python-facing Type and Signature objects, and the typing rules shared by both targets.
- * Sections: types.c (kinds, interning, names), pytype.c (Type/Signature Python objects),
+ * Sections: types.c (kinds, interning, names), pyclass.c (C types <-> cujit.types classes),
+ * pytype.c (Signature objects, _core type constructors),
  * typeof.c (Python value -> type), unify.c (unification and promotion), convert.c (the
  * argument conversion rule of dispatch), layout.c (a type's C-side size). */
 #ifndef CJ_TYPES_H
@@ -88,8 +89,6 @@ const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name);
 int cj_type_is_number(const cj_type *t);     /* bool, int, float, complex */
 int cj_type_is_integer(const cj_type *t);    /* bool or int */
 int cj_type_is_unituple(const cj_type *t);   /* tuple with all items the same (or empty) */
-/* The NumPy dtype character code ('d', 'f', 'q', ...) of a scalar type, or 0. */
-char cj_type_npy_char(const cj_type *t);
 /* The NumPy type number of a scalar type (or of an array type's dtype), or -1. */
 int cj_type_npy_typenum(const cj_type *t);
 /* Scalar type from a NumPy type number, or NULL (no exception) if unsupported. */
@@ -116,14 +115,24 @@ const cj_type *cj_typeof(PyObject *value);
 const cj_type *cj_array_type_of_layout(int typenum, int ndim, int c_contig, int f_contig,
                                        int readonly);
 
-/* ---- pytype.c: the Python side (cujit.float64, int64[:], float64(float64, float64)) ---- */
-/* The Type object of `t` (borrowed; owned by the type). NULL with an exception on failure. */
+/* ---- pyclass.c: C types <-> cujit.types' classes (made once, cached both ways) ---- */
+/* The Type object of `t` (borrowed; owned by the type): an instance of the cujit.types class
+ * of its kind (Integer, Array, UniTuple, ...). NULL with an exception on failure. */
 PyObject *cj_type_to_py(const cj_type *t);
+/* The type inside a Type object, NULL (no exception) if `obj` is not one or is a type only
+ * Python knows (Optional, CPointer, a user's subclass of cujit.types.Type). */
+const cj_type *cj_type_from_py(PyObject *obj);
+/* As cj_type_from_py, but NULL with an exception naming `what`: UnsupportedError for a type
+ * the compiler does not know, TypeError for a value that is no type. */
+const cj_type *cj_type_from_py_checked(PyObject *obj, const char *what);
+/* The base class _core.Type (subclassable; cujit.types.Type derives from it). */
+PyTypeObject *cj_type_class_new(void);
+PyObject *cj_register_type_factory(PyObject *module, PyObject *fn);
+extern PyTypeObject *cj_TypeType;
+
+/* ---- pytype.c: Signature objects and the _core type constructors (float64(float64)) ---- */
 /* A tuple of the Type objects of `items` (new reference). */
 PyObject *cj_types_tuple(const cj_type *const *items, int n);
-/* The type inside a Type object, NULL (no exception) if `obj` is not one. */
-const cj_type *cj_type_from_py(PyObject *obj);
-extern PyTypeObject *cj_TypeType;
 extern PyTypeObject *cj_SignatureType;
 /* Signature accessors: return type may be NULL (signature given without one). */
 typedef struct cj_signature_obj {

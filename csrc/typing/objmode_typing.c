@@ -55,8 +55,14 @@ static const cj_type *declared_type(cj_infer_ctx *c, cj_instr *in, PyObject *blo
         return NULL;
     }
     const cj_type *t = cj_type_from_py(declared);
+    if (t == NULL) {
+        cj_unsupported_error(c, in, "with objmode(): output type %S is not supported by "
+                                    "cujit's compiler yet", declared);
+        Py_DECREF(declared);
+        return NULL;
+    }
     Py_DECREF(declared);
-    if (t != NULL && !crosses_to_python(t)) {
+    if (!crosses_to_python(t)) {
         cj_typing_error(c, in, "with objmode(): outputs of type %s cannot come from Python "
                                "(numbers, arrays, None and tuples of them can)", t->name);
         return NULL;

@@ -7,6 +7,7 @@ from .npyufunc import DUFunc, guvectorize, vectorize
 from .types import *  # noqa: F401,F403  (numba's type names at top level)
 from .types import typeof
 from .typing import parse_signature
+from .np.numpy_support import from_dtype  # numba.from_dtype
 from .withcontexts import objmode
 from .parallel import get_num_threads, get_thread_id, prange, set_num_threads
 from . import cuda

@@ -1,16 +1,18 @@
 """Signatures in numba's spellings: "float64(float64, float64)", float64(float64, int32),
 "(int64[:], float32)", lists of them, and tuples of types (argument types only)."""
 from . import _core, types
+from .errors import UnsupportedError
 
-_NAMESPACE = {name: getattr(types, name) for name in types.__all__}
-_NAMESPACE.update({"UniTuple": types.UniTuple, "Tuple": types.Tuple, "Array": types.Array,
-                   "bool": types.boolean,  # numba's signature strings take `bool` too
-                   "__builtins__": {}})
+# numba evaluates signature strings among numba.core.types' names: its classes and instances
+_NAMESPACE = {name: value for name, value in vars(types).items() if not name.startswith("_")}
+_NAMESPACE["__builtins__"] = {}
 
 
 def _evaluate(text, what):
     try:
         return eval(text, dict(_NAMESPACE))  # names are cujit types only; no builtins
+    except UnsupportedError:
+        raise  # a type the compiler does not know yet: its own words
     except Exception as exc:
         raise TypeError(f"invalid {what} {text!r}: {exc}") from None
 

@@ -1,0 +1,215 @@
+"""Tuple types, as numba.core.types.containers: UniTuple, Tuple, NamedUniTuple, NamedTuple.
+Anonymous tuples of types the compiler knows are made by the C core (``UniTuple(int64, 3)``,
+``Tuple((int64, float32))``); named tuples are Python-only for now."""
+from collections.abc import Iterable
+
+from ... import _core
+from .abstract import ConstSized, Hashable, Sequence, Type
+from .common import SimpleIteratorType
+from .misc import unliteral
+
+
+def is_homogeneous(*tys):
+    """Whether all the types are the same."""
+    if tys:
+        first, tys = tys[0], tys[1:]
+        return not any(t != first for t in tys)
+    return True
+
+
+class BaseContainerIterator(SimpleIteratorType):
+    """The iterator of a container type."""
+
+    def __init__(self, container):
+        self.container = container
+        super().__init__("iter(%s)" % container, container.dtype)
+
+    @property
+    def key(self):
+        return self.container
+
+
+class BaseTuple(ConstSized, Hashable):
+    """Tuple types of a known size."""
+
+    @classmethod
+    def from_types(cls, tys, pyclass=None):
+        """The right tuple type for the item types (a named tuple when *pyclass* is one)."""
+        tys = tuple(tys)
+        if pyclass is not None and pyclass is not tuple:
+            if not (isinstance(pyclass, type) and issubclass(pyclass, tuple)):
+                raise TypeError(f"{pyclass!r} is not a tuple class")
+            if hasattr(pyclass, "_asdict"):
+                tys = tuple(map(unliteral, tys))
+                if tys and is_homogeneous(*tys):
+                    return NamedUniTuple(tys[0], len(tys), pyclass)
+                return NamedTuple(tys, pyclass)
+        if tys and is_homogeneous(*tys):
+            return UniTuple(tys[0], len(tys))
+        return Tuple(tys)
+
+
+class BaseAnonymousTuple(BaseTuple):
+    """Tuples that are not named tuples."""
+
+    def __unliteral__(self):
+        return type(self).from_types([unliteral(t) for t in self])
+
+
+class _HomogeneousTuple(Sequence, BaseTuple):
+
+    @property
+    def iterator_type(self):
+        return UniTupleIter(self)
+
+    def __getitem__(self, i):
+        return self.dtype
+
+    def __iter__(self):
+        return iter([self.dtype] * self.count)
+
+    def __len__(self):
+        return self.count
+
+    @property
+    def types(self):
+        return (self.dtype,) * self.count
+
+
+class UniTuple(BaseAnonymousTuple, _HomogeneousTuple, Sequence):
+    """A tuple of *count* items of one type: ``UniTuple(int64, 3)`` is UniTuple(int64 x 3)."""
+
+    def _core_make(cls, dtype, count):
+        if type(count) is not int or not 0 < count <= 256 or not isinstance(dtype, Type):
+            return None
+        return _core.tuple_type((dtype,) * count)
+
+    def __init__(self, dtype, count):
+        self.dtype = dtype
+        self.count = count
+        super().__init__("%s(%s x %d)" % (self.__class__.__name__, dtype, count))
+
+    @property
+    def mangling_args(self):
+        return self.__class__.__name__, (self.dtype, self.count)
+
+    @property
+    def key(self):
+        return self.dtype, self.count
+
+    def __unliteral__(self):
+        return type(self)(dtype=unliteral(self.dtype), count=self.count)
+
+    def __repr__(self):
+        return f"UniTuple({self.dtype!r}, {self.count})"
+
+
+class UniTupleIter(BaseContainerIterator):
+    """The iterator of a tuple (cujit iterates heterogeneous tuples too, unrolled)."""
+
+    container_class = _HomogeneousTuple
+
+
+class _HeterogeneousTuple(BaseTuple):
+
+    def __getitem__(self, i):
+        return self.types[i]
+
+    def __len__(self):
+        return len(self.types)
+
+    def __iter__(self):
+        return iter(self.types)
+
+    @staticmethod
+    def is_types_iterable(types):
+        if not isinstance(types, Iterable):
+            from ...errors import TypingError
+            raise TypingError("Argument 'types' is not iterable")
+
+
+class UnionType(Type):
+    """The union of types (a heterogeneous tuple's ``dtype``)."""
+
+    def __init__(self, types):
+        self.types = tuple(sorted(set(types), key=lambda x: x.name))
+        super().__init__("Union[{}]".format(",".join(map(str, self.types))))
+
+    def get_type_tag(self, typ):
+        return self.types.index(typ)
+
+
+class Tuple(BaseAnonymousTuple, _HeterogeneousTuple):
+    """A tuple of the given item types: ``Tuple((int64, float32))``; the same types
+    throughout give a UniTuple, as numba's."""
+
+    def _core_make(cls, types):
+        cls.is_types_iterable(types)
+        types = tuple(types)
+        if len(types) > 256 or not all(isinstance(t, Type) for t in types):
+            return None
+        return _core.tuple_type(types)
+
+    def __new__(cls, types):
+        cls.is_types_iterable(types)
+        types = tuple(types)
+        if types and all(t == types[0] for t in types[1:]):
+            return UniTuple(dtype=types[0], count=len(types))
+        return super().__new__(cls)
+
+    def __init__(self, types):
+        self.types = tuple(types)
+        self.count = len(self.types)
+        self.dtype = UnionType(types)
+        super().__init__("%s(%s)" % (self.__class__.__name__,
+                                     ", ".join(str(i) for i in self.types)))
+
+    @property
+    def mangling_args(self):
+        return self.__class__.__name__, tuple(t for t in self.types)
+
+    @property
+    def key(self):
+        return self.types
+
+    def __repr__(self):
+        return f"Tuple({tuple(ty for ty in self.types)})"
+
+
+class BaseNamedTuple(BaseTuple):
+    """Named tuple types."""
+
+
+class NamedUniTuple(_HomogeneousTuple, BaseNamedTuple):
+    """A named tuple of one item type. Python-only: cujit's compiler has no named tuples yet."""
+
+    def __init__(self, dtype, count, cls):
+        self.dtype = dtype
+        self.count = count
+        self.fields = tuple(cls._fields)
+        self.instance_class = cls
+        super().__init__("%s(%s x %d)" % (cls.__name__, dtype, count))
+
+    @property
+    def iterator_type(self):
+        return UniTupleIter(self)
+
+    @property
+    def key(self):
+        return self.instance_class, self.dtype, self.count
+
+
+class NamedTuple(_HeterogeneousTuple, BaseNamedTuple):
+    """A named tuple. Python-only: cujit's compiler has no named tuples yet."""
+
+    def __init__(self, types, cls):
+        _HeterogeneousTuple.is_types_iterable(types)
+        self.types = tuple(types)
+        self.count = len(self.types)
+        self.fields = tuple(cls._fields)
+        self.instance_class = cls
+        super().__init__("%s(%s)" % (cls.__name__, ", ".join(str(i) for i in self.types)))
+
+    @property
+    def key(self):
+        return self.instance_class, self.types

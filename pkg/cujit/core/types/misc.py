@@ -1,0 +1,168 @@
+"""Miscellaneous types, as numba.core.types.misc: NoneType, Optional, Omitted, CPointer,
+RawPointer (voidptr), Module, StringLiteral, SliceType, and literal()/unliteral()."""
+from ... import _core
+from .abstract import Dummy, Literal, Type, _hashable_key
+from .common import Opaque
+
+
+class PyObject(Dummy):
+    """A generic CPython object (numba's pyobject; cujit compiles in nopython mode only)."""
+
+
+class RawPointer(Opaque):
+    """A raw pointer without any specific meaning (``types.voidptr``)."""
+
+
+class StringLiteral(Literal, Dummy):
+    """``literal('abc')``: a compile-time string (attribute names, dtype strings)."""
+
+    def _core_make(cls, value):
+        return _core.object_type("object", value) if type(value) is str else None
+
+
+Literal.ctor_map[str] = StringLiteral
+
+
+def unliteral(lit_type):
+    """The non-literal type of a literal type (the type itself otherwise)."""
+    if hasattr(type(lit_type), "__unliteral__"):
+        return lit_type.__unliteral__()
+    return getattr(lit_type, "literal_type", lit_type)
+
+
+def literal(value):
+    """The literal type of a value: ``literal(3)`` is Literal[int](3)."""
+    ty = type(value)
+    if isinstance(value, Literal):
+        raise TypeError(f"the function does not accept a Literal type; got {value} ({ty})")
+    try:
+        ctor = Literal.ctor_map[ty]
+    except KeyError:
+        from ...errors import TypingError
+        raise TypingError(f"{ty} cannot be used as a literal") from None
+    return ctor(value)
+
+
+def maybe_literal(value):
+    """The literal type of a value, or None when it has none."""
+    try:
+        return literal(value)
+    except Exception:
+        return None
+
+
+class Omitted(Opaque):
+    """An argument left to its default value."""
+
+    def _core_make(cls, value):
+        return _core.object_type("omitted", value)
+
+    def __init__(self, value):
+        self._value = value
+        self._value_key = _hashable_key(value)
+        super().__init__("omitted(default=%r)" % (value,))
+
+    @property
+    def key(self):
+        return type(self._value), self._value_key
+
+    @property
+    def value(self):
+        return self._value
+
+
+class VarArg(Type):
+    """The type of *args of one type."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+        super().__init__("*%s" % dtype)
+
+    @property
+    def key(self):
+        return self.dtype
+
+
+class Module(Dummy):
+    """A Python module used in compiled code (``math``, ``numpy``)."""
+
+    def _core_make(cls, pymod):
+        return _core.object_type("object", pymod)
+
+    def __init__(self, pymod):
+        self.pymod = pymod
+        super().__init__("Module(%s)" % pymod)
+
+    @property
+    def key(self):
+        return self.pymod
+
+
+class CPointer(Type):
+    """A pointer to values of *dtype*. cujit's compiler has no pointer types yet: a
+    signature with one raises UnsupportedError."""
+
+    mutable = True
+
+    def __init__(self, dtype, addrspace=None):
+        self.dtype = dtype
+        self.addrspace = addrspace
+        name = "%s_%s*" % (dtype, addrspace) if addrspace is not None else "%s*" % dtype
+        super().__init__(name)
+
+    @property
+    def key(self):
+        return self.dtype, self.addrspace
+
+
+class Optional(Type):
+    """A value of *typ* or None. cujit's compiler has no optional types yet: a signature
+    with one raises UnsupportedError."""
+
+    def __init__(self, typ):
+        if isinstance(typ, (Optional, NoneType)):
+            raise TypeError(f"Optional of {typ} is not a type")
+        typ = unliteral(typ)
+        self.type = typ
+        super().__init__("OptionalType(%s)" % self.type)
+
+    @property
+    def key(self):
+        return self.type
+
+
+class NoneType(Opaque):
+    """The type of None (``types.none``); cujit's ``types.void`` (nothing returned) is a
+    NoneType of its own, named ``void``."""
+
+    def _core_make(cls, name):
+        from .scalars import _core_scalar
+        return _core_scalar(cls, name)
+
+    def unify(self, typingctx, other):
+        if isinstance(other, (Optional, NoneType)):
+            return other
+        return Optional(other)
+
+
+class EllipsisType(Opaque):
+    """The type of the Ellipsis."""
+
+
+class SliceType(Type):
+    """``slice2_type`` (slice<a:b>) and ``slice3_type`` (slice<a:b:c>)."""
+
+    def _core_make(cls, name, members):
+        t = _core.slice_type(members) if members in (2, 3) else None
+        return t if t is not None and t.name == name else None
+
+    def __init__(self, name, members):
+        if members not in (2, 3):
+            raise ValueError("a slice type has 2 or 3 members")
+        self.members = members
+        self.has_step = members >= 3
+        super().__init__(name)
+
+    @property
+    def key(self):
+        return self.members
