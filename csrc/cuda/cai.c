@@ -35,25 +35,15 @@ static int as_ssize(PyObject *v, const char *what, int axis, Py_ssize_t *out) {
     return 0;
 }
 
-static int parse_typestr(PyObject *v, cj_cai *out) {
-    if (v == NULL) {
-        return bad(PyExc_ValueError, "missing key 'typestr'");
-    }
-    if (!PyUnicode_Check(v)) {
-        return bad(PyExc_TypeError, "'typestr' must be a str, not %.100s", Py_TYPE(v)->tp_name);
-    }
-    Py_ssize_t len;
-    const char *s = PyUnicode_AsUTF8AndSize(v, &len);
-    if (s == NULL) {
-        return -1;
-    }
-    if (len < 3 || len >= (Py_ssize_t)sizeof(out->typestr) || strchr("<>|=", s[0]) == NULL) {
-        return bad(PyExc_ValueError, "unknown typestr %R", v);
+int cj_cai_set_typestr(const char *s, cj_cai *out) {
+    size_t len = strlen(s);
+    if (len < 3 || len >= sizeof(out->typestr) || strchr("<>|=", s[0]) == NULL) {
+        return bad(PyExc_ValueError, "unknown typestr '%s'", s);
     }
     char *end = NULL;
     long size = strtol(s + 2, &end, 10);
     if (end == NULL || *end != '\0' || size <= 0) {
-        return bad(PyExc_ValueError, "unknown typestr %R", v);
+        return bad(PyExc_ValueError, "unknown typestr '%s'", s);
     }
     char kind = s[1];
     int ok = 0;
@@ -67,15 +57,34 @@ static int parse_typestr(PyObject *v, cj_cai *out) {
     }
     if (!ok) {
         return bad(PyExc_ValueError,
-                   "unsupported typestr %R (bool, int, uint, float and complex are supported)", v);
+                   "unsupported typestr '%s' (bool, int, uint, float and complex are supported)",
+                   s);
     }
     if (s[0] == '>' && size > 1) {
-        return bad(PyExc_ValueError, "big-endian typestr %R is not supported", v);
+        return bad(PyExc_ValueError, "big-endian typestr '%s' is not supported", s);
     }
-    memcpy(out->typestr, s, (size_t)len + 1);
+    memcpy(out->typestr, s, len + 1);
     out->kind = kind;
     out->itemsize = (int)size;
     return 0;
+}
+
+static int parse_typestr(PyObject *v, cj_cai *out) {
+    if (v == NULL) {
+        return bad(PyExc_ValueError, "missing key 'typestr'");
+    }
+    if (!PyUnicode_Check(v)) {
+        return bad(PyExc_TypeError, "'typestr' must be a str, not %.100s", Py_TYPE(v)->tp_name);
+    }
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(v, &len);
+    if (s == NULL) {
+        return -1;
+    }
+    if ((size_t)len != strlen(s)) {
+        return bad(PyExc_ValueError, "unknown typestr %R", v);
+    }
+    return cj_cai_set_typestr(s, out);
 }
 
 /* A tuple or list's items as a tuple (new): an item's __index__ may change a list. */
@@ -231,6 +240,25 @@ static int parse_stream(PyObject *v, cj_cai *out) {
     return 0;
 }
 
+int cj_cai_set_layout(PyObject *shape, PyObject *strides, cj_cai *out) {
+    return parse_shape(shape, out) == 0 && check_size(out) == 0 && parse_strides(strides, out) == 0
+               ? 0
+               : -1;
+}
+
+int cj_cai_check_data(const cj_cai *out) {
+    if (out->data == 0 && out->size > 0) {
+        return bad(PyExc_ValueError, "null data pointer with %zd elements", out->size);
+    }
+    if (out->data % (CUdeviceptr)out->itemsize != 0) {
+        char hex[32]; /* PyUnicode_FromFormat has no %llx before Python 3.12 */
+        snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)out->data);
+        return bad(PyExc_ValueError, "data pointer %s is misaligned for itemsize %d", hex,
+                   (int)out->itemsize);
+    }
+    return 0;
+}
+
 int cj_cai_parse_dict(PyObject *dict, cj_cai *out) {
     if (!PyDict_Check(dict)) {
         return bad(PyExc_TypeError, "it must be a dict, not %.100s", Py_TYPE(dict)->tp_name);
@@ -262,27 +290,14 @@ int cj_cai_parse_dict(PyObject *dict, cj_cai *out) {
         v[k] = Py_XNewRef(PyDict_GetItemString(dict, keys[k]));
     }
     int rc = -1;
-    if (parse_typestr(v[TYPESTR], out) == 0 && parse_shape(v[SHAPE], out) == 0 &&
-        check_size(out) == 0 && parse_strides(v[STRIDES], out) == 0 &&
+    if (parse_typestr(v[TYPESTR], out) == 0 && cj_cai_set_layout(v[SHAPE], v[STRIDES], out) == 0 &&
         parse_data(v[DATA], out) == 0 && parse_stream(v[STREAM], out) == 0) {
         rc = 0;
     }
     for (int k = 0; k < NKEYS; k++) {
         Py_XDECREF(v[k]);
     }
-    if (rc < 0) {
-        return -1;
-    }
-    if (out->data == 0 && out->size > 0) {
-        return bad(PyExc_ValueError, "null data pointer with %zd elements", out->size);
-    }
-    if (out->data % (CUdeviceptr)out->itemsize != 0) {
-        char hex[32]; /* PyUnicode_FromFormat has no %llx before Python 3.12 */
-        snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)out->data);
-        return bad(PyExc_ValueError, "data pointer %s is misaligned for itemsize %d", hex,
-                   (int)out->itemsize);
-    }
-    return 0;
+    return rc < 0 ? -1 : cj_cai_check_data(out);
 }
 
 int cj_cai_parse(PyObject *obj, cj_cai *out) {

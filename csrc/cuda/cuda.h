@@ -122,6 +122,16 @@ int cj_cai_parse_dict(PyObject *dict, cj_cai *out);
 int cj_cai_parse(PyObject *obj, cj_cai *out);
 /* The NumPy dtype of a parsed interface (new reference) or NULL. */
 PyArray_Descr *cj_cai_dtype(const cj_cai *cai);
+/* The pieces of a parse, for readers of other sources (cai_fast.c), each 0 or -1 with the
+ * same errors as the dict's: a typestr ("<f8"); shape and strides (a tuple or list of ints;
+ * strides in bytes, or NULL/None for C order); data (after data and itemsize are set). */
+int cj_cai_set_typestr(const char *typestr, cj_cai *out);
+int cj_cai_set_layout(PyObject *shape, PyObject *strides, cj_cai *out);
+int cj_cai_check_data(const cj_cai *out);
+/* cai_fast.c: a CuPy array or a PyTorch CUDA tensor read from its own attributes, without
+ * building its __cuda_array_interface__ dict: 1 when read into `out`, 0 when `obj` is neither
+ * (or not plainly: the dict then says why), -1 with an exception. */
+int cj_cai_fast(PyObject *obj, cj_cai *out);
 
 /* ---- staging.c ---- */
 /* Copies n bytes between pageable host memory and the device through pinned staging buffers

@@ -71,16 +71,25 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         slot->value = arg;
         return cj_typeof(arg);
     }
-    PyObject *cai_attr = PyObject_GetAttrString(arg, "__cuda_array_interface__");
-    if (cai_attr == NULL) {
-        PyErr_Clear();
-        return cj_typeof(arg); /* its TypeError names the value */
-    }
     cj_cai cai;
-    int rc = cj_cai_parse_dict(cai_attr, &cai);
-    Py_DECREF(cai_attr);
+    int rc = cj_cai_fast(arg, &cai); /* CuPy, PyTorch: no dict */
     if (rc < 0) {
         return NULL;
+    }
+    if (rc == 0) {
+        PyObject *cai_attr = PyObject_GetAttrString(arg, "__cuda_array_interface__");
+        if (cai_attr == NULL) {
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
+                return NULL; /* the interface says why it cannot be had (torch: grad) */
+            }
+            PyErr_Clear();
+            return cj_typeof(arg); /* its TypeError names the value */
+        }
+        rc = cj_cai_parse_dict(cai_attr, &cai);
+        Py_DECREF(cai_attr);
+        if (rc < 0) {
+            return NULL;
+        }
     }
     PyArray_Descr *d = cj_cai_dtype(&cai);
     if (d == NULL) {
