@@ -61,8 +61,20 @@ static int kind_of(PyTypeObject *tp) {
     return kind;
 }
 
-/* obj.name, a new reference or NULL + exception */
+/* obj.name, a new reference or NULL + exception; the names interned once (a launch reads
+ * several per argument: making each name's str every time cost as much as the reads) */
 static PyObject *attr(PyObject *obj, const char *name) {
+    static const char *texts[] = {"dtype", "shape", "strides", "data", "ptr", "is_cuda",
+                                  "requires_grad", "is_sparse"};
+    static PyObject *interned[sizeof(texts) / sizeof(texts[0])];
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        if (texts[i] == name || strcmp(texts[i], name) == 0) {
+            if (interned[i] == NULL && (interned[i] = PyUnicode_InternFromString(name)) == NULL) {
+                return NULL;
+            }
+            return PyObject_GetAttr(obj, interned[i]);
+        }
+    }
     return PyObject_GetAttrString(obj, name);
 }
 
@@ -90,12 +102,15 @@ static int read_cupy(PyObject *obj, cj_cai *out) {
         return -1;
     }
     int plain = PyArray_DescrCheck(dtype) && strchr("biufc", ((PyArray_Descr *)dtype)->kind);
-    char typestr[16];
-    if (plain) {
+    char typestr[8] = {0};
+    if (plain) { /* "<f8": sizes are 1 to 16, the checks below reject any other */
         PyArray_Descr *d = (PyArray_Descr *)dtype;
-        char order = d->byteorder == '>' ? '>' : PyDataType_ELSIZE(d) == 1 ? '|' : '<';
-        PyOS_snprintf(typestr, sizeof(typestr), "%c%c%d", order, d->kind,
-                      (int)PyDataType_ELSIZE(d));
+        int size = (int)PyDataType_ELSIZE(d);
+        typestr[0] = d->byteorder == '>' ? '>' : size == 1 ? '|' : '<';
+        typestr[1] = d->kind;
+        typestr[2] = (char)('0' + (size >= 10 ? size / 10 : size % 10));
+        typestr[3] = size >= 10 ? (char)('0' + size % 10) : '\0';
+        plain = size >= 1 && size <= 16;
     }
     Py_DECREF(dtype);
     if (!plain) {
