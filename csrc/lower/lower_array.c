@@ -206,6 +206,9 @@ LLVMValueRef cj_array_view(cj_lower *L, LLVMValueRef arr, LLVMValueRef offset, i
 }
 
 static LLVMValueRef load_elem(cj_lower *L, LLVMValueRef p, const cj_type *dtype) {
+    if (dtype->kind == CJ_RECORD) { /* a record view aliases the array (numba's) */
+        return LLVMBuildBitCast(L->b, p, cj_llvm_type(L->ctx, dtype), "record");
+    }
     LLVMValueRef v = LLVMBuildLoad2(L->b, cj_elem_type(L->ctx, dtype), p, "elem");
     if (dtype->kind == CJ_BOOL) {
         v = LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
@@ -214,6 +217,10 @@ static LLVMValueRef load_elem(cj_lower *L, LLVMValueRef p, const cj_type *dtype)
 }
 
 static void store_elem(cj_lower *L, LLVMValueRef p, LLVMValueRef v, const cj_type *dtype) {
+    if (dtype->kind == CJ_RECORD) { /* a[i] = record: its bytes */
+        LLVMBuildMemMove(L->b, p, 1, v, 1, cj_i64(L, dtype->itemsize));
+        return;
+    }
     if (dtype->kind == CJ_BOOL) {
         v = LLVMBuildZExt(L->b, v, LLVMInt8TypeInContext(L->ctx), "");
     }

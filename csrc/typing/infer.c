@@ -414,8 +414,10 @@ static int is_string(const cj_type *t) {
 /* Strings exist only as constant exception messages: any other use is unsupported. */
 static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
     int first = 0;
-    if (in->op == CJ_I_COPY || in->op == CJ_I_CONST) {
-        return 0;
+    if (in->op == CJ_I_COPY || in->op == CJ_I_CONST ||
+        (in->flags & CJ_F_ATTR) || ((in->op == CJ_I_GETITEM || in->op == CJ_I_SETITEM) &&
+                                    cj_is_record_subject(cj_vt(c, in->args[0])))) {
+        return 0; /* obj.name = v, rec['x'] (record_access.c) */
     }
     if (in->op == CJ_I_CALL) {
         const cj_type *callee = cj_vt(c, in->args[0]);

@@ -1,0 +1,118 @@
+/* record_access.c: typing of records' fields, numba's Record getattr, static_getitem and
+ * setattr: rec.x and rec['x'] (a literal string) give the field's type (a scalar, a nested
+ * record, or a C-contiguous array for an array field); rec.x = v and rec['x'] = v cast v to a
+ * scalar field's type. On an array of records, a.x and a['x'] are views of the field (layout
+ * 'A', numba's). Resolved instructions get sub = CJ_SUB_FIELD and index = the field, which
+ * lowering (lower_record.c) reads. */
+#include "typing/infer_internal.h"
+
+#include <string.h>
+
+/* The field `name` of record `rec` as the instruction's resolution; -1 with numba's
+ * TypingError when there is no such field. */
+static int resolve_field(cj_infer_ctx *c, cj_instr *in, const cj_type *rec, const char *name) {
+    int i = cj_record_field_index(rec, name);
+    if (i < 0) {
+        PyObject *names = cj_record_field_names(rec);
+        if (names == NULL) {
+            return -1;
+        }
+        cj_typing_error(c, in, "Field '%s' was not found in record with fields %U", name,
+                        names);
+        Py_DECREF(names);
+        return -1;
+    }
+    in->sub = CJ_SUB_FIELD;
+    in->index = i;
+    return i;
+}
+
+/* The field name a record subscript uses: a constant string (NULL, no exception, if not). */
+static const char *literal_name(cj_infer_ctx *c, int var) {
+    PyObject *k = cj_const_of(c, var);
+    if (k == NULL || !PyUnicode_Check(k)) {
+        return NULL;
+    }
+    const char *s = PyUnicode_AsUTF8(k);
+    if (s == NULL) {
+        PyErr_Clear();
+    }
+    return s;
+}
+
+int cj_is_record_subject(const cj_type *t) {
+    return t != NULL && (t->kind == CJ_RECORD ||
+                         (t->kind == CJ_ARRAY && t->dtype->kind == CJ_RECORD));
+}
+
+/* The type of field i of `t` (a record, or an array of records: a view of the field). */
+static int field_type(cj_infer_ctx *c, cj_instr *in, const cj_type *t, int i,
+                      const cj_type **out) {
+    if (t->kind == CJ_RECORD) {
+        *out = t->fields[i].type;
+        return 1;
+    }
+    const cj_type *ft = t->dtype->fields[i].type;
+    if (ft->kind == CJ_ARRAY) {
+        return cj_unsupported_error(c, in, "cujit does not support a view of the array field "
+                                           "'%s' of every record of %s yet (index a record "
+                                           "first: a[i].%s)", t->dtype->fields[i].name,
+                                    t->name, t->dtype->fields[i].name);
+    }
+    *out = cj_type_array(ft, t->ndim, 'A', t->readonly);
+    return *out ? 1 : -1;
+}
+
+int cj_type_record_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const char *name,
+                           const cj_type **out) {
+    const cj_type *rec = t->kind == CJ_RECORD ? t : t->dtype;
+    int i = resolve_field(c, in, rec, name);
+    return i < 0 ? -1 : field_type(c, in, t, i, out);
+}
+
+int cj_type_record_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
+                           const cj_type **out) {
+    const char *name = literal_name(c, in->args[1]);
+    if (name == NULL) {
+        if (t->kind == CJ_ARRAY) {
+            return 2; /* an ordinary index of an array of records */
+        }
+        return PyErr_Occurred() ? -1 : cj_typing_error(c, in, "a record is indexed by a "
+                                                              "constant field name, not %s",
+                                                       cj_vt(c, in->args[1])->name);
+    }
+    return cj_type_record_getattr(c, in, t, name, out);
+}
+
+int cj_type_record_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
+                           const cj_type *val) {
+    const char *name = literal_name(c, in->args[1]);
+    if (t->kind != CJ_RECORD) {
+        if (name == NULL && !(in->flags & CJ_F_ATTR)) {
+            return 2; /* a[i] = ... of an array of records */
+        }
+        return cj_unsupported_error(c, in, "cujit does not support assigning to a field of "
+                                           "every record of %s (assign a[i].%s)", t->name,
+                                    name ? name : "field");
+    }
+    if (name == NULL) {
+        return PyErr_Occurred() ? -1 : cj_typing_error(c, in, "a record is indexed by a "
+                                                              "constant field name, not %s",
+                                                       cj_vt(c, in->args[1])->name);
+    }
+    int i = resolve_field(c, in, t, name);
+    if (i < 0) {
+        return -1;
+    }
+    const cj_type *ft = t->fields[i].type;
+    if (!cj_type_is_number(ft)) {
+        return cj_unsupported_error(c, in, "cujit does not support assigning to the %s field "
+                                           "'%s' as a whole (assign its items)",
+                                    ft->kind == CJ_RECORD ? "record" : "array", name);
+    }
+    if (!cj_type_is_number(val) || (val->kind == CJ_COMPLEX && ft->kind != CJ_COMPLEX)) {
+        return cj_typing_error(c, in, "cannot assign %s to field '%s' of type %s", val->name,
+                               name, ft->name);
+    }
+    return 1;
+}
