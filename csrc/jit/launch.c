@@ -18,13 +18,28 @@
 
 /* ---- argument types ---- */
 
-/* types/'s cached array type, with the launcher's words for a dtype kernels do not take. */
-static const cj_type *array_type(int typenum, int ndim, int c_contig, int f_contig,
+/* types/'s array type of a dtype (records too), with the launcher's words for a dtype
+ * kernels do not take. `descr` is borrowed. */
+static const cj_type *array_type(PyArray_Descr *descr, int ndim, int c_contig, int f_contig,
                                  int readonly) {
-    const cj_type *t = cj_array_type_of_layout(typenum, ndim, c_contig, f_contig, readonly);
+    const cj_type *t = cj_array_type_of_descr((PyObject *)descr, ndim, c_contig, f_contig,
+                                              readonly);
     if (t == NULL && !PyErr_Occurred()) {
-        PyErr_Format(PyExc_TypeError, "cujit kernels do not take arrays of NumPy type %d",
-                     typenum);
+        PyErr_Format(PyExc_TypeError, "cujit kernels do not take arrays of dtype %R",
+                     (PyObject *)descr);
+    }
+    return t;
+}
+
+/* A scalar argument's type; a single record is refused (it would need a device copy). */
+static const cj_type *scalar_type(PyObject *arg) {
+    const cj_type *t = cj_typeof(arg);
+    if (t != NULL && t->kind == CJ_RECORD) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "cujit does not support a single record as a kernel argument yet "
+                        "(numba-cuda copies it to the device as a DeviceRecord): pass an "
+                        "array of records, e.g. a[i:i + 1] or cuda.to_device(np.array([rec]))");
+        return NULL;
     }
     return t;
 }
@@ -48,7 +63,7 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         slot->ndim = a->ndim;
         memcpy(slot->shape, a->shape, sizeof(Py_ssize_t) * (size_t)a->ndim);
         memcpy(slot->strides, a->strides, sizeof(Py_ssize_t) * (size_t)a->ndim);
-        return array_type(a->dtype->type_num, a->ndim, cj_devicearray_is_c_contiguous(a),
+        return array_type(a->dtype, a->ndim, cj_devicearray_is_c_contiguous(a),
                           cj_devicearray_is_f_contiguous(a), a->readonly);
     }
     if (PyArray_Check(arg)) {
@@ -64,12 +79,12 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         memcpy(slot->shape, PyArray_DIMS(h), sizeof(Py_ssize_t) * (size_t)slot->ndim);
         cj_layout_default_strides(slot->ndim, slot->shape, PyArray_ITEMSIZE(h), 0,
                                   slot->strides);
-        return array_type(PyArray_TYPE(h), slot->ndim, 1, slot->ndim <= 1, 0);
+        return array_type(PyArray_DESCR(h), slot->ndim, 1, slot->ndim <= 1, 0);
     }
     if (PyLong_Check(arg) || PyFloat_Check(arg) || PyBool_Check(arg) || PyComplex_Check(arg) ||
         PyTuple_Check(arg) || PyArray_IsScalar(arg, Generic)) {
         slot->value = arg;
-        return cj_typeof(arg);
+        return scalar_type(arg);
     }
     PyObject *cai_attr = PyObject_GetAttrString(arg, "__cuda_array_interface__");
     if (cai_attr == NULL) {
@@ -86,8 +101,6 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
     if (d == NULL) {
         return NULL;
     }
-    int typenum = d->type_num;
-    Py_DECREF(d);
     slot->data = cai.data;
     slot->ndim = cai.ndim;
     memcpy(slot->shape, cai.shape, sizeof(Py_ssize_t) * (size_t)cai.ndim);
@@ -95,7 +108,9 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
     /* typed as a DeviceNDArray of the same layout would be */
     int c_contig = cj_layout_is_contiguous(cai.ndim, cai.shape, cai.strides, cai.itemsize, 0);
     int f_contig = cj_layout_is_contiguous(cai.ndim, cai.shape, cai.strides, cai.itemsize, 1);
-    return array_type(typenum, cai.ndim, c_contig, f_contig, cai.readonly);
+    const cj_type *t = array_type(d, cai.ndim, c_contig, f_contig, cai.readonly);
+    Py_DECREF(d);
+    return t;
 }
 
 /* ---- packing (lower_kernel.h's ABI): each leaf in its own 8-byte-aligned word ---- */

@@ -128,7 +128,7 @@ static int slice_kind(PyObject *s) {
 /* float32[:, ::1] -> array(float32, 2d, C); the `::1` first means F, last means C. */
 static PyObject *type_getitem(PyObject *self, PyObject *key) {
     const cj_type *dtype = ((cj_type_obj *)self)->type;
-    if (!cj_type_is_number(dtype)) {
+    if (!cj_type_is_number(dtype) && dtype->kind != CJ_RECORD) {
         PyErr_Format(PyExc_TypeError, "cannot make an array of %s", dtype->name);
         return NULL;
     }
@@ -467,8 +467,8 @@ static PyObject *py_array_type(PyObject *module, PyObject *args) {
         return NULL;
     }
     const cj_type *dtype = cj_type_from_py(dtype_obj);
-    if (dtype == NULL || !cj_type_is_number(dtype)) {
-        PyErr_SetString(PyExc_TypeError, "array dtype must be a cujit number type");
+    if (dtype == NULL || (!cj_type_is_number(dtype) && dtype->kind != CJ_RECORD)) {
+        PyErr_SetString(PyExc_TypeError, "array dtype must be a cujit number or record type");
         return NULL;
     }
     if (strlen(layout) != 1 || !strchr("CFA", layout[0])) {
@@ -481,7 +481,24 @@ static PyObject *py_array_type(PyObject *module, PyObject *args) {
     return o;
 }
 
+/* numba.np.numpy_support.from_dtype: the cujit type of a NumPy dtype (records too). */
+static PyObject *py_from_dtype(PyObject *module, PyObject *obj) {
+    PyArray_Descr *d = NULL;
+    if (!PyArray_DescrConverter(obj, &d)) {
+        return NULL;
+    }
+    const cj_type *t = cj_type_from_descr((PyObject *)d);
+    if (t == NULL && !PyErr_Occurred()) {
+        PyErr_Format(cj_UnsupportedError, "unsupported array dtype: %R", (PyObject *)d);
+    }
+    Py_DECREF(d);
+    PyObject *o = t ? cj_type_to_py(t) : NULL;
+    Py_XINCREF(o);
+    return o;
+}
+
 static PyMethodDef pytype_functions[] = {
+    {"from_dtype", py_from_dtype, METH_O, "from_dtype(dtype) -> the cujit type of a dtype"},
     {"make_signature", make_signature, METH_VARARGS, "make_signature(ret, args) -> Signature"},
     {"tuple_type", make_tuple_type, METH_O, "tuple_type(types) -> Tuple/UniTuple type"},
     {"array_type", py_array_type, METH_VARARGS, "array_type(dtype, ndim, layout, readonly)"},

@@ -88,12 +88,17 @@ int cj_type_record_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                            const cj_type *val) {
     const char *name = literal_name(c, in->args[1]);
     if (t->kind != CJ_RECORD) {
-        if (name == NULL && !(in->flags & CJ_F_ATTR)) {
-            return 2; /* a[i] = ... of an array of records */
+        if (name != NULL && cj_record_field_index(t->dtype, name) >= 0) {
+            return cj_unsupported_error(c, in, "cujit does not support assigning to a field "
+                                               "of every record of %s (assign a[i].%s)",
+                                        t->name, name);
         }
-        return cj_unsupported_error(c, in, "cujit does not support assigning to a field of "
-                                           "every record of %s (assign a[i].%s)", t->name,
-                                    name ? name : "field");
+        if (in->flags & CJ_F_ATTR) {
+            return cj_unsupported_error(c, in, "cujit does not support attribute assignment "
+                                               "(to %s): only a record's fields take one",
+                                        t->name);
+        }
+        return 2; /* a[i] = ... of an array of records */
     }
     if (name == NULL) {
         return PyErr_Occurred() ? -1 : cj_typing_error(c, in, "a record is indexed by a "

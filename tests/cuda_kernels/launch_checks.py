@@ -189,6 +189,41 @@ def check_failed_load_keeps_its_exception():
     del os.environ["CUJIT_CACHE_DIR"]
 
 
+STATE = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
+
+
+@cuda.jit
+def bump_states(st, k):
+    i = cuda.grid(1)
+    if i < st.shape[0]:
+        st[i].s0 += k
+
+
+def check_record_arrays():
+    # cuda.random's state dtype: device arrays of records round-trip and pass as one pointer
+    host = np.zeros(5, STATE)
+    host["s0"] = np.arange(5)
+    host["s1"] = 2 ** 63 + np.arange(5, dtype=np.uint64)
+    d = cuda.to_device(host)
+    assert d.dtype == STATE and d.shape == (5,)
+    back = d.copy_to_host()
+    assert back.dtype == STATE and back.tobytes() == host.tobytes()
+    bump_states[1, 32](d, np.uint64(3))
+    p = params()
+    assert p[0] == d.device_ctypes_pointer.value and p[1:3] == [5, 16] and p[3] == 3, p
+    e = cuda.device_array(4, dtype=STATE)
+    assert e.dtype == STATE and e.strides == (16,)
+    bump_states[1, 32](host, np.uint64(1))  # a NumPy array of records: copied in and back
+    assert host.tobytes() == back.tobytes()  # the fake device runs nothing
+    for call in (lambda: bump_states[1, 1](host[0], 1), lambda: cuda.to_device(host[0])):
+        try:
+            call()
+        except NotImplementedError as exc:
+            assert "record" in str(exc), exc
+        else:
+            raise AssertionError("expected NotImplementedError")
+
+
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
         fn()

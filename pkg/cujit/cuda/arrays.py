@@ -13,6 +13,10 @@ def to_device(obj, stream=0, copy=True, to=None):
     if to is not None:
         to.copy_to_device(obj, stream=stream)
         return to
+    if isinstance(obj, np.void) and obj.dtype.fields is not None:
+        raise NotImplementedError(
+            "cujit does not support cuda.to_device of a single record (numba-cuda's "
+            "DeviceRecord) yet: copy an array of records, e.g. cuda.to_device(a[i:i + 1])")
     return _core.to_device(obj, stream, copy)
 
 
