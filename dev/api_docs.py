@@ -10,7 +10,7 @@ OUT = os.path.join(ROOT, "docs", "api.md")
 
 SECTIONS = [
     ("cujit", ["jit", "njit", "vectorize", "guvectorize", "DUFunc", "annotate", "objmode", "typeof",
-               "parse_signature"]),
+               "from_dtype", "parse_signature"]),
     ("cujit.decorators.Dispatcher (what jit returns)", None),
     ("cujit.cuda", ["jit", "compile_ptx", "compile_ptx_for_current_device", "declare_device",
                     "to_device", "device_array", "device_array_like", "pinned_array",

@@ -208,6 +208,9 @@ static PyObject *type_get_layout(PyObject *self, void *closure) {
 
 static PyObject *type_get_dtype(PyObject *self, void *closure) {
     const cj_type *t = ((cj_type_obj *)self)->type;
+    if (t->kind == CJ_RECORD) { /* numba's Record.dtype: the NumPy dtype */
+        return Py_NewRef(t->obj);
+    }
     if (t->kind != CJ_ARRAY) {
         return array_attr_check(t);
     }
@@ -240,7 +243,8 @@ static PyGetSetDef type_getset[] = {
     {"bitwidth", type_get_bitwidth, NULL, "bits of a number type", NULL},
     {"ndim", type_get_ndim, NULL, "dimensions of an array type", NULL},
     {"layout", type_get_layout, NULL, "'C', 'F' or 'A' for an array type", NULL},
-    {"dtype", type_get_dtype, NULL, "element type of an array type", NULL},
+    {"dtype", type_get_dtype, NULL, "element type of an array type; a record's NumPy dtype",
+     NULL},
     {"mutable", type_get_mutable, NULL, "whether an array type is writable", NULL},
     {"types", type_get_types, NULL, "item types of a tuple type", NULL},
     {NULL},

@@ -138,6 +138,9 @@ const cj_type *cj_type_complex(int bits) {
     return intern_named(&t, name);
 }
 
+/* a record's name may be long (record.c allows 8192 bytes) */
+#define RECORD_ARRAY_NAME 8300
+
 const cj_type *cj_type_array(const cj_type *dtype, int ndim, char layout, int readonly) {
     if (cj_layout_check_ndim(ndim) < 0) {
         return NULL;
@@ -145,9 +148,10 @@ const cj_type *cj_type_array(const cj_type *dtype, int ndim, char layout, int re
     if (ndim <= 1 && layout == 'F') {
         layout = 'C'; /* numba: 0-d and 1-d contiguous arrays are 'C' */
     }
-    char name[256];
-    PyOS_snprintf(name, sizeof(name), "%sarray(%s, %dd, %c)", readonly ? "readonly " : "",
-                  dtype->name, ndim, layout);
+    char name[RECORD_ARRAY_NAME];
+    PyOS_snprintf(name, sizeof(name), "%s%sarray(%s, %dd, %c)",
+                  dtype->kind == CJ_RECORD && !dtype->aligned ? "unaligned " : "",
+                  readonly ? "readonly " : "", dtype->name, ndim, layout);
     cj_type t = {.kind = CJ_ARRAY, .dtype = dtype, .ndim = ndim, .layout = layout,
                  .readonly = readonly};
     return intern_named(&t, name);

@@ -45,10 +45,35 @@ int cj_is_record_subject(const cj_type *t) {
                          (t->kind == CJ_ARRAY && t->dtype->kind == CJ_RECORD));
 }
 
+/* Arrays over a record's bytes (an array field, a view a.x) load each element at its
+ * natural alignment, which a packed dtype need not give: CUDA faults on a misaligned load,
+ * so there they are refused unless `base` (the record's alignment, or the itemsize for a
+ * view) and the field's offset keep it (scalar fields are read with the alignment they have:
+ * lower_record.c). */
+static int misaligned_on_cuda(cj_infer_ctx *c, cj_instr *in, const cj_type *rec, int i,
+                              int64_t base) {
+    const cj_field *f = &rec->fields[i];
+    const cj_type *elem = f->type->kind == CJ_ARRAY ? f->type->dtype : f->type;
+    size_t natural = elem->kind == CJ_RECORD ? 1 : cj_abi_align(elem);
+    if (c->env->target != CJ_TARGET_CUDA ||
+        ((size_t)f->offset % natural == 0 && (size_t)base % natural == 0)) {
+        return 0;
+    }
+    return cj_unsupported_error(c, in, "cujit does not support the misaligned %s '%s' of %s "
+                                       "in CUDA code (its items are not on %zu-byte "
+                                       "boundaries: make the dtype with align=True)",
+                                f->type->kind == CJ_ARRAY ? "array field" : "field view",
+                                f->name, rec->name, natural);
+}
+
 /* The type of field i of `t` (a record, or an array of records: a view of the field). */
 static int field_type(cj_infer_ctx *c, cj_instr *in, const cj_type *t, int i,
                       const cj_type **out) {
     if (t->kind == CJ_RECORD) {
+        if (t->fields[i].type->kind == CJ_ARRAY &&
+            misaligned_on_cuda(c, in, t, i, t->alignment) < 0) {
+            return -1;
+        }
         *out = t->fields[i].type;
         return 1;
     }
@@ -58,6 +83,9 @@ static int field_type(cj_infer_ctx *c, cj_instr *in, const cj_type *t, int i,
                                            "'%s' of every record of %s yet (index a record "
                                            "first: a[i].%s)", t->dtype->fields[i].name,
                                     t->name, t->dtype->fields[i].name);
+    }
+    if (misaligned_on_cuda(c, in, t->dtype, i, t->dtype->itemsize) < 0) {
+        return -1;
     }
     *out = cj_type_array(ft, t->ndim, 'A', t->readonly);
     return *out ? 1 : -1;

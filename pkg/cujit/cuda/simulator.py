@@ -323,8 +323,12 @@ def _cell_is_cuda(cell):
 
 
 def _device_value(arg):
-    """What a kernel sees for an argument: device arrays as their NumPy array."""
-    return arg._array if isinstance(arg, DeviceNDArray) else arg
+    """What a kernel sees for an argument: device arrays as their NumPy array; arrays of
+    records as record arrays (a[i].x and a[i].x = v work on np.record, as in compiled code)."""
+    value = arg._array if isinstance(arg, DeviceNDArray) else arg
+    if isinstance(value, np.ndarray) and value.dtype.names is not None:
+        return value.view(np.recarray)
+    return value
 
 
 class DeviceFunction:

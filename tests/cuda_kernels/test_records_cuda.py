@@ -1,0 +1,152 @@
+"""Records in CUDA kernels: PTX that ptxas -arch=sm_90 accepts for field reads and writes,
+nested records, array fields and device functions taking records (cuda.random's state dtype
+among them); the CUDA-only refusals; and, on a GPU, kernels over record arrays against NumPy."""
+import numpy as np
+import pytest
+
+from cujit import cuda, from_dtype, uint64
+from cujit.errors import UnsupportedError
+
+STATE = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)  # cuda.random's
+INNER = np.dtype([("a", "u1"), ("b", "f4")])
+PACKED = np.dtype([("x", "i4"), ("y", "f8"), ("v", "f8", (3,)), ("inner", INNER)])
+ALIGNED = np.dtype(PACKED.descr, align=True)
+SCALARS = np.dtype([("x", "i4"), ("y", "f8"), ("inner", INNER)])  # packed, no array field
+
+
+@cuda.jit(device=True)
+def xorshift_step(r):
+    # one xoroshiro128+-style step on a state record (a device function writing through it)
+    s0 = r.s0
+    s1 = r["s1"] ^ s0
+    r.s0 = ((s0 << uint64(24)) | (s0 >> uint64(40))) ^ s1 ^ (s1 << uint64(16))
+    r.s1 = (s1 << uint64(37)) | (s1 >> uint64(27))
+    return r.s0 + r.s1
+
+
+def k_states(states, out):
+    i = cuda.grid(1)
+    if i < states.shape[0]:
+        out[i] = xorshift_step(states[i])
+
+
+def k_fields(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        r = a[i]
+        r.x += 1
+        a[i].v[1] = r.y * 2
+        r.inner.b = r.inner.a + 0.5
+        out[i] = r.x + r.y + r.v[0] + r.v[2] + a[i]["inner"]["b"]
+
+
+def k_scalars(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        r = a[i]
+        r.x += 1
+        r.inner.b = r.inner.a + 0.5
+        a[i]["y"] = r.y * 2  # y at offset 4: read and written with the alignment it has
+        out[i] = r.x + r.y + a[i]["inner"]["b"]
+
+
+def expected_scalars(a):
+    a = a.copy()
+    a["x"] += 1
+    a["inner"]["b"] = a["inner"]["a"] + 0.5
+    a["y"] *= 2
+    return a, a["x"] + a["y"] + a["inner"]["b"]
+
+
+def expected_states(states):
+    s = states.copy()
+    s0, s1 = s["s0"].copy(), s["s1"] ^ s["s0"]
+    with np.errstate(over="ignore"):
+        s["s0"] = ((s0 << np.uint64(24)) | (s0 >> np.uint64(40))) ^ s1 ^ (s1 << np.uint64(16))
+        s["s1"] = (s1 << np.uint64(37)) | (s1 >> np.uint64(27))
+        return s, s["s0"] + s["s1"]
+
+
+def expected_fields(a):
+    a = a.copy()
+    a["x"] += 1
+    a["v"][:, 1] = a["y"] * 2
+    a["inner"]["b"] = a["inner"]["a"] + 0.5
+    out = a["x"] + a["y"] + a["v"][:, 0] + a["v"][:, 2] + a["inner"]["b"]
+    return a, out
+
+
+def make_fields(dt, n=37):
+    a = np.zeros(n, dt)
+    a["x"] = np.arange(n) - 5
+    a["y"] = np.arange(n) * 0.25
+    if "v" in dt.names:
+        a["v"] = np.arange(3 * n).reshape(n, 3)
+    a["inner"]["a"] = np.arange(n) % 256
+    return a
+
+
+def make_states(n=100):
+    s = np.zeros(n, STATE)
+    s["s0"] = np.arange(n, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    s["s1"] = np.arange(n, dtype=np.uint64) + np.uint64(2 ** 63 + 12345)
+    return s
+
+
+@pytest.mark.parametrize("kernel, argtypes", [
+    (k_states, (from_dtype(STATE)[:], uint64[:])),
+    (k_scalars, (from_dtype(SCALARS)[:], from_dtype(np.float64)[:])),
+    (k_fields, (from_dtype(ALIGNED)[::1], from_dtype(np.float64)[:])),
+], ids=["states", "packed", "aligned"])
+def test_record_kernels_assemble(kernel, argtypes, assemble):
+    ptx, resty = cuda.compile_ptx(kernel, argtypes)
+    assert str(resty) == "none"
+    assemble(ptx)
+
+
+def test_misaligned_array_field_refused_on_cuda(nvvm):
+    with pytest.raises(UnsupportedError, match="misaligned array field 'v'.*align=True"):
+        cuda.compile_ptx(k_fields, (from_dtype(PACKED)[:], from_dtype(np.float64)[:]))
+
+
+def test_misaligned_field_view_refused_on_cuda(nvvm):
+    def view(a, out):
+        out[0] = a.y[0]  # y sits at offset 4 of a packed dtype: a misaligned float64 view
+
+    with pytest.raises(UnsupportedError, match="misaligned field view 'y'"):
+        cuda.compile_ptx(view, (from_dtype(PACKED)[:], from_dtype(np.float64)[:]))
+
+    def aligned_view(a, out):
+        out[0] = a.y[0]
+
+    ptx, _ = cuda.compile_ptx(aligned_view, (from_dtype(ALIGNED)[:], from_dtype(np.float64)[:]))
+    assert ".entry" in ptx
+
+
+@pytest.mark.gpu
+def test_states_on_gpu():
+    host = make_states()
+    d = cuda.to_device(host)
+    out = cuda.device_array(host.shape[0], np.uint64)
+    cuda.jit(k_states)[4, 32](d, out)
+    want_states, want_out = expected_states(host)
+    np.testing.assert_array_equal(out.copy_to_host(), want_out)
+    back = d.copy_to_host()
+    np.testing.assert_array_equal(back["s0"], want_states["s0"])
+    np.testing.assert_array_equal(back["s1"], want_states["s1"])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dt, kernel, expected", [
+    (SCALARS, k_scalars, expected_scalars), (ALIGNED, k_fields, expected_fields),
+], ids=["packed", "aligned"])
+def test_fields_on_gpu(dt, kernel, expected):
+    host = make_fields(dt)
+    want, want_out = expected(host)
+    out = np.zeros(host.shape[0])
+    cuda.jit(kernel)[2, 32](host, out)  # NumPy arrays: copied in and back
+    np.testing.assert_allclose(out, want_out)
+    for name in dt.names:
+        if name != "inner":
+            np.testing.assert_array_equal(host[name], want[name])
+    np.testing.assert_array_equal(host["inner"]["b"], want["inner"]["b"])
