@@ -231,6 +231,44 @@ def test_unsupported_fields_name_the_field(dt, field):
 
 
 @njit
+def moves(a):
+    # what an array of records takes part in without being read as numbers
+    t = 0.0
+    for r in a:
+        t += r.y
+    for i, r in enumerate(a.flat):
+        t += i * r.x
+    for idx, r in np.ndenumerate(a):
+        t += r.x
+    b = a.copy()
+    b[0] = b[len(b) - 1]
+    b[1:3] = a[0]
+    return t, b, a.T[0].y, a[np.array([2, 0])], a[a.x > 0]
+
+
+def test_records_move_through_iteration_copies_and_indexing():
+    a = make(ALIGNED)
+    t, b, y0, fancy, masked = moves(a)
+    assert t == pytest.approx(a["y"].sum() + (np.arange(5) * a["x"]).sum() + a["x"].sum())
+    want = a.copy()
+    want[0] = want[4]
+    want[1:3] = a[0]
+    assert same(b, want) and y0 == a[0]["y"]
+    assert same(fancy, a[[2, 0]]) and same(masked, a[a["x"] > 0])
+
+
+@pytest.mark.parametrize("src", [
+    "a + 1", "a[0] == a[1]", "a.sum()", "np.sqrt(a)", "abs(a[0])", "np.concatenate((a, a))",
+    "a.reshape(5)",
+])
+def test_records_are_not_numbers(src):
+    g = {"np": np}
+    exec("def f(a):\n    return " + src, g)
+    with pytest.raises(TypingError, match="records or arrays of records|Unknown attribute"):
+        njit(g["f"])(make(PACKED))
+
+
+@njit
 def unknown_field(a):
     return a[0]["zz"]
 

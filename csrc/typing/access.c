@@ -78,6 +78,12 @@ static int array_dtype_constant(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
 
 static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const char *name,
                       const cj_type **out) {
+    if (t->dtype->kind == CJ_RECORD && !cj_record_array_attr_ok(name)) {
+        if (cj_record_field_index(t->dtype, name) >= 0) { /* a.x: record_access.c */
+            return cj_type_record_getattr(c, in, t, name, out);
+        }
+        return cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name, t->name);
+    }
     if (strcmp(name, "shape") == 0 || strcmp(name, "strides") == 0) {
         *out = dims_tuple(t->ndim);
         return *out ? 1 : -1;
@@ -117,12 +123,6 @@ static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cha
         /* a.sum(), a.copy(), a.reshape(), a.sort(): typed at the call */
         *out = cj_type_bound(t, in->obj);
         return *out ? 1 : -1;
-    }
-    if (t->dtype->kind == CJ_RECORD) { /* a.x: a view of the field (record_access.c) */
-        if (cj_record_field_index(t->dtype, name) >= 0) {
-            return cj_type_record_getattr(c, in, t, name, out);
-        }
-        return cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name, t->name);
     }
     return cj_unsupported_error(c, in, "array attribute '%s' of %s is not supported yet",
                                 name, t->name);
@@ -373,6 +373,7 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
                      !(val->kind == CJ_COMPLEX && t->dtype->kind != CJ_COMPLEX)) ||
                     (val->kind == CJ_RECORD && val == t->dtype); /* a[i] = a[j] */
     int array_ok = val->kind == CJ_ARRAY && target->kind == CJ_ARRAY &&
+                   cj_type_is_number(val->dtype) && cj_type_is_number(t->dtype) &&
                    val->ndim <= target->ndim &&
                    !(val->dtype->kind == CJ_COMPLEX && t->dtype->kind != CJ_COMPLEX);
     if (!scalar_ok && !array_ok) { /* an array broadcasts into the view (lower_array_expr.c) */

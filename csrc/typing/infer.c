@@ -528,6 +528,9 @@ static int type_iternext(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 /* The type of the value an instruction produces; 1 done, 0 operands not known yet, -1 error. */
 static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     int rc;
+    if (cj_record_operands_check(c, in) < 0) { /* record_access.c */
+        return -1;
+    }
     switch (in->op) {
     case CJ_I_CONST:
         return type_const(c, in, out);

@@ -120,6 +120,11 @@ int cj_type_record_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, cons
 /* rec['x'] / a['x']; 2: not a field access (an ordinary index of an array of records). */
 int cj_type_record_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                            const cj_type **out);
+/* Whether arrays of records have attribute `name` (besides their fields). */
+int cj_record_array_attr_ok(const char *name);
+/* -1 with a TypingError when `in` computes with records (operators, calls other than jitted
+ * functions and len/enumerate/zip/np.ndenumerate), else 0. */
+int cj_record_operands_check(cj_infer_ctx *c, cj_instr *in);
 /* rec['x'] = v / rec.x = v; 2: not a field assignment. */
 int cj_type_record_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                            const cj_type *val);

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "typing/builtins.h"
+
 /* The field `name` of record `rec` as the instruction's resolution; -1 with numba's
  * TypingError when there is no such field. */
 static int resolve_field(cj_infer_ctx *c, cj_instr *in, const cj_type *rec, const char *name) {
@@ -148,4 +150,78 @@ int cj_type_record_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                                name, ft->name);
     }
     return 1;
+}
+
+/* ---- what else records take part in ---- */
+
+/* The attributes an array of records has besides its fields: the layout ones, which do not
+ * read the elements as numbers. */
+int cj_record_array_attr_ok(const char *name) {
+    static const char *const ok[] = {"shape", "strides", "size", "nbytes", "ndim", "itemsize",
+                                     "dtype", "T", "flat", "copy", NULL};
+    for (int i = 0; ok[i] != NULL; i++) {
+        if (strcmp(name, ok[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Calls that may take records or arrays of records: jitted functions, and the builtins that
+ * only move them (len, enumerate, zip, np.ndenumerate). */
+static int call_takes_records(cj_infer_ctx *c, const cj_type *callee) {
+    if (callee->kind == CJ_BOUND) {
+        return PyUnicode_CompareWithASCIIString(callee->obj, "copy") == 0;
+    }
+    if (callee->kind != CJ_CONST_OBJ) {
+        return 0;
+    }
+    int id = cj_builtin_lookup(callee->obj);
+    if (id == CJ_B_LEN || id == CJ_B_ENUMERATE || id == CJ_B_ZIP || id == CJ_B_NP_NDENUMERATE) {
+        return 1;
+    }
+    return id < 0 && c->env->dispatcher_pyfunc != NULL &&
+           c->env->dispatcher_pyfunc(callee->obj) != NULL;
+}
+
+/* A record or an array of records, or a tuple holding one. */
+static int holds_records(const cj_type *t) {
+    if (t != NULL && t->kind == CJ_TUPLE) {
+        for (int i = 0; i < t->n; i++) {
+            if (holds_records(t->items[i])) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    return cj_is_record_subject(t);
+}
+
+int cj_record_operands_check(cj_infer_ctx *c, cj_instr *in) {
+    int first = in->op == CJ_I_CALL ? 1 : 0;
+    if (!(in->op == CJ_I_BINOP || in->op == CJ_I_UNARY || in->op == CJ_I_CALL ||
+          (in->op == CJ_I_COMPARE && in->sub != CJ_IS && in->sub != CJ_ISNOT))) {
+        return 0;
+    }
+    const cj_type *callee = first ? cj_vt(c, in->args[0]) : NULL;
+    int found = callee != NULL && callee->kind == CJ_BOUND &&
+                cj_is_record_subject(callee->source);
+    for (int i = first; i < in->nargs; i++) {
+        found = found || holds_records(cj_vt(c, in->args[i]));
+    }
+    if (!found || (callee != NULL && call_takes_records(c, callee))) {
+        return 0;
+    }
+    PyObject *types = cj_argtypes_text(c, in, first);
+    if (types == NULL) {
+        return -1;
+    }
+    cj_typing_error(c, in, "cujit does not support %s with records or arrays of records "
+                           "(argument(s) of type(s): %U): use their fields",
+                    in->op == CJ_I_CALL ? (callee && callee->kind == CJ_BOUND ? callee->name
+                                                                              : "this call")
+                                        : "this operator",
+                    types);
+    Py_DECREF(types);
+    return -1;
 }
