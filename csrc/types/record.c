@@ -162,13 +162,48 @@ static const cj_type *element_type(PyArray_Descr *descr, int depth) {
     return cj_type_from_npy_typenum(descr->type_num);
 }
 
+/* Records made from dtype objects seen lately, so the call path does not rebuild one per call
+ * (its name alone is hundreds of bytes). An entry holds its dtype and the dtype's names tuple
+ * (assigning dt.names makes a new one), so neither address is reused while cached. The GIL
+ * guards it. */
+#define DESCR_CACHE 16
+static struct {
+    PyObject *descr, *names;
+    const cj_type *type;
+} descr_cache[DESCR_CACHE];
+static int descr_cache_next;
+
+static void remember(PyObject *descr, const cj_type *t) {
+    int i = descr_cache_next;
+    descr_cache_next = (descr_cache_next + 1) % DESCR_CACHE;
+    PyObject *old_descr = descr_cache[i].descr, *old_names = descr_cache[i].names;
+    descr_cache[i].descr = Py_NewRef(descr);
+    descr_cache[i].names = Py_NewRef(PyDataType_NAMES((PyArray_Descr *)descr));
+    descr_cache[i].type = t;
+    Py_XDECREF(old_descr); /* after the entry is whole: a finalizer may call back in */
+    Py_XDECREF(old_names);
+}
+
 const cj_type *cj_type_from_descr(PyObject *descr) {
     if (!PyArray_DescrCheck(descr)) {
         PyErr_Format(PyExc_TypeError, "expected a NumPy dtype, got %.200s",
                      Py_TYPE(descr)->tp_name);
         return NULL;
     }
-    return element_type((PyArray_Descr *)descr, 0);
+    PyArray_Descr *d = (PyArray_Descr *)descr;
+    if (!PyDataType_HASFIELDS(d)) {
+        return element_type(d, 0);
+    }
+    for (int i = 0; i < DESCR_CACHE; i++) {
+        if (descr_cache[i].descr == descr && descr_cache[i].names == PyDataType_NAMES(d)) {
+            return descr_cache[i].type;
+        }
+    }
+    const cj_type *t = element_type(d, 0);
+    if (t != NULL && t->kind == CJ_RECORD) {
+        remember(descr, t);
+    }
+    return t;
 }
 
 int cj_record_field_index(const cj_type *t, const char *name) {

@@ -52,6 +52,18 @@ const cj_type *cj_array_type_of_layout(int typenum, int ndim, int c_contig, int 
     return t;
 }
 
+/* Arrays of records seen lately (types live for the process: no references to hold). */
+#define RECORD_ARRAY_CACHE 16
+typedef struct record_array_entry {
+    const cj_type *dtype;
+    int ndim;
+    char layout;
+    int readonly;
+    const cj_type *type;
+} record_array_entry;
+static record_array_entry record_arrays[RECORD_ARRAY_CACHE];
+static int record_array_next;
+
 const cj_type *cj_array_type_of_descr(PyObject *descr, int ndim, int c_contig, int f_contig,
                                       int readonly) {
     PyArray_Descr *d = (PyArray_Descr *)descr;
@@ -65,7 +77,21 @@ const cj_type *cj_array_type_of_descr(PyObject *descr, int ndim, int c_contig, i
     if (dtype == NULL) {
         return NULL;
     }
-    return cj_type_array(dtype, ndim, c_contig ? 'C' : f_contig ? 'F' : 'A', readonly);
+    char layout = c_contig ? 'C' : f_contig ? 'F' : 'A';
+    readonly = readonly != 0;
+    for (int i = 0; i < RECORD_ARRAY_CACHE; i++) {
+        const record_array_entry *e = &record_arrays[i];
+        if (e->dtype == dtype && e->ndim == ndim && e->layout == layout &&
+            e->readonly == readonly) {
+            return e->type;
+        }
+    }
+    const cj_type *t = cj_type_array(dtype, ndim, layout, readonly);
+    if (t != NULL) {
+        record_arrays[record_array_next] = (record_array_entry){dtype, ndim, layout, readonly, t};
+        record_array_next = (record_array_next + 1) % RECORD_ARRAY_CACHE;
+    }
+    return t;
 }
 
 static const cj_type *typeof_ndarray(PyArrayObject *arr) {
