@@ -31,28 +31,49 @@ static const cj_type *array_type(PyArray_Descr *descr, int ndim, int c_contig, i
     return t;
 }
 
-/* A scalar argument's type; a single record is refused (it would need a device copy). */
-static const cj_type *scalar_type(PyObject *arg) {
-    const cj_type *t = cj_typeof(arg);
-    if (t != NULL && t->kind == CJ_RECORD) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "cujit does not support a single record as a kernel argument yet "
-                        "(numba-cuda copies it to the device as a DeviceRecord): pass an "
-                        "array of records, e.g. a[i:i + 1] or cuda.to_device(np.array([rec]))");
-        return NULL;
-    }
-    return t;
-}
-
-/* A NumPy argument of kernel[...](...) (borrowed): copied in before the launch and back after. */
+/* A NumPy argument of kernel[...](...): copied in before the launch and back after. Borrowed,
+ * except the 0-d array a record argument is viewed as (`owned`: released after the launch). */
 typedef struct host_arg {
     PyArrayObject *array;
     size_t nbytes;
+    int owned;
 } host_arg;
+
+/* A record (np.void) argument, as numba-cuda passes it: a device copy of its bytes, copied
+ * back after the launch (writes reach the caller's array). Its bytes are viewed as a 0-d
+ * array so the NumPy arguments' copy-in and copy-back serve it. */
+static const cj_type *record_arg(PyObject *arg, const cj_type *t, cj_launch_arg *slot,
+                                 host_arg *host) {
+    PyVoidScalarObject *v = (PyVoidScalarObject *)arg;
+    PyArray_Descr *descr = (PyArray_Descr *)Py_NewRef(v->descr);
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, v->obval,
+                                          NPY_ARRAY_CARRAY, NULL); /* steals descr */
+    if (view == NULL || PyArray_SetBaseObject((PyArrayObject *)view, Py_NewRef(arg)) < 0) {
+        Py_XDECREF(view); /* SetBaseObject steals the base, even on failure */
+        return NULL;
+    }
+    host->array = (PyArrayObject *)view;
+    host->owned = 1;
+    host->nbytes = (size_t)t->itemsize;
+    slot->data = 0; /* until copy_in */
+    slot->ndim = 0;
+    return t;
+}
+
+/* A scalar argument's type and value; a record goes to record_arg. */
+static const cj_type *scalar_type(PyObject *arg, cj_launch_arg *slot, host_arg *host) {
+    const cj_type *t = cj_typeof(arg);
+    if (t != NULL && t->kind == CJ_RECORD) {
+        return record_arg(arg, t, slot, host);
+    }
+    slot->value = arg;
+    return t;
+}
 
 /* The type of a launch argument; fills its layout (arrays) or value (scalars) in `slot`. */
 static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *host) {
     host->array = NULL;
+    host->owned = 0;
     slot->value = NULL;
     if (cj_DeviceNDArray_Check(arg)) {
         cj_DeviceNDArrayObject *a = (cj_DeviceNDArrayObject *)arg;
@@ -83,8 +104,7 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
     }
     if (PyLong_Check(arg) || PyFloat_Check(arg) || PyBool_Check(arg) || PyComplex_Check(arg) ||
         PyTuple_Check(arg) || PyArray_IsScalar(arg, Generic)) {
-        slot->value = arg;
-        return scalar_type(arg);
+        return scalar_type(arg, slot, host);
     }
     PyObject *cai_attr = PyObject_GetAttrString(arg, "__cuda_array_interface__");
     if (cai_attr == NULL) {
@@ -197,11 +217,28 @@ static int pack_array(packer *p, const cj_launch_arg *s, const cj_type *decl) {
     return 0;
 }
 
+/* A record: the device address of its bytes (lower_kernel.h's ABI). */
+static int pack_record(packer *p, const cj_launch_arg *s, const cj_type *decl) {
+    if (s->type != decl) {
+        PyErr_Format(PyExc_TypeError, "an argument of type %s cannot be passed as %s",
+                     s->type->name, decl->name);
+        return -1;
+    }
+    void *w = next_word(p);
+    if (w == NULL) {
+        return -1;
+    }
+    memcpy(w, &s->data, sizeof(CUdeviceptr));
+    return 0;
+}
+
 static int pack_args(packer *p, const version *v, const cj_launch_arg *args, int nargs) {
     p->n = 0;
     for (int i = 0; i < nargs; i++) {
-        int rc = args[i].type->kind == CJ_ARRAY ? pack_array(p, &args[i], v->ov->argtypes[i])
-                                                : pack_value(p, args[i].value, v->ov->argtypes[i]);
+        const cj_type *decl = v->ov->argtypes[i];
+        int rc = args[i].type->kind == CJ_ARRAY    ? pack_array(p, &args[i], decl)
+                 : args[i].type->kind == CJ_RECORD ? pack_record(p, &args[i], decl)
+                                                   : pack_value(p, args[i].value, decl);
         if (rc < 0) {
             return -1;
         }
@@ -344,6 +381,15 @@ static int copy_in(const host_arg *h, CUdeviceptr *data) {
     return rc ? -1 : 0;
 }
 
+/* Drops the 0-d views record arguments made (the first `n` host args are set). */
+static void release_views(host_arg *hosts, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (hosts[i].owned) {
+            Py_CLEAR(hosts[i].array);
+        }
+    }
+}
+
 /* The launch itself, for a validated configuration; `args` borrowed. */
 PyObject *cj_launch(cj_KernelLauncher *k, const unsigned int *grid,
                              const unsigned int *block, PyObject *stream_obj, long shmem,
@@ -363,20 +409,19 @@ PyObject *cj_launch(cj_KernelLauncher *k, const unsigned int *grid,
     cj_launch_arg slots[CJ_MAX_ARGS];
     host_arg hosts[CJ_MAX_ARGS];
     const cj_type *types[CJ_MAX_ARGS];
-    int nhost = 0;
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        types[i] = slots[i].type = typeof_arg(args[i], &slots[i], &hosts[i]);
-        if (types[i] == NULL) {
-            return NULL;
-        }
-        nhost += hosts[i].array != NULL;
+    int nhost = 0, ntyped = 0, rc = 0;
+    for (; ntyped < nargs && rc == 0; ntyped++) {
+        types[ntyped] = slots[ntyped].type = typeof_arg(args[ntyped], &slots[ntyped],
+                                                        &hosts[ntyped]);
+        rc = types[ntyped] == NULL ? -1 : 0;
+        nhost += types[ntyped] != NULL && hosts[ntyped].array != NULL;
     }
-    version *v = cj_launcher_version(k, types, (int)nargs, device);
+    version *v = rc == 0 ? cj_launcher_version(k, types, (int)nargs, device) : NULL;
     if (v == NULL || check_limits(k, v, block, shmem) < 0) {
+        release_views(hosts, ntyped);
         return NULL;
     }
     /* NumPy arguments get device copies: slots[i].data is set once copied */
-    int rc = 0;
     for (Py_ssize_t i = 0; nhost && i < nargs; i++) {
         if (hosts[i].array != NULL && copy_in(&hosts[i], &slots[i].data) < 0) {
             rc = -1;
@@ -395,6 +440,7 @@ PyObject *cj_launch(cj_KernelLauncher *k, const unsigned int *grid,
     if (rc == 0 && v->exc_info != 0) {
         rc = check_exception(k, v, stream);
     }
+    release_views(hosts, ntyped);
     if (rc < 0) {
         return NULL;
     }

@@ -199,6 +199,11 @@ def bump_states(st, k):
         st[i].s0 += k
 
 
+@cuda.jit
+def bump_one(r, k):
+    r.s0 += k
+
+
 def check_record_arrays():
     # cuda.random's state dtype: device arrays of records round-trip and pass as one pointer
     host = np.zeros(5, STATE)
@@ -215,13 +220,19 @@ def check_record_arrays():
     assert e.dtype == STATE and e.strides == (16,)
     bump_states[1, 32](host, np.uint64(1))  # a NumPy array of records: copied in and back
     assert host.tobytes() == back.tobytes()  # the fake device runs nothing
-    for call in (lambda: bump_states[1, 1](host[0], 1), lambda: cuda.to_device(host[0])):
-        try:
-            call()
-        except NotImplementedError as exc:
-            assert "record" in str(exc), exc
-        else:
-            raise AssertionError("expected NotImplementedError")
+    # a single record: a device copy of its 16 bytes, passed as one pointer and copied back
+    before = fake.fake_launches()
+    bump_one[1, 1](host[2], np.uint64(5))
+    p = params()
+    assert fake.fake_launches() == before + 1 and len(p) == 2 and p[1] == 5, p
+    assert p[0] != 0 and host[2].tobytes() == back[2].tobytes()
+    assert len(bump_one.overloads) == 1
+    try:
+        cuda.to_device(host[0])
+    except NotImplementedError as exc:
+        assert "DeviceRecord" in str(exc), exc
+    else:
+        raise AssertionError("expected NotImplementedError")
 
 
 for name, fn in list(globals().items()):

@@ -50,6 +50,12 @@ def k_scalars(a, out):
         out[i] = r.x + r.y + a[i]["inner"]["b"]
 
 
+def k_one_record(r, k):
+    # a single record argument: the launcher passes a device copy and copies it back
+    s = xorshift_step(r)
+    r.s1 += k + s
+
+
 def expected_scalars(a):
     a = a.copy()
     a["x"] += 1
@@ -95,9 +101,10 @@ def make_states(n=100):
 
 @pytest.mark.parametrize("kernel, argtypes", [
     (k_states, (from_dtype(STATE)[:], uint64[:])),
+    (k_one_record, (from_dtype(STATE), uint64)),
     (k_scalars, (from_dtype(SCALARS)[:], from_dtype(np.float64)[:])),
     (k_fields, (from_dtype(ALIGNED)[::1], from_dtype(np.float64)[:])),
-], ids=["states", "packed", "aligned"])
+], ids=["states", "one_record", "packed", "aligned"])
 def test_record_kernels_assemble(kernel, argtypes, assemble):
     ptx, resty = cuda.compile_ptx(kernel, argtypes)
     assert str(resty) == "none"
@@ -150,3 +157,14 @@ def test_fields_on_gpu(dt, kernel, expected):
         if name != "inner":
             np.testing.assert_array_equal(host[name], want[name])
     np.testing.assert_array_equal(host["inner"]["b"], want["inner"]["b"])
+
+
+@pytest.mark.gpu
+def test_single_record_argument_on_gpu():
+    host = make_states(4)
+    want_states, want_out = expected_states(host[2:3])
+    cuda.jit(k_one_record)[1, 1](host[2], np.uint64(7))
+    with np.errstate(over="ignore"):
+        want_s1 = want_states["s1"][0] + np.uint64(7) + want_out[0]
+    assert host[2]["s0"] == want_states["s0"][0] and host[2]["s1"] == want_s1
+    assert host[1]["s0"] == make_states(4)[1]["s0"]  # only that record changed

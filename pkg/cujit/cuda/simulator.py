@@ -328,6 +328,8 @@ def _device_value(arg):
     value = arg._array if isinstance(arg, DeviceNDArray) else arg
     if isinstance(value, np.ndarray) and value.dtype.names is not None:
         return value.view(np.recarray)
+    if isinstance(value, np.void) and value.dtype.names is not None:
+        return np.array(value).view(np.recarray)[()]  # a writable copy (the device's)
     return value
 
 
@@ -379,6 +381,10 @@ class Kernel:
             for by in range(griddim[1]):
                 for bx in range(griddim[0]):
                     _run_block(fn, values, module, Dim3(bx, by, bz))
+        for arg, value in zip(args, values):  # records: copied back, as numba-cuda does
+            if isinstance(arg, np.void) and arg.dtype.names is not None:
+                for name in arg.dtype.names:
+                    arg[name] = value[name]
 
 
 def _run_block(fn, args, module, bidx):
