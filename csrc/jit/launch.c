@@ -46,8 +46,10 @@ static const cj_type *record_arg(PyObject *arg, const cj_type *t, cj_launch_arg 
                                  host_arg *host) {
     PyVoidScalarObject *v = (PyVoidScalarObject *)arg;
     PyArray_Descr *descr = (PyArray_Descr *)Py_NewRef(v->descr);
-    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, v->obval,
-                                          NPY_ARRAY_CARRAY, NULL); /* steals descr */
+    int flags = NPY_ARRAY_C_CONTIGUOUS | (v->flags & NPY_ARRAY_WRITEABLE); /* read-only: no
+                                                                             * copy back */
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, v->obval, flags,
+                                          NULL); /* steals descr */
     if (view == NULL || PyArray_SetBaseObject((PyArrayObject *)view, Py_NewRef(arg)) < 0) {
         Py_XDECREF(view); /* SetBaseObject steals the base, even on failure */
         return NULL;

@@ -50,6 +50,14 @@ def k_scalars(a, out):
         out[i] = r.x + r.y + a[i]["inner"]["b"]
 
 
+def k_copy_records(a, b):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        b[i] = a[a.shape[0] - 1 - i]  # a record's bytes (llvm.memmove)
+        for j, r in enumerate(b[i:i + 1]):
+            r.inner.b += j
+
+
 def k_one_record(r, k):
     # a single record argument: the launcher passes a device copy and copies it back
     s = xorshift_step(r)
@@ -102,9 +110,10 @@ def make_states(n=100):
 @pytest.mark.parametrize("kernel, argtypes", [
     (k_states, (from_dtype(STATE)[:], uint64[:])),
     (k_one_record, (from_dtype(STATE), uint64)),
+    (k_copy_records, (from_dtype(PACKED)[:], from_dtype(PACKED)[:])),
     (k_scalars, (from_dtype(SCALARS)[:], from_dtype(np.float64)[:])),
     (k_fields, (from_dtype(ALIGNED)[::1], from_dtype(np.float64)[:])),
-], ids=["states", "one_record", "packed", "aligned"])
+], ids=["states", "one_record", "copies", "packed", "aligned"])
 def test_record_kernels_assemble(kernel, argtypes, assemble):
     ptx, resty = cuda.compile_ptx(kernel, argtypes)
     assert str(resty) == "none"
