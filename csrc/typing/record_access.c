@@ -48,15 +48,15 @@ int cj_is_record_subject(const cj_type *t) {
 }
 
 /* Arrays over a record's bytes (an array field, a view a.x) load each element at its
- * natural alignment, which a packed dtype need not give: CUDA faults on a misaligned load,
- * so there they are refused unless `base` (the record's alignment, or the itemsize for a
- * view) and the field's offset keep it (scalar fields are read with the alignment they have:
- * lower_record.c). */
+ * natural alignment, and a nested record's fields assume its dtype's alignment, which a
+ * packed dtype need not give: CUDA faults on a misaligned load, so there they are refused
+ * unless `base` (the record's alignment, or the itemsize for a view) and the field's offset
+ * keep it (scalar fields are read with the alignment they have: lower_record.c). */
 static int misaligned_on_cuda(cj_infer_ctx *c, cj_instr *in, const cj_type *rec, int i,
                               int64_t base) {
     const cj_field *f = &rec->fields[i];
     const cj_type *elem = f->type->kind == CJ_ARRAY ? f->type->dtype : f->type;
-    size_t natural = elem->kind == CJ_RECORD ? 1 : cj_abi_align(elem);
+    size_t natural = cj_abi_align(elem); /* a nested record: its dtype's alignment */
     if (c->env->target != CJ_TARGET_CUDA ||
         ((size_t)f->offset % natural == 0 && (size_t)base % natural == 0)) {
         return 0;
@@ -64,7 +64,9 @@ static int misaligned_on_cuda(cj_infer_ctx *c, cj_instr *in, const cj_type *rec,
     return cj_unsupported_error(c, in, "cujit does not support the misaligned %s '%s' of %s "
                                        "in CUDA code (its items are not on %zu-byte "
                                        "boundaries: make the dtype with align=True)",
-                                f->type->kind == CJ_ARRAY ? "array field" : "field view",
+                                f->type->kind == CJ_ARRAY    ? "array field"
+                                : f->type->kind == CJ_RECORD ? "record field"
+                                                             : "field view",
                                 f->name, rec->name, natural);
 }
 
@@ -72,8 +74,11 @@ static int misaligned_on_cuda(cj_infer_ctx *c, cj_instr *in, const cj_type *rec,
 static int field_type(cj_infer_ctx *c, cj_instr *in, const cj_type *t, int i,
                       const cj_type **out) {
     if (t->kind == CJ_RECORD) {
-        if (t->fields[i].type->kind == CJ_ARRAY &&
-            misaligned_on_cuda(c, in, t, i, t->alignment) < 0) {
+        if (t->fields[i].type->kind != CJ_ARRAY && t->fields[i].type->kind != CJ_RECORD) {
+            *out = t->fields[i].type; /* a scalar: read with the alignment it has */
+            return 1;
+        }
+        if (misaligned_on_cuda(c, in, t, i, t->alignment) < 0) {
             return -1;
         }
         *out = t->fields[i].type;
