@@ -72,6 +72,34 @@ static const cj_type *scalar_type(PyObject *arg, cj_launch_arg *slot, host_arg *
     return t;
 }
 
+/* A cuda.to_device(record) (pkg/cujit/cuda/arrays.py's DeviceRecord, known by its class name
+ * and its `_array`, a 0-d device array of the record's dtype) passes its device address as
+ * the record; any other object is typed by cj_typeof, whose TypeError names it. */
+static const cj_type *device_record(PyObject *arg, cj_launch_arg *slot) {
+    PyObject *inner = PyObject_GetAttrString(arg, "_array");
+    if (inner == NULL || !cj_DeviceNDArray_Check(inner) ||
+        ((cj_DeviceNDArrayObject *)inner)->ndim != 0 ||
+        strcmp(Py_TYPE(arg)->tp_name, "DeviceRecord") != 0) {
+        Py_XDECREF(inner);
+        PyErr_Clear();
+        return cj_typeof(arg);
+    }
+    cj_DeviceNDArrayObject *a = (cj_DeviceNDArrayObject *)inner;
+    const cj_type *t = NULL;
+    if (cj_ctx_check_generation(a->device, a->generation) == 0) {
+        t = cj_type_from_descr((PyObject *)a->dtype);
+        if ((t == NULL && !PyErr_Occurred()) || (t != NULL && t->kind != CJ_RECORD)) {
+            t = NULL;
+            PyErr_Format(PyExc_TypeError, "a DeviceRecord of dtype %R is not a record cujit "
+                                          "takes", (PyObject *)a->dtype);
+        }
+        slot->data = a->data; /* the device array keeps it: `arg` holds the array */
+        slot->ndim = 0;
+    }
+    Py_DECREF(inner);
+    return t;
+}
+
 /* The type of a launch argument; fills its layout (arrays) or value (scalars) in `slot`. */
 static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *host) {
     host->array = NULL;
@@ -111,7 +139,7 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
     PyObject *cai_attr = PyObject_GetAttrString(arg, "__cuda_array_interface__");
     if (cai_attr == NULL) {
         PyErr_Clear();
-        return cj_typeof(arg); /* its TypeError names the value */
+        return device_record(arg, slot);
     }
     cj_cai cai;
     int rc = cj_cai_parse_dict(cai_attr, &cai);

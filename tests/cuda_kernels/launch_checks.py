@@ -227,12 +227,25 @@ def check_record_arrays():
     assert fake.fake_launches() == before + 1 and len(p) == 2 and p[1] == 5, p
     assert p[0] != 0 and host[2].tobytes() == back[2].tobytes()
     assert len(bump_one.overloads) == 1
+    # cuda.to_device(record): a DeviceRecord, passed in place (no copies) as one pointer
+    rec = cuda.to_device(host[3])
+    assert type(rec).__name__ == "DeviceRecord" and rec.dtype == STATE and rec.shape == ()
+    assert rec.copy_to_host().tobytes() == host[3].tobytes()
+    assert rec.copy_to_host().shape == ()
+    launches = fake.fake_launches()
+    bump_one[1, 1](rec, np.uint64(2))
+    p = params()
+    assert fake.fake_launches() == launches + 1, p
+    assert p == [rec.device_ctypes_pointer.value, 2], p
+    assert len(bump_one.overloads) == 1  # the same Record type as host[2]'s
+    rec.copy_to_device(host[1])
+    assert rec.copy_to_host().tobytes() == host[1].tobytes()
     try:
-        cuda.to_device(host[0])
-    except NotImplementedError as exc:
-        assert "DeviceRecord" in str(exc), exc
+        rec.copy_to_device(np.zeros((), [("s0", "u8")]))
+    except TypeError as exc:
+        assert "dtype" in str(exc)
     else:
-        raise AssertionError("expected NotImplementedError")
+        raise AssertionError("expected TypeError")
 
 
 for name, fn in list(globals().items()):
