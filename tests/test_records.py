@@ -269,6 +269,33 @@ def test_records_are_not_numbers(src):
 
 
 @njit
+def item_of_argument(a):
+    return a[1:][2], (a.T[0], 1)
+
+
+@njit
+def item_of_a_copy(a):
+    b = a.copy()
+    return b[1]
+
+
+@njit
+def item_of_a_fancy_copy(a):
+    return 1, a[np.array([1, 2])][0]
+
+
+def test_returned_records_must_be_the_arguments():
+    # a record holds no reference to its array: one of an array the function made would be
+    # read after the function freed it, so only records in the caller's memory are returned
+    a = make(ALIGNED)
+    r, (t, one) = item_of_argument(a)
+    assert same(r, a[3]) and same(t, a[0]) and one == 1
+    for f in (item_of_a_copy, item_of_a_fancy_copy):
+        with pytest.raises(UnsupportedError, match="cannot return a record unless"):
+            f(a)
+
+
+@njit
 def unknown_field(a):
     return a[0]["zz"]
 

@@ -125,6 +125,9 @@ int cj_record_array_attr_ok(const char *name);
 /* -1 with a TypingError when `in` computes with records (operators, calls other than jitted
  * functions and len/enumerate/zip/np.ndenumerate), else 0. */
 int cj_record_operands_check(cj_infer_ctx *c, cj_instr *in);
+/* -1 with an UnsupportedError when `in` (a RETURN of type t) may return a record whose bytes
+ * are in an array the function made (records hold no reference), else 0. */
+int cj_record_return_check(cj_infer_ctx *c, cj_instr *in, const cj_type *t);
 /* rec['x'] = v / rec.x = v; 2: not a field assignment. */
 int cj_type_record_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                            const cj_type *val);

@@ -230,3 +230,74 @@ int cj_record_operands_check(cj_infer_ctx *c, cj_instr *in) {
     Py_DECREF(types);
     return -1;
 }
+
+/* ---- returning records ---- */
+
+/* Whether the bytes of `var` (a record, or an array of records) are surely in the caller's
+ * memory: an argument, or a view, item or field of one. A record holds no reference to its
+ * array (numba's), so one of an array the function made would outlive it. */
+static int in_argument_memory(cj_infer_ctx *c, int var) {
+    for (int hops = 0; hops < 256; hops++) {
+        cj_instr *d = c->def[var];
+        if (d == NULL) {
+            return 0; /* assigned in several places: not followed */
+        }
+        if (d->op == CJ_I_ARG) {
+            return 1;
+        }
+        int view = d->op == CJ_I_COPY ||
+                   ((d->op == CJ_I_GETITEM || d->op == CJ_I_GETATTR) &&
+                    cj_is_record_subject(cj_vt(c, d->args[0])) &&
+                    !(d->op == CJ_I_GETITEM && cj_vt(c, d->args[1]) != NULL &&
+                      cj_vt(c, d->args[1])->kind == CJ_ARRAY)); /* a[idx] copies */
+        if (!view) {
+            return 0;
+        }
+        var = d->args[0];
+    }
+    return 0;
+}
+
+/* A record, or a tuple holding one (arrays of records hold their allocation: not these). */
+static int has_record(const cj_type *t) {
+    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+        if (has_record(t->items[i])) {
+            return 1;
+        }
+    }
+    return t->kind == CJ_RECORD;
+}
+
+/* Whether a value of type `t` in `var` holds only records in the caller's memory. */
+static int returns_safely(cj_infer_ctx *c, int var, const cj_type *t, int depth) {
+    if (!has_record(t)) {
+        return 1;
+    }
+    if (t->kind == CJ_RECORD) {
+        return in_argument_memory(c, var);
+    }
+    if (t->kind != CJ_TUPLE || depth > 32) {
+        return t->kind != CJ_TUPLE;
+    }
+    cj_instr *d = c->def[var];
+    for (int i = 0; i < t->n; i++) {
+        if (!has_record(t->items[i])) {
+            continue;
+        }
+        if (d == NULL || d->op != CJ_I_BUILD_TUPLE || d->nargs != t->n ||
+            !returns_safely(c, d->args[i], t->items[i], depth + 1)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int cj_record_return_check(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
+    if (returns_safely(c, in->args[0], t, 0)) {
+        return 0;
+    }
+    return cj_unsupported_error(c, in, "cujit cannot return a record unless it is one of the "
+                                       "arguments' (an item or field of an argument array or "
+                                       "record): one of an array the function made is freed "
+                                       "on return. Return the array, or the record's fields");
+}
