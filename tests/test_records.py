@@ -295,6 +295,29 @@ def test_returned_records_must_be_the_arguments():
             f(a)
 
 
+FROZEN = make(PACKED)  # a global array: frozen into the module as read-only constants
+
+
+@njit
+def read_frozen(i):
+    return FROZEN[i].y + FROZEN[i].v[2] + FROZEN[i].inner.a
+
+
+def test_read_only_records():
+    assert read_frozen(3) == FROZEN[3]["y"] + FROZEN[3]["v"][2] + FROZEN[3]["inner"]["a"]
+    ro = make(ALIGNED)
+    ro.setflags(write=False)
+    for body in ("a[1].x = 1", "a[1]['inner'].b = 1", "r = a[1]\n    r.y += 1"):
+        g = {}
+        exec("def f(a):\n    " + body, g)
+        with pytest.raises(TypingError, match="Cannot modify readonly array"):
+            njit(g["f"])(ro)
+    g = {}
+    exec("def f(a):\n    a[1].v[0] = 1", g)
+    with pytest.raises(TypingError, match="readonly array\\(float64, 1d, C\\)"):
+        njit(g["f"])(ro)
+
+
 @njit
 def unknown_field(a):
     return a[0]["zz"]

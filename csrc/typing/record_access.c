@@ -70,6 +70,8 @@ static int misaligned_on_cuda(cj_infer_ctx *c, cj_instr *in, const cj_type *rec,
                                 f->name, rec->name, natural);
 }
 
+static const cj_type *readonly_source(cj_infer_ctx *c, int var);
+
 /* The type of field i of `t` (a record, or an array of records: a view of the field). */
 static int field_type(cj_infer_ctx *c, cj_instr *in, const cj_type *t, int i,
                       const cj_type **out) {
@@ -81,8 +83,11 @@ static int field_type(cj_infer_ctx *c, cj_instr *in, const cj_type *t, int i,
         if (misaligned_on_cuda(c, in, t, i, t->alignment) < 0) {
             return -1;
         }
-        *out = t->fields[i].type;
-        return 1;
+        const cj_type *ft = t->fields[i].type;
+        *out = ft->kind == CJ_ARRAY && readonly_source(c, in->args[0]) != NULL
+                   ? cj_type_array(ft->dtype, ft->ndim, 'C', 1) /* of a read-only array */
+                   : ft;
+        return *out ? 1 : -1;
     }
     const cj_type *ft = t->dtype->fields[i].type;
     if (ft->kind == CJ_ARRAY) {
@@ -119,6 +124,24 @@ int cj_type_record_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
     return cj_type_record_getattr(c, in, t, name, out);
 }
 
+/* The read-only array a record variable is an item (or field) of, followed through views, or
+ * NULL: a record carries no read-only flag of its own. */
+static const cj_type *readonly_source(cj_infer_ctx *c, int var) {
+    for (int hops = 0; hops < 256; hops++) {
+        const cj_type *t = cj_vt(c, var);
+        cj_instr *d = c->def[var];
+        if (t != NULL && t->kind == CJ_ARRAY && t->readonly) {
+            return t;
+        }
+        if (d == NULL || !(d->op == CJ_I_COPY || d->op == CJ_I_GETITEM ||
+                           d->op == CJ_I_GETATTR) || !cj_is_record_subject(cj_vt(c, d->args[0]))) {
+            return NULL;
+        }
+        var = d->args[0];
+    }
+    return NULL;
+}
+
 int cj_type_record_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                            const cj_type *val) {
     const char *name = literal_name(c, in->args[1]);
@@ -143,6 +166,11 @@ int cj_type_record_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
     int i = resolve_field(c, in, t, name);
     if (i < 0) {
         return -1;
+    }
+    const cj_type *source = readonly_source(c, in->args[0]);
+    if (source != NULL) { /* numba writes anyway; a frozen global's bytes are constants */
+        return cj_typing_error(c, in, "Cannot modify readonly array of type: %s (field '%s' "
+                                      "of its record)", source->name, name);
     }
     const cj_type *ft = t->fields[i].type;
     if (!cj_type_is_number(ft)) {
