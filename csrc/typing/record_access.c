@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "typing/builtins.h"
+#include "typing/cuda_intrinsics.h"
 
 /* The field `name` of record `rec` as the instruction's resolution; -1 with numba's
  * TypingError when there is no such field. */
@@ -201,7 +202,7 @@ int cj_record_array_attr_ok(const char *name) {
 }
 
 /* Calls that may take records or arrays of records: jitted functions, and the builtins that
- * only move them (len, enumerate, zip, np.ndenumerate). */
+ * only move them (len, enumerate, zip, np.ndenumerate, cuda.const.array_like). */
 static int call_takes_records(cj_infer_ctx *c, const cj_type *callee) {
     if (callee->kind == CJ_BOUND) {
         return PyUnicode_CompareWithASCIIString(callee->obj, "copy") == 0;
@@ -210,7 +211,8 @@ static int call_takes_records(cj_infer_ctx *c, const cj_type *callee) {
         return 0;
     }
     int id = cj_builtin_lookup(callee->obj);
-    if (id == CJ_B_LEN || id == CJ_B_ENUMERATE || id == CJ_B_ZIP || id == CJ_B_NP_NDENUMERATE) {
+    if (id == CJ_B_LEN || id == CJ_B_ENUMERATE || id == CJ_B_ZIP || id == CJ_B_NP_NDENUMERATE ||
+        cj_cuda_intrinsic_lookup(callee->obj) == CJ_CU_CONST_ARRAY_LIKE) {
         return 1;
     }
     return id < 0 && c->env->dispatcher_pyfunc != NULL &&

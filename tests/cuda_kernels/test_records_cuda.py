@@ -64,6 +64,26 @@ def k_one_record(r, k):
     r.s1 += k + s
 
 
+STATE_T = from_dtype(STATE)
+TABLE = np.zeros(4, ALIGNED)  # a global array of records: cuda.const.array_like
+TABLE["y"] = [0.5, 1.5, 2.5, 3.5]
+
+
+def k_memory_spaces(out):
+    # shared, local, dynamic shared and const arrays of records
+    i = cuda.threadIdx.x
+    sh = cuda.shared.array(32, dtype=STATE_T)
+    loc = cuda.local.array(2, ALIGNED)
+    dyn = cuda.shared.array(0, dtype=STATE)
+    tab = cuda.const.array_like(TABLE)
+    sh[i].s0 = i
+    loc[0].y = tab[i % 4].y
+    loc[1] = loc[0]
+    dyn[i].s1 = sh[i].s0 + uint64(1)
+    cuda.syncthreads()
+    out[i] = loc[1].y + sh[31 - i].s0 + dyn[i].s1 + len(dyn)
+
+
 def expected_scalars(a):
     a = a.copy()
     a["x"] += 1
@@ -111,9 +131,10 @@ def make_states(n=100):
     (k_states, (from_dtype(STATE)[:], uint64[:])),
     (k_one_record, (from_dtype(STATE), uint64)),
     (k_copy_records, (from_dtype(PACKED)[:], from_dtype(PACKED)[:])),
+    (k_memory_spaces, (from_dtype(np.float64)[:],)),
     (k_scalars, (from_dtype(SCALARS)[:], from_dtype(np.float64)[:])),
     (k_fields, (from_dtype(ALIGNED)[::1], from_dtype(np.float64)[:])),
-], ids=["states", "one_record", "copies", "packed", "aligned"])
+], ids=["states", "one_record", "copies", "memory_spaces", "packed", "aligned"])
 def test_record_kernels_assemble(kernel, argtypes, assemble):
     ptx, resty = cuda.compile_ptx(kernel, argtypes)
     assert str(resty) == "none"
@@ -260,3 +281,11 @@ def test_numba_cuda_random_on_gpu():
     want = np.array([[uniform(cpu_states, i) for _ in range(4)] for i in range(64)])
     np.testing.assert_array_equal(out.copy_to_host(), want)
     assert d.copy_to_host().tobytes() == cpu_states.tobytes()
+
+
+@pytest.mark.gpu
+def test_memory_spaces_on_gpu():
+    out = np.zeros(32)
+    cuda.jit(k_memory_spaces)[1, 32, 0, 32 * STATE.itemsize](out)
+    i = np.arange(32)
+    np.testing.assert_array_equal(out, TABLE["y"][i % 4] + (31 - i) + (i + 1) + 32)

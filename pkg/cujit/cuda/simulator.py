@@ -113,20 +113,27 @@ class _Shared:
         with block.lock:
             arr = block.shared.get(key)
             if arr is None:
-                arr = block.shared[key] = np.zeros(shape, dtype=_np_dtype(dtype))
+                arr = block.shared[key] = _zeros(shape, dtype)
         return arr
 
 
 class _Local:
     @staticmethod
     def array(shape, dtype):
-        return np.zeros(shape, dtype=_np_dtype(dtype))
+        return _zeros(shape, dtype)
 
 
 class _Const:
     @staticmethod
     def array_like(ary):
-        return np.array(ary)
+        arr = np.array(ary)
+        return arr.view(np.recarray) if arr.dtype.names is not None else arr
+
+
+def _zeros(shape, dtype):
+    """A zeroed array; of records, a record array (a[i].x works on np.record)."""
+    arr = np.zeros(shape, dtype=_np_dtype(dtype))
+    return arr.view(np.recarray) if arr.dtype.names is not None else arr
 
 
 def _np_dtype(dtype):
@@ -134,6 +141,8 @@ def _np_dtype(dtype):
     if isinstance(dtype, (np.dtype, type)):
         return np.dtype(dtype)
     name = str(dtype)
+    if name.startswith("Record("):  # a record type: its NumPy dtype
+        return dtype.dtype
     if name in ("bool", "boolean"):
         return np.dtype(np.bool_)
     try:
