@@ -452,6 +452,24 @@ static int op_STORE_SUBSCR(cj_builder *b, const cj_bc *in) {
     return cj_fe_emit(b, CJ_I_SETITEM, -1, 3, args) ? 0 : -1;
 }
 
+/* STORE_ATTR namei: value, obj -> ; obj.name = value, as obj['name'] = value (only a record's
+ * fields take assignment: typing/record_access.c; CJ_F_ATTR words the other errors) */
+static int op_STORE_ATTR(cj_builder *b, const cj_bc *in) {
+    PyObject *name = PyTuple_GetItem(b->code->co_names, in->arg); /* borrowed */
+    int vo[3];
+    if (name == NULL || pop_n(b, 2, vo) < 0 || push_value(b, name, NULL) < 0 ||
+        cj_fe_pop(b, &vo[2]) < 0) {
+        return -1;
+    }
+    int args[3] = {vo[1], vo[2], vo[0]};
+    cj_instr *i = cj_fe_emit(b, CJ_I_SETITEM, -1, 3, args);
+    if (i == NULL) {
+        return -1;
+    }
+    i->flags |= CJ_F_ATTR;
+    return 0;
+}
+
 /* BINARY_SLICE (3.12): container, start, stop -> container[start:stop] */
 static int op_BINARY_SLICE(cj_builder *b, const cj_bc *in) {
     int css[3];
@@ -673,7 +691,7 @@ static const struct {
     {"FORMAT_VALUE", "f-strings and string formatting"},
     {"BUILD_STRING", "f-strings and string formatting"},
     {"IMPORT_NAME", "import statements"}, {"STORE_GLOBAL", "assignment to globals"},
-    {"STORE_ATTR", "attribute assignment"}, {"DELETE_FAST", "del statements"},
+    {"DELETE_FAST", "del statements"},
     {"DELETE_SUBSCR", "del statements"}, {"CALL_FUNCTION_EX", "calls with *args or **kwargs"},
     {"STORE_DEREF", "assignment to closure variables"},
     {"LOAD_FAST_AND_CLEAR", "comprehensions"}, {"UNPACK_EX", "starred assignment"},

@@ -79,6 +79,11 @@ typedef struct cj_instr {
 /* A `**` whose exponent is a constant integer (numba's static_rhs), set by typing: `index`
  * holds it (|n| <= 0x10000, numba's cutoff) and lowering multiplies it out (lower_num.c) */
 #define CJ_F_CONST_EXP 4
+/* A SETITEM made by `obj.name = value` (STORE_ATTR): args[1] is the name, a constant */
+#define CJ_F_ATTR 8
+/* `sub` of a GETATTR/GETITEM/SETITEM typing resolved to a record's field (typing/
+ * record_access.c): `index` is the field; on an array of records, a view of that field */
+#define CJ_SUB_FIELD 0x100
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

@@ -4,7 +4,7 @@
  * and back to that very object while they view all of it (else a view based on it); an array
  * compiled code allocated boxes as a NumPy array over its memory, whose base holds a
  * reference to the allocation (boxing borrows: the caller's references stay its own);
- * tuples item by item. */
+ * tuples item by item; records (np.void) by reference, and back as a copy. */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -184,6 +184,43 @@ static int unbox_complex(PyObject *value, const cj_type *t, void *dst) {
     return 0;
 }
 
+/* The element type of an array (NULL when cujit has none): quick for scalar dtypes. */
+static const cj_type *array_dtype(PyArrayObject *arr) {
+    if (PyArray_TYPE(arr) != NPY_VOID) {
+        return cj_type_from_npy_typenum(PyArray_TYPE(arr));
+    }
+    const cj_type *t = cj_type_from_descr((PyObject *)PyArray_DESCR(arr));
+    PyErr_Clear(); /* the caller names the mismatch */
+    return t;
+}
+
+/* A record argument is passed by reference: a pointer to the np.void scalar's bytes, which
+ * for `a[i]` are the array's (numba's behaviour: writes reach the caller). */
+static int unbox_record(PyObject *value, const cj_type *t, void *dst) {
+    if (!PyArray_IsScalar(value, Void)) {
+        PyErr_Format(PyExc_TypeError, "expected a NumPy record (np.void) for %s, got %.200s",
+                     t->name, Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    PyVoidScalarObject *v = (PyVoidScalarObject *)value;
+    const cj_type *given = cj_type_from_descr((PyObject *)v->descr);
+    if (given != t) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "expected %s, got a record of dtype %R", t->name,
+                     (PyObject *)v->descr);
+        return -1;
+    }
+    memcpy(dst, &v->obval, sizeof(void *));
+    return 0;
+}
+
+/* A record returned is a copy, as numba's (the data it points to may not outlive the call). */
+static PyObject *box_record(const void *src, const cj_type *t) {
+    char *data;
+    memcpy(&data, src, sizeof(void *));
+    return PyArray_Scalar(data, (PyArray_Descr *)t->obj, NULL);
+}
+
 static int unbox_array(PyObject *value, const cj_type *t, void *dst) {
     if (!PyArray_Check(value)) {
         PyErr_Format(PyExc_TypeError, "expected a NumPy array for %s, got %.200s", t->name,
@@ -191,7 +228,7 @@ static int unbox_array(PyObject *value, const cj_type *t, void *dst) {
         return -1;
     }
     PyArrayObject *arr = (PyArrayObject *)value;
-    const cj_type *dtype = cj_type_from_npy_typenum(PyArray_TYPE(arr));
+    const cj_type *dtype = array_dtype(arr);
     if (dtype != t->dtype || PyArray_NDIM(arr) != t->ndim) {
         PyErr_Format(PyExc_TypeError, "expected %s, got an array of dtype %R with %d "
                                       "dimensions", t->name, (PyObject *)PyArray_DESCR(arr),
@@ -249,6 +286,8 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
         return unbox_array(value, t, dst);
     case CJ_TUPLE:
         return unbox_tuple(value, t, dst);
+    case CJ_RECORD:
+        return unbox_record(value, t, dst);
     default:
         return 0; /* no data: None, omitted arguments */
     }
@@ -282,7 +321,7 @@ static int views_all_of(PyObject *parent, const void *data, const npy_intp *shap
     }
     PyArrayObject *arr = (PyArrayObject *)parent;
     if (PyArray_DATA(arr) != data || PyArray_NDIM(arr) != t->ndim ||
-        cj_type_from_npy_typenum(PyArray_TYPE(arr)) != t->dtype ||
+        array_dtype(arr) != t->dtype ||
         (!t->readonly && !PyArray_ISWRITEABLE(arr))) {
         return 0;
     }
@@ -314,7 +353,9 @@ static PyObject *box_array(const void *src, const cj_type *t) {
         Py_INCREF(parent);
         return parent;
     }
-    PyArray_Descr *descr = PyArray_DescrFromType(cj_type_npy_typenum(t->dtype));
+    PyArray_Descr *descr = t->dtype->kind == CJ_RECORD
+                               ? (PyArray_Descr *)Py_NewRef(t->dtype->obj)
+                               : PyArray_DescrFromType(cj_type_npy_typenum(t->dtype));
     if (descr == NULL) {
         return NULL;
     }
@@ -381,6 +422,8 @@ PyObject *cj_box(const void *src, const cj_type *t) {
     }
     case CJ_ARRAY:
         return box_array(src, t);
+    case CJ_RECORD:
+        return box_record(src, t);
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;

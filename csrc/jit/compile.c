@@ -132,10 +132,10 @@ int cj_fill_overload(cj_overload *ov, const cj_type *const *argtypes, int nargs,
     size_t off = 0;
     for (int i = 0; i < nargs; i++) {
         ov->argtypes[i] = argtypes[i];
-        size_t align = cj_abi_align(argtypes[i]);
+        size_t align = cj_abi_value_align(argtypes[i]);
         off = (off + align - 1) / align * align;
         ov->arg_offsets[i] = off;
-        off += cj_abi_size(argtypes[i]);
+        off += cj_abi_value_size(argtypes[i]);
     }
     ov->args_size = off;
     ov->signature = cj_signature_new(ret, nargs, argtypes);

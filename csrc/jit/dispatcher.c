@@ -303,7 +303,7 @@ static PyObject *invoke(cj_overload *ov, PyObject *const *full) {
     _Alignas(16) char small[1024];
     _Alignas(16) char ret_small[256];
     char *buf = ov->args_size <= sizeof(small) ? small : PyMem_Malloc(ov->args_size);
-    size_t ret_size = cj_abi_size(ov->ret);
+    size_t ret_size = cj_abi_value_size(ov->ret);
     char *ret = ret_size <= sizeof(ret_small) ? ret_small : PyMem_Malloc(ret_size);
     void *ptrs[64];
     PyObject *result = NULL;

@@ -18,26 +18,92 @@
 
 /* ---- argument types ---- */
 
-/* types/'s cached array type, with the launcher's words for a dtype kernels do not take. */
-static const cj_type *array_type(int typenum, int ndim, int c_contig, int f_contig,
+/* types/'s array type of a dtype (records too), with the launcher's words for a dtype
+ * kernels do not take. `descr` is borrowed. */
+static const cj_type *array_type(PyArray_Descr *descr, int ndim, int c_contig, int f_contig,
                                  int readonly) {
-    const cj_type *t = cj_array_type_of_layout(typenum, ndim, c_contig, f_contig, readonly);
+    const cj_type *t = cj_array_type_of_descr((PyObject *)descr, ndim, c_contig, f_contig,
+                                              readonly);
     if (t == NULL && !PyErr_Occurred()) {
-        PyErr_Format(PyExc_TypeError, "cujit kernels do not take arrays of NumPy type %d",
-                     typenum);
+        PyErr_Format(PyExc_TypeError, "cujit kernels do not take arrays of dtype %R",
+                     (PyObject *)descr);
     }
     return t;
 }
 
-/* A NumPy argument of kernel[...](...) (borrowed): copied in before the launch and back after. */
+/* A NumPy argument of kernel[...](...): copied in before the launch and back after. Borrowed,
+ * except the 0-d array a record argument is viewed as (`owned`: released after the launch). */
 typedef struct host_arg {
     PyArrayObject *array;
     size_t nbytes;
+    int owned;
 } host_arg;
+
+/* A record (np.void) argument, as numba-cuda passes it: a device copy of its bytes, copied
+ * back after the launch (writes reach the caller's array). Its bytes are viewed as a 0-d
+ * array so the NumPy arguments' copy-in and copy-back serve it. */
+static const cj_type *record_arg(PyObject *arg, const cj_type *t, cj_launch_arg *slot,
+                                 host_arg *host) {
+    PyVoidScalarObject *v = (PyVoidScalarObject *)arg;
+    PyArray_Descr *descr = (PyArray_Descr *)Py_NewRef(v->descr);
+    int flags = NPY_ARRAY_C_CONTIGUOUS | (v->flags & NPY_ARRAY_WRITEABLE); /* read-only: no
+                                                                             * copy back */
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, v->obval, flags,
+                                          NULL); /* steals descr */
+    if (view == NULL || PyArray_SetBaseObject((PyArrayObject *)view, Py_NewRef(arg)) < 0) {
+        Py_XDECREF(view); /* SetBaseObject steals the base, even on failure */
+        return NULL;
+    }
+    host->array = (PyArrayObject *)view;
+    host->owned = 1;
+    host->nbytes = (size_t)t->itemsize;
+    slot->data = 0; /* until copy_in */
+    slot->ndim = 0;
+    return t;
+}
+
+/* A scalar argument's type and value; a record goes to record_arg. */
+static const cj_type *scalar_type(PyObject *arg, cj_launch_arg *slot, host_arg *host) {
+    const cj_type *t = cj_typeof(arg);
+    if (t != NULL && t->kind == CJ_RECORD) {
+        return record_arg(arg, t, slot, host);
+    }
+    slot->value = arg;
+    return t;
+}
+
+/* A cuda.to_device(record) (pkg/cujit/cuda/arrays.py's DeviceRecord, known by its class name
+ * and its `_array`, a 0-d device array of the record's dtype) passes its device address as
+ * the record; any other object is typed by cj_typeof, whose TypeError names it. */
+static const cj_type *device_record(PyObject *arg, cj_launch_arg *slot) {
+    PyObject *inner = PyObject_GetAttrString(arg, "_array");
+    if (inner == NULL || !cj_DeviceNDArray_Check(inner) ||
+        ((cj_DeviceNDArrayObject *)inner)->ndim != 0 ||
+        strcmp(Py_TYPE(arg)->tp_name, "DeviceRecord") != 0) {
+        Py_XDECREF(inner);
+        PyErr_Clear();
+        return cj_typeof(arg);
+    }
+    cj_DeviceNDArrayObject *a = (cj_DeviceNDArrayObject *)inner;
+    const cj_type *t = NULL;
+    if (cj_ctx_check_generation(a->device, a->generation) == 0) {
+        t = cj_type_from_descr((PyObject *)a->dtype);
+        if ((t == NULL && !PyErr_Occurred()) || (t != NULL && t->kind != CJ_RECORD)) {
+            t = NULL;
+            PyErr_Format(PyExc_TypeError, "a DeviceRecord of dtype %R is not a record cujit "
+                                          "takes", (PyObject *)a->dtype);
+        }
+        slot->data = a->data; /* the device array keeps it: `arg` holds the array */
+        slot->ndim = 0;
+    }
+    Py_DECREF(inner);
+    return t;
+}
 
 /* The type of a launch argument; fills its layout (arrays) or value (scalars) in `slot`. */
 static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *host) {
     host->array = NULL;
+    host->owned = 0;
     slot->value = NULL;
     if (cj_DeviceNDArray_Check(arg)) {
         cj_DeviceNDArrayObject *a = (cj_DeviceNDArrayObject *)arg;
@@ -48,7 +114,7 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         slot->ndim = a->ndim;
         memcpy(slot->shape, a->shape, sizeof(Py_ssize_t) * (size_t)a->ndim);
         memcpy(slot->strides, a->strides, sizeof(Py_ssize_t) * (size_t)a->ndim);
-        return array_type(a->dtype->type_num, a->ndim, cj_devicearray_is_c_contiguous(a),
+        return array_type(a->dtype, a->ndim, cj_devicearray_is_c_contiguous(a),
                           cj_devicearray_is_f_contiguous(a), a->readonly);
     }
     if (PyArray_Check(arg)) {
@@ -64,12 +130,11 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
         memcpy(slot->shape, PyArray_DIMS(h), sizeof(Py_ssize_t) * (size_t)slot->ndim);
         cj_layout_default_strides(slot->ndim, slot->shape, PyArray_ITEMSIZE(h), 0,
                                   slot->strides);
-        return array_type(PyArray_TYPE(h), slot->ndim, 1, slot->ndim <= 1, 0);
+        return array_type(PyArray_DESCR(h), slot->ndim, 1, slot->ndim <= 1, 0);
     }
     if (PyLong_Check(arg) || PyFloat_Check(arg) || PyBool_Check(arg) || PyComplex_Check(arg) ||
         PyTuple_Check(arg) || PyArray_IsScalar(arg, Generic)) {
-        slot->value = arg;
-        return cj_typeof(arg);
+        return scalar_type(arg, slot, host);
     }
     cj_cai cai;
     int rc = cj_cai_fast(arg, &cai); /* CuPy, PyTorch: no dict */
@@ -83,7 +148,7 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
                 return NULL; /* the interface says why it cannot be had (torch: grad) */
             }
             PyErr_Clear();
-            return cj_typeof(arg); /* its TypeError names the value */
+            return device_record(arg, slot); /* else cj_typeof's TypeError names the value */
         }
         rc = cj_cai_parse_dict(cai_attr, &cai);
         Py_DECREF(cai_attr);
@@ -95,8 +160,6 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
     if (d == NULL) {
         return NULL;
     }
-    int typenum = d->type_num;
-    Py_DECREF(d);
     slot->data = cai.data;
     slot->ndim = cai.ndim;
     memcpy(slot->shape, cai.shape, sizeof(Py_ssize_t) * (size_t)cai.ndim);
@@ -104,7 +167,9 @@ static const cj_type *typeof_arg(PyObject *arg, cj_launch_arg *slot, host_arg *h
     /* typed as a DeviceNDArray of the same layout would be */
     int c_contig = cj_layout_is_contiguous(cai.ndim, cai.shape, cai.strides, cai.itemsize, 0);
     int f_contig = cj_layout_is_contiguous(cai.ndim, cai.shape, cai.strides, cai.itemsize, 1);
-    return array_type(typenum, cai.ndim, c_contig, f_contig, cai.readonly);
+    const cj_type *t = array_type(d, cai.ndim, c_contig, f_contig, cai.readonly);
+    Py_DECREF(d);
+    return t;
 }
 
 /* ---- packing (lower_kernel.h's ABI): each leaf in its own 8-byte-aligned word ---- */
@@ -191,11 +256,28 @@ static int pack_array(packer *p, const cj_launch_arg *s, const cj_type *decl) {
     return 0;
 }
 
+/* A record: the device address of its bytes (lower_kernel.h's ABI). */
+static int pack_record(packer *p, const cj_launch_arg *s, const cj_type *decl) {
+    if (s->type != decl) {
+        PyErr_Format(PyExc_TypeError, "an argument of type %s cannot be passed as %s",
+                     s->type->name, decl->name);
+        return -1;
+    }
+    void *w = next_word(p);
+    if (w == NULL) {
+        return -1;
+    }
+    memcpy(w, &s->data, sizeof(CUdeviceptr));
+    return 0;
+}
+
 static int pack_args(packer *p, const version *v, const cj_launch_arg *args, int nargs) {
     p->n = 0;
     for (int i = 0; i < nargs; i++) {
-        int rc = args[i].type->kind == CJ_ARRAY ? pack_array(p, &args[i], v->ov->argtypes[i])
-                                                : pack_value(p, args[i].value, v->ov->argtypes[i]);
+        const cj_type *decl = v->ov->argtypes[i];
+        int rc = args[i].type->kind == CJ_ARRAY    ? pack_array(p, &args[i], decl)
+                 : args[i].type->kind == CJ_RECORD ? pack_record(p, &args[i], decl)
+                                                   : pack_value(p, args[i].value, decl);
         if (rc < 0) {
             return -1;
         }
@@ -343,6 +425,15 @@ static int copy_in(const host_arg *h, CUdeviceptr *data) {
     return rc ? -1 : 0;
 }
 
+/* Drops the 0-d views record arguments made (the first `n` host args are set). */
+static void release_views(host_arg *hosts, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (hosts[i].owned) {
+            Py_CLEAR(hosts[i].array);
+        }
+    }
+}
+
 /* The launch itself, for a validated configuration; `args` borrowed. */
 PyObject *cj_launch(cj_KernelLauncher *k, cj_launch_dims *dims, PyObject *stream_obj, long shmem,
                     PyObject *const *args, Py_ssize_t nargs) {
@@ -361,21 +452,20 @@ PyObject *cj_launch(cj_KernelLauncher *k, cj_launch_dims *dims, PyObject *stream
     cj_launch_arg slots[CJ_MAX_ARGS];
     host_arg hosts[CJ_MAX_ARGS];
     const cj_type *types[CJ_MAX_ARGS];
-    int nhost = 0;
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        types[i] = slots[i].type = typeof_arg(args[i], &slots[i], &hosts[i]);
-        if (types[i] == NULL) {
-            return NULL;
-        }
-        nhost += hosts[i].array != NULL;
+    int nhost = 0, ntyped = 0, rc = 0;
+    for (; ntyped < nargs && rc == 0; ntyped++) {
+        types[ntyped] = slots[ntyped].type = typeof_arg(args[ntyped], &slots[ntyped],
+                                                        &hosts[ntyped]);
+        rc = types[ntyped] == NULL ? -1 : 0;
+        nhost += types[ntyped] != NULL && hosts[ntyped].array != NULL;
     }
-    version *v = cj_launcher_version(k, types, (int)nargs, device);
+    version *v = rc == 0 ? cj_launcher_version(k, types, (int)nargs, device) : NULL;
     if (v == NULL || (dims->ntasks >= 0 && cj_forall_dims(k, v, dims, shmem) < 0) ||
         check_limits(k, v, dims->block, shmem) < 0) {
+        release_views(hosts, ntyped);
         return NULL;
     }
     /* NumPy arguments get device copies: slots[i].data is set once copied */
-    int rc = 0;
     for (Py_ssize_t i = 0; nhost && i < nargs; i++) {
         if (hosts[i].array != NULL && copy_in(&hosts[i], &slots[i].data) < 0) {
             rc = -1;
@@ -395,6 +485,7 @@ PyObject *cj_launch(cj_KernelLauncher *k, cj_launch_dims *dims, PyObject *stream
     if (rc == 0 && v->exc_info != 0) {
         rc = check_exception(k, v, stream);
     }
+    release_views(hosts, ntyped);
     if (rc < 0) {
         return NULL;
     }

@@ -220,7 +220,10 @@ static int lower_getattr(cj_lower *L, cj_instr *in) {
     LLVMValueRef v = cj_load_var(L, in->args[0]);
     LLVMValueRef r;
     int fresh = 0; /* a new array the variable takes over (a real array's imag) */
-    if (in->rtype->kind == CJ_BOUND) { /* a method: its call reads the receiver */
+    if (in->sub == CJ_SUB_FIELD) { /* lower_record.c */
+        r = t->kind == CJ_RECORD ? cj_record_field(L, v, t, in->index)
+                                 : cj_record_array_field(L, v, t, in->index, in->rtype);
+    } else if (in->rtype->kind == CJ_BOUND) { /* a method: its call reads the receiver */
         r = cj_empty(L);
     } else if (t->kind == CJ_ARRAY && (strcmp(name, "real") == 0 || strcmp(name, "imag") == 0)) {
         r = cj_array_part(L, v, t, name[0] == 'i', in->rtype, &fresh); /* lower_array_shape.c */
@@ -271,7 +274,11 @@ static LLVMValueRef tuple_getitem(cj_lower *L, cj_instr *in, const cj_type *t) {
 static int lower_getitem(cj_lower *L, cj_instr *in) {
     const cj_type *t = vtype(L, in->args[0]);
     LLVMValueRef r;
-    if (t->kind == CJ_TUPLE) {
+    if (in->sub == CJ_SUB_FIELD) { /* rec['x'], a['x']: lower_record.c */
+        LLVMValueRef v = cj_load_var(L, in->args[0]);
+        r = t->kind == CJ_RECORD ? cj_record_field(L, v, t, in->index)
+                                 : cj_record_array_field(L, v, t, in->index, in->rtype);
+    } else if (t->kind == CJ_TUPLE) {
         r = tuple_getitem(L, in, t);
     } else if (t->kind == CJ_ITER) { /* a.flat[i] */
         r = cj_flat_getitem(L, cj_load_var(L, in->args[0]), t, cj_load_var(L, in->args[1]),
@@ -287,6 +294,11 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
 }
 
 static int lower_setitem(cj_lower *L, cj_instr *in) {
+    if (in->sub == CJ_SUB_FIELD) { /* rec.x = v, rec['x'] = v: lower_record.c */
+        return cj_record_set_field(L, cj_load_var(L, in->args[0]), vtype(L, in->args[0]),
+                                   in->index, cj_load_var(L, in->args[2]),
+                                   vtype(L, in->args[2]));
+    }
     if (vtype(L, in->args[0])->kind == CJ_ITER) { /* a.flat[i] = v */
         return cj_flat_setitem(L, cj_load_var(L, in->args[0]), vtype(L, in->args[0]),
                                cj_load_var(L, in->args[1]), vtype(L, in->args[1]),

@@ -205,28 +205,13 @@ LLVMValueRef cj_array_view(cj_lower *L, LLVMValueRef arr, LLVMValueRef offset, i
     return LLVMBuildInsertValue(L->b, v, st, CJ_ARR_STRIDES, "view");
 }
 
-static LLVMValueRef load_elem(cj_lower *L, LLVMValueRef p, const cj_type *dtype) {
-    LLVMValueRef v = LLVMBuildLoad2(L->b, cj_elem_type(L->ctx, dtype), p, "elem");
-    if (dtype->kind == CJ_BOOL) {
-        v = LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
-    }
-    return v;
-}
-
-static void store_elem(cj_lower *L, LLVMValueRef p, LLVMValueRef v, const cj_type *dtype) {
-    if (dtype->kind == CJ_BOOL) {
-        v = LLVMBuildZExt(L->b, v, LLVMInt8TypeInContext(L->ctx), "");
-    }
-    LLVMBuildStore(L->b, v, p);
-}
-
 LLVMValueRef cj_array_getitem(cj_lower *L, LLVMValueRef arr, const cj_type *at,
                               LLVMValueRef idx, const cj_type *it, const cj_type *rtype) {
     LLVMValueRef offset, shape[CJ_MAXDIM], strides[CJ_MAXDIM];
     int ndim = apply_indices(L, arr, at, idx, it, &offset, shape, strides);
     if (rtype->kind != CJ_ARRAY) {
         LLVMValueRef data = LLVMBuildExtractValue(L->b, arr, CJ_ARR_DATA, "");
-        return load_elem(L, offset_ptr(L, data, offset), at->dtype);
+        return cj_load_element(L, offset_ptr(L, data, offset), at->dtype);
     }
     return cj_array_view(L, arr, offset, ndim, shape, strides, rtype);
 }
@@ -235,7 +220,7 @@ LLVMValueRef cj_array_getitem(cj_lower *L, LLVMValueRef arr, const cj_type *at,
 static void fill_view(cj_lower *L, LLVMValueRef data, int ndim, LLVMValueRef *shape,
                       LLVMValueRef *strides, LLVMValueRef v, const cj_type *dtype) {
     if (ndim == 0) {
-        store_elem(L, data, v, dtype);
+        cj_store_element(L, data, v, dtype);
         return;
     }
     LLVMBuilderRef B = L->b;
@@ -271,7 +256,7 @@ int cj_array_setitem(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValue
     LLVMValueRef data = LLVMBuildExtractValue(L->b, arr, CJ_ARR_DATA, "");
     LLVMValueRef p = offset_ptr(L, data, offset);
     if (target->kind != CJ_ARRAY) {
-        store_elem(L, p, value, at->dtype);
+        cj_store_element(L, p, value, at->dtype);
         return 0;
     }
     fill_view(L, p, ndim, shape, strides, value, at->dtype);

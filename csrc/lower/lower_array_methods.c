@@ -12,13 +12,9 @@ typedef struct copying {
 static void copy_element(cj_lower *L, LLVMValueRef ptr, void *ctx) {
     const copying *c = ctx;
     LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx), i8p = LLVMPointerType(i8, 0);
-    LLVMTypeRef elem = cj_elem_type(L->ctx, c->to);
     LLVMValueRef v = cj_cast(L, cj_load_element(L, ptr, c->from), c->from, c->to);
-    if (c->to->kind == CJ_BOOL) {
-        v = LLVMBuildZExt(L->b, v, elem, "");
-    }
     LLVMValueRef at = LLVMBuildLoad2(L->b, i8p, c->cursor, "");
-    LLVMBuildStore(L->b, v, LLVMBuildBitCast(L->b, at, LLVMPointerType(elem, 0), ""));
+    cj_store_element(L, at, v, c->to);
     LLVMValueRef step = cj_i64(L, (long long)cj_abi_size(c->to));
     LLVMBuildStore(L->b, LLVMBuildGEP2(L->b, i8, at, &step, 1, ""), c->cursor);
 }

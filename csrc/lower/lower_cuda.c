@@ -233,6 +233,7 @@ static LLVMValueRef lower_local(cj_lower *L, cj_instr *in, const cj_call *call) 
     LLVMTypeRef elem = cj_elem_type(L->ctx, spec->dtype);
     LLVMValueRef slot = cj_entry_alloca(L, LLVMArrayType(elem, (unsigned)spec_count(spec)),
                                         "local_array");
+    LLVMSetAlignment(slot, 16); /* records' bytes ([n x i8]) align only to 1 by themselves */
     LLVMValueRef data = LLVMBuildBitCast(L->b, slot, LLVMPointerType(elem, 0), "");
     return make_array(L, in->rtype, data, spec->shape, NULL);
 }

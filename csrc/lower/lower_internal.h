@@ -302,6 +302,16 @@ LLVMValueRef cj_array_view(cj_lower *L, LLVMValueRef arr, LLVMValueRef offset, i
 #define CJ_ARR_STRIDES 3
 #define CJ_ARR_MEMINFO 4
 
+/* ---- lower_record.c: records' fields (CJ_SUB_FIELD) ---- */
+/* Field i of the record at `rec`: its value, a nested record's pointer, an array field. */
+LLVMValueRef cj_record_field(cj_lower *L, LLVMValueRef rec, const cj_type *t, int i);
+/* rec.field = v, cast to the field's type. */
+int cj_record_set_field(cj_lower *L, LLVMValueRef rec, const cj_type *t, int i, LLVMValueRef v,
+                        const cj_type *vt);
+/* a.field of an array of records: a view of type rt. */
+LLVMValueRef cj_record_array_field(cj_lower *L, LLVMValueRef arr, const cj_type *at, int i,
+                                   const cj_type *rt);
+
 /* ---- lower_cuda.c: CUDA intrinsics (calls resolved to CJ_CALL_CUDA, threadIdx.x...) ---- */
 LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
 int cj_cuda_lower_getattr(cj_lower *L, cj_instr *in);

@@ -22,6 +22,7 @@ int cj_cuda_param_count(const cj_type *t) {
     case CJ_BOOL:
     case CJ_INT:
     case CJ_FLOAT:
+    case CJ_RECORD: /* the device address of its bytes */
         return 1;
     default:
         return 0;
@@ -54,6 +55,7 @@ static void param_types(LLVMContextRef ctx, const cj_type *t, LLVMTypeRef *types
         return;
     case CJ_INT:
     case CJ_FLOAT:
+    case CJ_RECORD:
         types[(*n)++] = cj_llvm_type(ctx, t);
         return;
     default:
@@ -95,6 +97,7 @@ static LLVMValueRef rebuild(LLVMBuilderRef b, LLVMContextRef ctx, LLVMValueRef f
     }
     case CJ_INT:
     case CJ_FLOAT:
+    case CJ_RECORD:
         return LLVMGetParam(fn, (*p)++);
     default:
         return LLVMConstNull(cj_llvm_type(ctx, t));

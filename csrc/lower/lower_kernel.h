@@ -4,7 +4,8 @@
  * Kernel ABI: `void @<name>(params...)`, marked in !nvvm.annotations, whose parameters are the
  * arguments flattened in order: an array is its data pointer (T*, generic address space), then
  * its shape (ndim x i64), then its strides in bytes (ndim x i64); a bool is an i8; a complex
- * is its real and imaginary parts; a tuple is its items, flattened; None and other types
+ * is its real and imaginary parts; a record is the device address of its bytes (i8*, a copy
+ * the launcher makes); a tuple is its items, flattened; None and other types
  * without data take no parameter; other scalars are passed as themselves. The entry rebuilds
  * the values and calls the inner function `i32 @f(ret*, args...)`. With `debug`, a non-zero
  * status (an exception id) is recorded in the global `cj_exc_info` ([7 x i32]: id, tid.xyz,

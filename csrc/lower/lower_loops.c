@@ -126,6 +126,9 @@ void cj_array_for_each(cj_lower *L, LLVMValueRef arr, const cj_type *at, cj_elem
 }
 
 LLVMValueRef cj_load_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype) {
+    if (dtype->kind == CJ_RECORD) { /* a record view aliases the array (numba's) */
+        return LLVMBuildBitCast(L->b, ptr, cj_llvm_type(L->ctx, dtype), "record");
+    }
     LLVMTypeRef elem = cj_elem_type(L->ctx, dtype);
     LLVMValueRef v = LLVMBuildLoad2(L->b, elem,
                                     LLVMBuildBitCast(L->b, ptr, LLVMPointerType(elem, 0), ""), "");
@@ -134,6 +137,10 @@ LLVMValueRef cj_load_element(cj_lower *L, LLVMValueRef ptr, const cj_type *dtype
 }
 
 void cj_store_element(cj_lower *L, LLVMValueRef ptr, LLVMValueRef v, const cj_type *dtype) {
+    if (dtype->kind == CJ_RECORD) { /* a[i] = record: its bytes (they may overlap) */
+        LLVMBuildMemMove(L->b, ptr, 1, v, 1, cj_i64(L, dtype->itemsize));
+        return;
+    }
     LLVMTypeRef elem = cj_elem_type(L->ctx, dtype);
     if (dtype->kind == CJ_BOOL) {
         v = LLVMBuildZExt(L->b, v, elem, "");

@@ -3,7 +3,7 @@
  * Arrays are {T* data, i8* parent, [n x i64] shape, [n x i64] strides} (strides in bytes;
  * parent is the Python object owning the memory, borrowed for the call). Types without data
  * (None, compile-time objects, omitted arguments) are the empty struct. Iterators are pointers
- * to their state. */
+ * to their state. Records are pointers to their bytes (in an array, or a record argument's). */
 #include "lower/lower_internal.h"
 
 #include <math.h>
@@ -24,6 +24,9 @@ static LLVMTypeRef float_type(LLVMContextRef ctx, int bits) {
 LLVMTypeRef cj_elem_type(LLVMContextRef ctx, const cj_type *dtype) {
     if (dtype->kind == CJ_BOOL) {
         return LLVMInt8TypeInContext(ctx);
+    }
+    if (dtype->kind == CJ_RECORD) { /* its bytes: the array's pointer steps by the itemsize */
+        return LLVMArrayType(LLVMInt8TypeInContext(ctx), (unsigned)dtype->itemsize);
     }
     return cj_llvm_type(ctx, dtype);
 }
@@ -97,6 +100,8 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
         return i64x3(ctx);
     case CJ_ITER:
         return LLVMPointerType(cj_iter_state_type(ctx, t), 0);
+    case CJ_RECORD: /* by reference: a pointer to its bytes (lower_record.c) */
+        return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     default: /* none, void, omitted, compile-time objects, bound methods */
         return LLVMStructTypeInContext(ctx, NULL, 0, 0);
     }

@@ -1,6 +1,7 @@
 /* layout.c: the C-side layout of a value of each type: what boxing, the kernel launcher and
- * the cache read and write, matching LLVM's natural layout of lower_types.c's LLVM types on
- * x86-64 and NVPTX. */
+ * the cache read and write (a record as an array element is its dtype's bytes; as a value it
+ * is passed by reference, a pointer), matching LLVM's natural layout of lower_types.c's LLVM
+ * types on x86-64 and NVPTX. */
 #include "types/types.h"
 
 size_t cj_abi_align(const cj_type *t) {
@@ -13,10 +14,12 @@ size_t cj_abi_align(const cj_type *t) {
         return (size_t)t->bits / 8;
     case CJ_COMPLEX:
         return (size_t)t->bits / 16;
+    case CJ_RECORD:
+        return (size_t)t->alignment;
     case CJ_TUPLE: {
         size_t a = 1;
         for (int i = 0; i < t->n; i++) {
-            size_t ai = cj_abi_align(t->items[i]);
+            size_t ai = cj_abi_value_align(t->items[i]);
             a = ai > a ? ai : a;
         }
         return a;
@@ -36,9 +39,9 @@ static size_t round_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
 size_t cj_abi_tuple_offset(const cj_type *t, int i) {
     size_t off = 0;
     for (int k = 0; k <= i; k++) {
-        off = round_up(off, cj_abi_align(t->items[k]));
+        off = round_up(off, cj_abi_value_align(t->items[k]));
         if (k < i) {
-            off += cj_abi_size(t->items[k]);
+            off += cj_abi_value_size(t->items[k]);
         }
     }
     return off;
@@ -57,7 +60,8 @@ size_t cj_abi_size(const cj_type *t) {
         if (t->n == 0) {
             return 0;
         }
-        return round_up(cj_abi_tuple_offset(t, t->n - 1) + cj_abi_size(t->items[t->n - 1]),
+        return round_up(cj_abi_tuple_offset(t, t->n - 1) +
+                            cj_abi_value_size(t->items[t->n - 1]),
                         cj_abi_align(t));
     case CJ_ARRAY: /* abi.h: data, parent, shape, strides, meminfo */
         return 24 + 16 * (size_t)t->ndim;
@@ -66,7 +70,17 @@ size_t cj_abi_size(const cj_type *t) {
         return 24;
     case CJ_ITER:
         return 8;
+    case CJ_RECORD:
+        return (size_t)t->itemsize;
     default:
         return 0;
     }
+}
+
+size_t cj_abi_value_size(const cj_type *t) {
+    return t->kind == CJ_RECORD ? sizeof(void *) : cj_abi_size(t);
+}
+
+size_t cj_abi_value_align(const cj_type *t) {
+    return t->kind == CJ_RECORD ? sizeof(void *) : cj_abi_align(t);
 }

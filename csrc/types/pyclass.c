@@ -61,6 +61,8 @@ static PyObject *core_fields(const cj_type *t) {
         return Py_BuildValue("(s(O))", "object", t->obj);
     case CJ_BOUND:
         return Py_BuildValue("(s(NO))", "bound", py_or_none(t->source), t->obj);
+    case CJ_RECORD:
+        return Py_BuildValue("(s(O))", "record", t->obj); /* the NumPy dtype */
     }
     PyErr_Format(PyExc_SystemError, "type %s has no Python class", t->name);
     return NULL;

@@ -234,7 +234,7 @@ static PyObject *py_array_type(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "layout must be 'C', 'F' or 'A'");
         return NULL;
     }
-    if (!known || !cj_type_is_number(dtype)) {
+    if (!known || (!cj_type_is_number(dtype) && dtype->kind != CJ_RECORD)) {
         Py_RETURN_NONE;
     }
     return new_ref_to_py(cj_type_array(dtype, ndim, layout[0], readonly));
@@ -272,7 +272,24 @@ static PyObject *py_range_type(PyObject *module, PyObject *unused) {
     return new_ref_to_py(cj_type_range(0));
 }
 
+/* numba.np.numpy_support.from_dtype: the cujit type of a NumPy dtype (records too). */
+static PyObject *py_from_dtype(PyObject *module, PyObject *obj) {
+    PyArray_Descr *d = NULL;
+    if (!PyArray_DescrConverter(obj, &d)) {
+        return NULL;
+    }
+    const cj_type *t = cj_type_from_descr((PyObject *)d);
+    if (t == NULL && !PyErr_Occurred()) {
+        PyErr_Format(cj_UnsupportedError, "unsupported array dtype: %R", (PyObject *)d);
+    }
+    Py_DECREF(d);
+    PyObject *o = t ? cj_type_to_py(t) : NULL;
+    Py_XINCREF(o);
+    return o;
+}
+
 static PyMethodDef pytype_functions[] = {
+    {"from_dtype", py_from_dtype, METH_O, "from_dtype(dtype) -> the cujit type of a dtype"},
     {"make_signature", make_signature, METH_VARARGS, "make_signature(ret, args) -> Signature"},
     {"tuple_type", make_tuple_type, METH_O, "tuple_type(types) -> Tuple/UniTuple type"},
     {"array_type", py_array_type, METH_VARARGS, "array_type(dtype, ndim, layout, readonly)"},

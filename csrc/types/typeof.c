@@ -2,7 +2,8 @@
  * int -> int64 (uint64 past int64's range), float -> float64, complex -> complex128,
  * NumPy scalars and arrays by dtype, tuples item by item, None -> none. Also the cached array
  * type of a (type number, rank, layout, read-only), which the kernel launcher and the CUDA
- * ufuncs use too (cj_array_type_of_layout). */
+ * ufuncs use too (cj_array_type_of_layout), and that of any dtype, records too
+ * (cj_array_type_of_descr). */
 #include "types/types.h"
 
 #include "util/npy.h"
@@ -51,14 +52,54 @@ const cj_type *cj_array_type_of_layout(int typenum, int ndim, int c_contig, int 
     return t;
 }
 
+/* Arrays of records seen lately (types live for the process: no references to hold). */
+#define RECORD_ARRAY_CACHE 16
+typedef struct record_array_entry {
+    const cj_type *dtype;
+    int ndim;
+    char layout;
+    int readonly;
+    const cj_type *type;
+} record_array_entry;
+static record_array_entry record_arrays[RECORD_ARRAY_CACHE];
+static int record_array_next;
+
+const cj_type *cj_array_type_of_descr(PyObject *descr, int ndim, int c_contig, int f_contig,
+                                      int readonly) {
+    PyArray_Descr *d = (PyArray_Descr *)descr;
+    if (!PyArray_ISNBO(d->byteorder)) {
+        return NULL;
+    }
+    if (d->type_num != NPY_VOID) {
+        return cj_array_type_of_layout(d->type_num, ndim, c_contig, f_contig, readonly);
+    }
+    const cj_type *dtype = cj_type_from_descr(descr); /* record.c */
+    if (dtype == NULL) {
+        return NULL;
+    }
+    char layout = c_contig ? 'C' : f_contig ? 'F' : 'A';
+    readonly = readonly != 0;
+    for (int i = 0; i < RECORD_ARRAY_CACHE; i++) {
+        const record_array_entry *e = &record_arrays[i];
+        if (e->dtype == dtype && e->ndim == ndim && e->layout == layout &&
+            e->readonly == readonly) {
+            return e->type;
+        }
+    }
+    const cj_type *t = cj_type_array(dtype, ndim, layout, readonly);
+    if (t != NULL) {
+        record_arrays[record_array_next] = (record_array_entry){dtype, ndim, layout, readonly, t};
+        record_array_next = (record_array_next + 1) % RECORD_ARRAY_CACHE;
+    }
+    return t;
+}
+
 static const cj_type *typeof_ndarray(PyArrayObject *arr) {
     PyArray_Descr *descr = PyArray_DESCR(arr);
-    const cj_type *t = NULL;
-    if (PyArray_ISNBO(descr->byteorder)) {
-        t = cj_array_type_of_layout(descr->type_num, PyArray_NDIM(arr),
-                                    PyArray_IS_C_CONTIGUOUS(arr), PyArray_IS_F_CONTIGUOUS(arr),
-                                    !PyArray_ISWRITEABLE(arr));
-    }
+    const cj_type *t = cj_array_type_of_descr((PyObject *)descr, PyArray_NDIM(arr),
+                                              PyArray_IS_C_CONTIGUOUS(arr),
+                                              PyArray_IS_F_CONTIGUOUS(arr),
+                                              !PyArray_ISWRITEABLE(arr));
     if (t == NULL && !PyErr_Occurred()) {
         PyErr_Format(PyExc_TypeError, "cujit does not support arrays of dtype %R",
                      (PyObject *)descr);
@@ -115,9 +156,11 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
         if (descr == NULL) {
             return NULL;
         }
-        const cj_type *t = cj_type_from_npy_typenum(descr->type_num);
+        /* a np.void of a structured dtype is a record, passed by reference (boxing.c) */
+        const cj_type *t = descr->type_num == NPY_VOID ? cj_type_from_descr((PyObject *)descr)
+                                                       : cj_type_from_npy_typenum(descr->type_num);
         Py_DECREF(descr);
-        if (t != NULL) {
+        if (t != NULL || PyErr_Occurred()) {
             return t;
         }
     } else if (PyTuple_Check(value)) {

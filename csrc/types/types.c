@@ -39,6 +39,11 @@ static int nesting_depth(const cj_type *t) {
             depth = t->items[i]->depth;
         }
     }
+    for (int i = 0; t->fields != NULL && i < t->n; i++) {
+        if (t->fields[i].type->depth > depth) {
+            depth = t->fields[i].type->depth;
+        }
+    }
     if (depth + 1 > CJ_MAX_NESTING) {
         PyErr_SetString(PyExc_RecursionError, CJ_NESTING_ERROR);
         return -1;
@@ -46,8 +51,24 @@ static int nesting_depth(const cj_type *t) {
     return depth + 1;
 }
 
+/* A process-lifetime copy of a record's fields (their names too). */
+static const cj_field *copy_fields(const cj_field *fields, int n) {
+    cj_field *f = PyMem_RawMalloc(sizeof(cj_field) * (size_t)(n > 0 ? n : 1));
+    if (f == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        f[i] = fields[i];
+        if ((f[i].name = raw_strdup(fields[i].name)) == NULL) {
+            return NULL;
+        }
+    }
+    return f;
+}
+
 /* Returns the interned twin of `proto` (whose name is set), creating it on first use. */
-static const cj_type *intern(const cj_type *proto, const char *key) {
+const cj_type *cj_type_intern(const cj_type *proto, const char *key) {
     int depth = nesting_depth(proto);
     if (depth < 0) {
         return NULL;
@@ -78,6 +99,9 @@ static const cj_type *intern(const cj_type *proto, const char *key) {
         memcpy(items, proto->items, sizeof(cj_type *) * (size_t)proto->n);
         t->items = items;
     }
+    if (proto->kind == CJ_RECORD && (t->fields = copy_fields(proto->fields, proto->n)) == NULL) {
+        return NULL;
+    }
     Py_XINCREF(t->obj);
     PyObject *cap = PyCapsule_New(t, NULL, NULL);
     if (cap == NULL || PyDict_SetItemString(interned, key, cap) < 0) {
@@ -90,7 +114,7 @@ static const cj_type *intern(const cj_type *proto, const char *key) {
 
 static const cj_type *intern_named(cj_type *proto, const char *name) {
     proto->name = name;
-    return intern(proto, name);
+    return cj_type_intern(proto, name);
 }
 
 const cj_type *cj_type_int(int bits, int is_signed) {
@@ -114,6 +138,9 @@ const cj_type *cj_type_complex(int bits) {
     return intern_named(&t, name);
 }
 
+/* a record's name may be long (record.c allows 8192 bytes) */
+#define RECORD_ARRAY_NAME 8300
+
 const cj_type *cj_type_array(const cj_type *dtype, int ndim, char layout, int readonly) {
     if (cj_layout_check_ndim(ndim) < 0) {
         return NULL;
@@ -121,9 +148,10 @@ const cj_type *cj_type_array(const cj_type *dtype, int ndim, char layout, int re
     if (ndim <= 1 && layout == 'F') {
         layout = 'C'; /* numba: 0-d and 1-d contiguous arrays are 'C' */
     }
-    char name[256];
-    PyOS_snprintf(name, sizeof(name), "%sarray(%s, %dd, %c)", readonly ? "readonly " : "",
-                  dtype->name, ndim, layout);
+    char name[RECORD_ARRAY_NAME];
+    PyOS_snprintf(name, sizeof(name), "%s%sarray(%s, %dd, %c)",
+                  dtype->kind == CJ_RECORD && !dtype->aligned ? "unaligned " : "",
+                  readonly ? "readonly " : "", dtype->name, ndim, layout);
     cj_type t = {.kind = CJ_ARRAY, .dtype = dtype, .ndim = ndim, .layout = layout,
                  .readonly = readonly};
     return intern_named(&t, name);
@@ -244,7 +272,7 @@ static const cj_type *intern_object(cj_kind kind, PyObject *obj, const char *pre
     PyOS_snprintf(key, sizeof(key), "%s@%p", name, (void *)obj);
     Py_DECREF(repr);
     cj_type t = {.kind = kind, .obj = obj, .name = name};
-    return intern(&t, key);
+    return cj_type_intern(&t, key);
 }
 
 static const char *const_obj_prefix(PyObject *obj) {

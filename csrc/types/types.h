@@ -3,7 +3,8 @@
  * Sections: types.c (kinds, interning, names), pyclass.c (C types <-> cujit.types classes),
  * pytype.c (Signature objects, _core type constructors),
  * typeof.c (Python value -> type), unify.c (unification and promotion), convert.c (the
- * argument conversion rule of dispatch), layout.c (a type's C-side size). */
+ * argument conversion rule of dispatch), layout.c (a type's C-side size), record.c (records
+ * of NumPy structured dtypes). */
 #ifndef CJ_TYPES_H
 #define CJ_TYPES_H
 
@@ -25,6 +26,7 @@ typedef enum cj_kind {
     CJ_CONST_OBJ, /* a compile-time Python object: module, function, class, string, dispatcher */
     CJ_VOID,      /* return type of kernels and functions returning nothing (prints as none) */
     CJ_BOUND,     /* a method bound to a receiver: source = receiver type, obj = name */
+    CJ_RECORD,    /* a NumPy structured dtype: n fields, itemsize, aligned; obj = the dtype */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -39,6 +41,17 @@ typedef enum cj_iter_kind {
 } cj_iter_kind;
 
 typedef struct cj_type cj_type;
+
+/* One field of a record: a scalar, a nested record, or a fixed-size array (a subarray dtype,
+ * whose type is a C-contiguous array of the element type and whose shape is `shape`). */
+#define CJ_MAX_FIELD_DIMS 8
+typedef struct cj_field {
+    const char *name;
+    const cj_type *type;
+    int64_t offset;                     /* bytes from the record's start */
+    int64_t shape[CJ_MAX_FIELD_DIMS];   /* subarray fields: type->ndim entries */
+} cj_field;
+
 struct cj_type {
     cj_kind kind;
     int bits;                /* CJ_INT / CJ_FLOAT / CJ_COMPLEX */
@@ -58,6 +71,10 @@ struct cj_type {
     const char *name;        /* numba's spelling: int64, array(float64, 2d, C), UniTuple(...) */
     PyObject *pyobj;         /* the cujit Type object for this type, made on demand */
     int depth;               /* 1 + the deepest type it holds, <= CJ_MAX_NESTING */
+    const cj_field *fields;  /* CJ_RECORD: n fields in the dtype's order */
+    int64_t itemsize;        /* CJ_RECORD: bytes of one record (the dtype's itemsize) */
+    int64_t alignment;       /* CJ_RECORD: the dtype's alignment */
+    int aligned;             /* CJ_RECORD: made with align=True (numba's `aligned`) */
 };
 
 /* ---- types.c ---- */
@@ -80,6 +97,9 @@ const cj_type *cj_type_range(int step_one);
 /* CJ_ITER_RANGE: source is the range type (its step_one carries over). */
 const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_type *source,
                             int n, const cj_type *const *inner);
+/* The interned type equal to `proto` under `key` (its unique name), made on first use: the
+ * constructors' common step (record.c's too). */
+const cj_type *cj_type_intern(const cj_type *proto, const char *key);
 /* `obj` is borrowed; the type keeps its own reference. */
 const cj_type *cj_type_const_obj(PyObject *obj);
 const cj_type *cj_type_omitted(PyObject *default_value);
@@ -95,6 +115,16 @@ int cj_type_npy_typenum(const cj_type *t);
 const cj_type *cj_type_from_npy_typenum(int typenum);
 /* A scalar type by numba's name ("float32", "intp", "complex128", "bool_"), or NULL. */
 const cj_type *cj_type_by_name(const char *name);
+
+/* ---- record.c: NumPy structured dtypes ---- */
+/* The element type of a NumPy dtype: a scalar, or a record for a structured dtype (numba's
+ * from_dtype). NULL with an exception (UnsupportedError naming the field, TypeError for a
+ * dtype cujit does not take) on failure. `descr` is borrowed. */
+const cj_type *cj_type_from_descr(PyObject *descr);
+/* The index of field `name` of record `t`, or -1 (no exception). */
+int cj_record_field_index(const cj_type *t, const char *name);
+/* The `(name1, name2, ...)` text of numba's "Field 'z' was not found" message (new ref). */
+PyObject *cj_record_field_names(const cj_type *t);
 
 /* ---- unify.c: numba's unification and NumPy promotion ---- */
 /* The type both unify to, or NULL (no exception) when they cannot. */
@@ -114,6 +144,12 @@ const cj_type *cj_typeof(PyObject *value);
  * words); NULL with an exception when the type cannot be made. */
 const cj_type *cj_array_type_of_layout(int typenum, int ndim, int c_contig, int f_contig,
                                        int readonly);
+
+/* The array type of a NumPy dtype (`descr`, borrowed), records too: as
+ * cj_array_type_of_layout, NULL with no exception set for a dtype with no cujit type, with one
+ * when a record's field is refused (record.c) or the type cannot be made. */
+const cj_type *cj_array_type_of_descr(PyObject *descr, int ndim, int c_contig, int f_contig,
+                                      int readonly);
 
 /* ---- pyclass.c: C types <-> cujit.types' classes (made once, cached both ways) ---- */
 /* The Type object of `t` (borrowed; owned by the type): an instance of the cujit.types class
@@ -164,9 +200,14 @@ int cj_best_conversion(const cj_type *const *given, int nargs,
 PyObject *cj_can_convert_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* ---- layout.c ---- */
-/* The C-side layout of a value of type `t` (x86-64 / NVPTX natural alignment). */
+/* The C-side layout of an element of type `t` (x86-64 / NVPTX natural alignment): what an
+ * array of `t` holds per item (a record: its itemsize and the dtype's alignment). */
 size_t cj_abi_size(const cj_type *t);
 size_t cj_abi_align(const cj_type *t);
+/* The layout of a value of `t` passed or returned (argument structs, tuple items): as
+ * cj_abi_size except records, which are passed by reference (a pointer to their data). */
+size_t cj_abi_value_size(const cj_type *t);
+size_t cj_abi_value_align(const cj_type *t);
 /* Byte offset of item `i` of a tuple type, or of field i of an array struct. */
 size_t cj_abi_tuple_offset(const cj_type *t, int i);
 

@@ -66,7 +66,9 @@ static int become_constant(cj_infer_ctx *c, cj_instr *in, PyObject *value) {
  * dtype is (np.zeros(n, a.dtype), a.astype(b.dtype)), as numba's DType. */
 static int array_dtype_constant(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                                 const cj_type **out) {
-    PyObject *descr = (PyObject *)PyArray_DescrFromType(cj_type_npy_typenum(t->dtype));
+    PyObject *descr = t->dtype->kind == CJ_RECORD
+                          ? Py_NewRef(t->dtype->obj) /* record.c keeps the dtype */
+                          : (PyObject *)PyArray_DescrFromType(cj_type_npy_typenum(t->dtype));
     if (become_constant(c, in, descr) < 0) {
         return -1;
     }
@@ -76,6 +78,12 @@ static int array_dtype_constant(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
 
 static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const char *name,
                       const cj_type **out) {
+    if (t->dtype->kind == CJ_RECORD && !cj_record_array_attr_ok(name)) {
+        if (cj_record_field_index(t->dtype, name) >= 0) { /* a.x: record_access.c */
+            return cj_type_record_getattr(c, in, t, name, out);
+        }
+        return cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name, t->name);
+    }
     if (strcmp(name, "shape") == 0 || strcmp(name, "strides") == 0) {
         *out = dims_tuple(t->ndim);
         return *out ? 1 : -1;
@@ -86,8 +94,7 @@ static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cha
     }
     if (strcmp(name, "ndim") == 0 || strcmp(name, "itemsize") == 0) {
         /* known at compile time: becomes a constant */
-        long v = strcmp(name, "ndim") == 0 ? t->ndim : t->dtype->kind == CJ_BOOL ? 1
-                                                                                 : t->dtype->bits / 8;
+        long v = strcmp(name, "ndim") == 0 ? t->ndim : (long)cj_abi_size(t->dtype);
         if (become_constant(c, in, PyLong_FromLong(v)) < 0) {
             return -1;
         }
@@ -129,6 +136,9 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     const char *name = PyUnicode_AsUTF8(in->obj);
     if (name == NULL) {
         return -1;
+    }
+    if (t->kind == CJ_RECORD) { /* record_access.c */
+        return cj_type_record_getattr(c, in, t, name, out);
     }
     int cuda = cj_cuda_type_getattr(c, in, out); /* CUDA intrinsics (cuda_typing.c) */
     if (cuda != 2) {
@@ -285,6 +295,12 @@ int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (t->kind == CJ_TUPLE) {
         return tuple_getitem(c, in, t, idx, out);
     }
+    if (cj_is_record_subject(t)) { /* rec['x'], a['x'] (record_access.c) */
+        int rc = cj_type_record_getitem(c, in, t, out);
+        if (rc != 2) {
+            return rc;
+        }
+    }
     if (cj_type_is_flat(t)) { /* a.flat[i] */
         return cj_type_flat_getitem(c, in, t, idx, out);
     }
@@ -315,6 +331,15 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
     if (t == NULL || idx == NULL || val == NULL) {
         return 0;
     }
+    if (cj_is_record_subject(t)) { /* rec.x = v, rec['x'] = v (record_access.c) */
+        int rc = cj_type_record_setitem(c, in, t, val);
+        if (rc != 2) {
+            return rc;
+        }
+    } else if (in->flags & CJ_F_ATTR) {
+        return cj_unsupported_error(c, in, "cujit does not support attribute assignment "
+                                           "(to %s): only a record's fields take one", t->name);
+    }
     const cj_type *arr = cj_type_is_flat(t) ? t->source : t; /* a.flat[i] = v: a's */
     if (arr->kind != CJ_ARRAY) {
         return cj_invalid_use(c, in, "setitem");
@@ -344,9 +369,11 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
     if (target == NULL) {
         return -1;
     }
-    int scalar_ok = cj_type_is_number(val) &&
-                    !(val->kind == CJ_COMPLEX && t->dtype->kind != CJ_COMPLEX);
+    int scalar_ok = (cj_type_is_number(val) && cj_type_is_number(t->dtype) &&
+                     !(val->kind == CJ_COMPLEX && t->dtype->kind != CJ_COMPLEX)) ||
+                    (val->kind == CJ_RECORD && val == t->dtype); /* a[i] = a[j] */
     int array_ok = val->kind == CJ_ARRAY && target->kind == CJ_ARRAY &&
+                   cj_type_is_number(val->dtype) && cj_type_is_number(t->dtype) &&
                    val->ndim <= target->ndim &&
                    !(val->dtype->kind == CJ_COMPLEX && t->dtype->kind != CJ_COMPLEX);
     if (!scalar_ok && !array_ok) { /* an array broadcasts into the view (lower_array_expr.c) */

@@ -165,16 +165,21 @@ static int bad_args(cj_infer_ctx *c, cj_instr *in, int id) {
 static int is_int(const cj_type *t) { return t != NULL && t->kind == CJ_INT; }
 static int is_float(const cj_type *t) { return t != NULL && t->kind == CJ_FLOAT; }
 
-/* A dtype argument: a cujit type, a NumPy scalar class or a NumPy dtype. */
+/* A dtype argument: a cujit type, a NumPy scalar class or a NumPy dtype (records too). */
 static const cj_type *dtype_of(PyObject *obj) {
     if (obj == NULL) {
         return NULL;
     }
     const cj_type *t = cj_type_from_py(obj);
     if (t != NULL) {
-        return cj_type_is_number(t) ? t : NULL;
+        return cj_type_is_number(t) || t->kind == CJ_RECORD ? t : NULL;
     }
     PyArray_Descr *d = NULL;
+    if (PyArray_DescrCheck(obj) && PyDataType_HASFIELDS((PyArray_Descr *)obj)) {
+        t = cj_type_from_descr(obj); /* record.c */
+        PyErr_Clear();                /* the caller says what a dtype must be */
+        return t;
+    }
     if (PyArray_DescrCheck(obj)) {
         d = (PyArray_Descr *)obj;
         Py_INCREF(d);
@@ -278,8 +283,9 @@ static int type_array(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
     PyObject *shape = const_value(c, vars[0], 0);
     const cj_type *dtype = dtype_of(const_value(c, vars[1], 0));
     if (dtype == NULL) {
-        return cj_typing_error(c, in, "cuda.%s(): dtype must be a scalar type known at compile "
-                                      "time (float32, np.int64, ...), not %s", iname(id),
+        return cj_typing_error(c, in, "cuda.%s(): dtype must be a scalar or record type known "
+                                      "at compile time (float32, np.int64, ...), not %s",
+                               iname(id),
                                cj_vt(c, vars[1])->name);
     }
     cj_cuda_array_spec *spec = cj_arena_alloc(&c->ir->arena, sizeof(*spec));

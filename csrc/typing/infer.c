@@ -341,6 +341,9 @@ static int type_return(cj_infer_ctx *c, cj_instr *in) {
     if (t->kind == CJ_CONST_OBJ || t->kind == CJ_ITER || t->kind == CJ_OMITTED) {
         return cj_typing_error(c, in, "cannot return a value of type %s", t->name);
     }
+    if (cj_record_return_check(c, in, t) < 0) { /* record_access.c */
+        return -1;
+    }
     const cj_type *u = c->ret == NULL ? t : cj_unify(c->ret, t);
     if (u == NULL) {
         return PyErr_Occurred() ? -1 : cj_typing_error(c, in,
@@ -414,8 +417,10 @@ static int is_string(const cj_type *t) {
 /* Strings exist only as constant exception messages: any other use is unsupported. */
 static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
     int first = 0;
-    if (in->op == CJ_I_COPY || in->op == CJ_I_CONST) {
-        return 0;
+    if (in->op == CJ_I_COPY || in->op == CJ_I_CONST ||
+        (in->flags & CJ_F_ATTR) || ((in->op == CJ_I_GETITEM || in->op == CJ_I_SETITEM) &&
+                                    cj_is_record_subject(cj_vt(c, in->args[0])))) {
+        return 0; /* obj.name = v, rec['x'] (record_access.c) */
     }
     if (in->op == CJ_I_CALL) {
         const cj_type *callee = cj_vt(c, in->args[0]);
@@ -526,6 +531,9 @@ static int type_iternext(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 /* The type of the value an instruction produces; 1 done, 0 operands not known yet, -1 error. */
 static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     int rc;
+    if (cj_record_operands_check(c, in) < 0) { /* record_access.c */
+        return -1;
+    }
     switch (in->op) {
     case CJ_I_CONST:
         return type_const(c, in, out);

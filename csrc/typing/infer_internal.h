@@ -112,6 +112,25 @@ int cj_type_flat_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *flat,
 int cj_type_flat_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *flat,
                          const cj_type *idx, const cj_type *val);
 int cj_type_static_item(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* record_access.c: records' fields. A record, or an array of records. */
+int cj_is_record_subject(const cj_type *t);
+/* rec.name / a.name of a field (a TypingError naming the fields when there is none). */
+int cj_type_record_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const char *name,
+                           const cj_type **out);
+/* rec['x'] / a['x']; 2: not a field access (an ordinary index of an array of records). */
+int cj_type_record_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
+                           const cj_type **out);
+/* Whether arrays of records have attribute `name` (besides their fields). */
+int cj_record_array_attr_ok(const char *name);
+/* -1 with a TypingError when `in` computes with records (operators, calls other than jitted
+ * functions and len/enumerate/zip/np.ndenumerate), else 0. */
+int cj_record_operands_check(cj_infer_ctx *c, cj_instr *in);
+/* -1 with an UnsupportedError when `in` (a RETURN of type t) may return a record whose bytes
+ * are in an array the function made (records hold no reference), else 0. */
+int cj_record_return_check(cj_infer_ctx *c, cj_instr *in, const cj_type *t);
+/* rec['x'] = v / rec.x = v; 2: not a field assignment. */
+int cj_type_record_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
+                           const cj_type *val);
 
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
     return CJ_VAR(c->ir, var)->type;

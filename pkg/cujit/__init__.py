@@ -6,6 +6,7 @@ from .errors import TypingError, UnsupportedError
 from .npyufunc import DUFunc, guvectorize, vectorize
 from .types import *  # noqa: F401,F403  (numba's type names at top level)
 from .types import typeof
+from .np.numpy_support import from_dtype
 from .typing import parse_signature
 from .np.numpy_support import from_dtype  # numba.from_dtype
 from .withcontexts import objmode

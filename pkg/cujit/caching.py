@@ -361,10 +361,37 @@ def cache_dir(func):
 
 # ---- what a CPU entry holds ----
 
+def _describe_dtype(dt):
+    """A JSON description of a NumPy dtype: a structured one field by field, with its offsets,
+    itemsize and align flag (what a record type's layout is made of)."""
+    if dt.subdtype is not None:
+        return {"base": _describe_dtype(dt.subdtype[0]), "shape": list(dt.subdtype[1])}
+    if dt.names is None:
+        return dt.str
+    return {"names": list(dt.names), "formats": [_describe_dtype(dt.fields[n][0])
+                                                  for n in dt.names],
+            "offsets": [dt.fields[n][1] for n in dt.names], "itemsize": dt.itemsize,
+            "aligned": dt.isalignedstruct}
+
+
+def _rebuild_dtype(desc):
+    import numpy as np
+    if isinstance(desc, str):
+        return np.dtype(desc)
+    if "base" in desc:
+        return np.dtype((_rebuild_dtype(desc["base"]), tuple(desc["shape"])))
+    return np.dtype({"names": desc["names"], "formats": [_rebuild_dtype(f) for f in
+                                                         desc["formats"]],
+                     "offsets": desc["offsets"], "itemsize": desc["itemsize"]},
+                    align=desc["aligned"])
+
+
 def _describe_type(t):
     """A JSON description of a cujit type."""
     name = str(t)
-    if name.startswith(("array(", "readonly array(")):
+    if name.startswith("Record("):
+        return ["record", _describe_dtype(t.dtype)]
+    if name.split("(")[0].endswith("array"):  # [unaligned ][readonly ]array(...)
         return ["array", _describe_type(t.dtype), t.ndim, t.layout, not t.mutable]
     if name.startswith(("UniTuple(", "Tuple(")):
         return ["tuple", [_describe_type(x) for x in t.types]]
@@ -377,6 +404,8 @@ def _rebuild_type(desc):
         return cjtypes.Array(_rebuild_type(desc[1]), desc[2], desc[3], desc[4])
     if kind == "tuple":
         return cjtypes.Tuple([_rebuild_type(x) for x in desc[1]])
+    if kind == "record":
+        return _core.from_dtype(_rebuild_dtype(desc[1]))
     return _core.type_by_name(desc[1])
 
 

@@ -279,6 +279,63 @@ def check_grid_sync_launches_cooperatively():
     raises(ValueError, "holds at most 1056 (max_cooperative_grid_blocks)",
            grid_synced[8 * 132 + 1, 256], d)
     assert fake.fake_cooperative_launches() == coop + 1  # refused before the driver
+STATE = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
+
+
+@cuda.jit
+def bump_states(st, k):
+    i = cuda.grid(1)
+    if i < st.shape[0]:
+        st[i].s0 += k
+
+
+@cuda.jit
+def bump_one(r, k):
+    r.s0 += k
+
+
+def check_record_arrays():
+    # cuda.random's state dtype: device arrays of records round-trip and pass as one pointer
+    host = np.zeros(5, STATE)
+    host["s0"] = np.arange(5)
+    host["s1"] = 2 ** 63 + np.arange(5, dtype=np.uint64)
+    d = cuda.to_device(host)
+    assert d.dtype == STATE and d.shape == (5,)
+    back = d.copy_to_host()
+    assert back.dtype == STATE and back.tobytes() == host.tobytes()
+    bump_states[1, 32](d, np.uint64(3))
+    p = params()
+    assert p[0] == d.device_ctypes_pointer.value and p[1:3] == [5, 16] and p[3] == 3, p
+    e = cuda.device_array(4, dtype=STATE)
+    assert e.dtype == STATE and e.strides == (16,)
+    bump_states[1, 32](host, np.uint64(1))  # a NumPy array of records: copied in and back
+    assert host.tobytes() == back.tobytes()  # the fake device runs nothing
+    # a single record: a device copy of its 16 bytes, passed as one pointer and copied back
+    before = fake.fake_launches()
+    bump_one[1, 1](host[2], np.uint64(5))
+    p = params()
+    assert fake.fake_launches() == before + 1 and len(p) == 2 and p[1] == 5, p
+    assert p[0] != 0 and host[2].tobytes() == back[2].tobytes()
+    assert len(bump_one.overloads) == 1
+    # cuda.to_device(record): a DeviceRecord, passed in place (no copies) as one pointer
+    rec = cuda.to_device(host[3])
+    assert type(rec).__name__ == "DeviceRecord" and rec.dtype == STATE and rec.shape == ()
+    assert rec.copy_to_host().tobytes() == host[3].tobytes()
+    assert rec.copy_to_host().shape == ()
+    launches = fake.fake_launches()
+    bump_one[1, 1](rec, np.uint64(2))
+    p = params()
+    assert fake.fake_launches() == launches + 1, p
+    assert p == [rec.device_ctypes_pointer.value, 2], p
+    assert len(bump_one.overloads) == 1  # the same Record type as host[2]'s
+    rec.copy_to_device(host[1])
+    assert rec.copy_to_host().tobytes() == host[1].tobytes()
+    try:
+        rec.copy_to_device(np.zeros((), [("s0", "u8")]))
+    except TypeError as exc:
+        assert "dtype" in str(exc)
+    else:
+        raise AssertionError("expected TypeError")
 
 
 for name, fn in list(globals().items()):

@@ -2,6 +2,7 @@
 import numpy as np
 
 from .. import _core
+from ..np.numpy_support import from_dtype
 
 DeviceNDArray = _core.DeviceNDArray
 
@@ -13,7 +14,51 @@ def to_device(obj, stream=0, copy=True, to=None):
     if to is not None:
         to.copy_to_device(obj, stream=stream)
         return to
+    if isinstance(obj, np.void) and obj.dtype.names is not None:
+        rec = DeviceRecord(obj.dtype, stream=stream)
+        if copy:
+            rec.copy_to_device(obj, stream=stream)
+        return rec
     return _core.to_device(obj, stream, copy)
+
+
+class DeviceRecord:
+    """A record on the device (numba-cuda's DeviceRecord): what ``cuda.to_device(a[i])`` gives
+    for a record of a structured dtype. A kernel takes it as that record, in place: its writes
+    stay on the device until ``copy_to_host()``."""
+
+    def __init__(self, dtype, stream=0):
+        dtype = np.dtype(dtype)
+        if dtype.names is None:
+            raise TypeError(f"a DeviceRecord needs a structured dtype, not {dtype}")
+        from_dtype(dtype)  # UnsupportedError naming a field cujit cannot type
+        self._array = _core.device_array((), dtype, None, "C", stream)  # 0-d: owns the bytes
+
+    dtype = property(lambda self: self._array.dtype, doc="The record's NumPy dtype.")
+    shape = property(lambda self: (), doc="() as numba-cuda's")
+    strides = property(lambda self: (), doc="() as numba-cuda's")
+    size = property(lambda self: 1, doc="1 as numba-cuda's")
+    nbytes = property(lambda self: self._array.nbytes, doc="The dtype's itemsize.")
+    alloc_size = property(lambda self: self._array.alloc_size, doc="Bytes allocated.")
+    device_ctypes_pointer = property(lambda self: self._array.device_ctypes_pointer,
+                                     doc="The device address of the record's bytes.")
+    _numba_type_ = property(lambda self: from_dtype(self.dtype),
+                            doc="The record's cujit type (numba's magic attribute).")
+
+    def copy_to_device(self, ary, stream=0):
+        """Copies a host record (np.void or a 0-d array of the same dtype) to the device."""
+        host = np.asarray(ary)
+        if host.dtype != self.dtype or host.shape != ():
+            raise TypeError(f"copy_to_device needs a record of dtype {self.dtype}, not "
+                            f"{host.dtype} of shape {host.shape}")
+        self._array.copy_to_device(host, stream=stream)
+
+    def copy_to_host(self, ary=None, stream=0):
+        """The record's bytes in a 0-d host array (numba-cuda's), or copied into `ary`."""
+        return self._array.copy_to_host(ary, stream=stream)
+
+    def __repr__(self):
+        return f"<cujit.cuda.DeviceRecord dtype={self.dtype}>"
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):

@@ -113,20 +113,27 @@ class _Shared:
         with block.lock:
             arr = block.shared.get(key)
             if arr is None:
-                arr = block.shared[key] = np.zeros(shape, dtype=_np_dtype(dtype))
+                arr = block.shared[key] = _zeros(shape, dtype)
         return arr
 
 
 class _Local:
     @staticmethod
     def array(shape, dtype):
-        return np.zeros(shape, dtype=_np_dtype(dtype))
+        return _zeros(shape, dtype)
 
 
 class _Const:
     @staticmethod
     def array_like(ary):
-        return np.array(ary)
+        arr = np.array(ary)
+        return arr.view(np.recarray) if arr.dtype.names is not None else arr
+
+
+def _zeros(shape, dtype):
+    """A zeroed array; of records, a record array (a[i].x works on np.record)."""
+    arr = np.zeros(shape, dtype=_np_dtype(dtype))
+    return arr.view(np.recarray) if arr.dtype.names is not None else arr
 
 
 def _np_dtype(dtype):
@@ -134,6 +141,8 @@ def _np_dtype(dtype):
     if isinstance(dtype, (np.dtype, type)):
         return np.dtype(dtype)
     name = str(dtype)
+    if name.startswith("Record("):  # a record type: its NumPy dtype
+        return dtype.dtype
     if name in ("bool", "boolean"):
         return np.dtype(np.bool_)
     try:
@@ -323,8 +332,14 @@ def _cell_is_cuda(cell):
 
 
 def _device_value(arg):
-    """What a kernel sees for an argument: device arrays as their NumPy array."""
-    return arg._array if isinstance(arg, DeviceNDArray) else arg
+    """What a kernel sees for an argument: device arrays as their NumPy array; arrays of
+    records as record arrays (a[i].x and a[i].x = v work on np.record, as in compiled code)."""
+    value = arg._array if isinstance(arg, DeviceNDArray) else arg
+    if isinstance(value, np.ndarray) and value.dtype.names is not None:
+        return value.view(np.recarray)
+    if isinstance(value, np.void) and value.dtype.names is not None:
+        return np.array(value).view(np.recarray)[()]  # a writable copy (the device's)
+    return value
 
 
 class DeviceFunction:
@@ -385,6 +400,10 @@ class Kernel:
             for by in range(griddim[1]):
                 for bx in range(griddim[0]):
                     _run_block(fn, values, module, Dim3(bx, by, bz))
+        for arg, value in zip(args, values):  # records: copied back, as numba-cuda does
+            if isinstance(arg, np.void) and arg.dtype.names is not None:
+                for name in arg.dtype.names:
+                    arg[name] = value[name]
 
 
 def _run_block(fn, args, module, bidx):

@@ -1,6 +1,6 @@
 """NumPy dtypes <-> cujit types, as numba.np.numpy_support: ``from_dtype``, ``as_dtype``.
 Scalar dtypes map through the C core's own table (the one typeof uses); structured dtypes map
-to ``types.Record`` (Python-only until the compiler has records)."""
+to ``types.Record``, the compiler's own record type when it supports the fields."""
 import numpy as np
 
 from .. import _core
@@ -42,9 +42,14 @@ def as_dtype(nbtype):
 
 
 def from_struct_dtype(dtype):
-    """The Record type of a structured dtype."""
+    """The Record type of a structured dtype: the compiler's own (csrc/types/record.c) when its
+    fields are numbers, nested records and fixed-size arrays of them, else a Python-only one."""
     if dtype.hasobject:
         raise NumbaNotImplementedError("dtypes that contain object are not supported.")
+    try:
+        return _core.from_dtype(dtype)
+    except _core.UnsupportedError:
+        pass  # strings and the like: a Record the compiler refuses, as numba's has them
     fields = []
     for name, info in dtype.fields.items():
         elemdtype, offset = info[:2]

@@ -70,12 +70,14 @@ _RecordField = collections.namedtuple("_RecordField", "type,offset,alignment,tit
 
 class Record(Type):
     """A NumPy structured dtype: *fields* is a list of ``(name, {'type': t, 'offset': n,
-    ['alignment': n], ['title': s]})``, *size* the record's size in bytes. Python-only: a
-    signature with a record raises UnsupportedError until the compiler has records."""
+    ['alignment': n], ['title': s]})``, *size* the record's size in bytes. The compiler's records (numbers, nested records and
+    fixed-size arrays as fields: csrc/types/record.c) are instances made by the core; others
+    (string fields...) are Python-only, and a signature with one raises UnsupportedError."""
 
     mutable = True
 
-    def __init__(self, fields, size, aligned):
+    def __init__(self, fields, size, aligned, numpy_dtype=None):
+        self._numpy_dtype = numpy_dtype  # the compiler's records keep the dtype they came from
         fields = self._normalize_fields(fields)
         self.fields = dict(fields)
         self.size = size
@@ -150,6 +152,8 @@ class Record(Type):
     @property
     def dtype(self):
         """The NumPy structured dtype."""
+        if self._numpy_dtype is not None:
+            return self._numpy_dtype
         from ...np.numpy_support import as_struct_dtype
         return as_struct_dtype(self)
 
