@@ -62,7 +62,7 @@ static PyObject *core_fields(const cj_type *t) {
     case CJ_BOUND:
         return Py_BuildValue("(s(NO))", "bound", py_or_none(t->source), t->obj);
     case CJ_RECORD:
-        return Py_BuildValue("(s(O))", "record", t->obj); /* the NumPy dtype */
+        return Py_BuildValue("(s(Os))", "record", t->obj, t->name); /* dtype, numba's name */
     }
     PyErr_Format(PyExc_SystemError, "type %s has no Python class", t->name);
     return NULL;

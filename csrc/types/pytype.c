@@ -2,6 +2,7 @@
  * (interned constructors, typeof, type_by_name). The Type objects themselves, and the map
  * between C types and cujit.types' classes, are pyclass.c's. */
 #include "types/types.h"
+#include "util/npy.h"
 
 PyTypeObject *cj_SignatureType;
 

@@ -42,20 +42,10 @@ def as_dtype(nbtype):
 
 
 def from_struct_dtype(dtype):
-    """The Record type of a structured dtype: the compiler's own (csrc/types/record.c) when its
-    fields are numbers, nested records and fixed-size arrays of them, else a Python-only one."""
-    if dtype.hasobject:
-        raise NumbaNotImplementedError("dtypes that contain object are not supported.")
-    try:
-        return _core.from_dtype(dtype)
-    except _core.UnsupportedError:
-        pass  # strings and the like: a Record the compiler refuses, as numba's has them
-    fields = []
-    for name, info in dtype.fields.items():
-        elemdtype, offset = info[:2]
-        title = info[2] if len(info) == 3 else None
-        fields.append((name, {"type": from_dtype(elemdtype), "offset": offset, "title": title}))
-    return types.Record(fields, dtype.itemsize, dtype.isalignedstruct)
+    """The Record type of a structured dtype: the compiler's own (csrc/types/record.c), whose
+    fields are numbers, nested records and fixed-size arrays of them; any other field (strings,
+    objects, datetimes, the other byte order) is an UnsupportedError naming it."""
+    return _core.from_dtype(dtype)
 
 
 def as_struct_dtype(rec):

@@ -97,14 +97,14 @@ def _from_core(kind, fields):
     if kind == "bound":
         return BoundFunction, fields
     if kind == "record":
-        return Record, _record_args(fields[0])
+        return Record, _record_args(*fields)
     raise TypeError(f"cujit.types has no class for C types of kind {kind!r}")
 
 
-def _record_args(dtype):
+def _record_args(dtype, core_name):
     """Record's constructor arguments for a structured dtype the C core has a type for; an
     array field's type is the array its field access gives (numba's NestedArray)."""
-    from ..np.numpy_support import from_dtype  # noqa: F811 (cujit.np, imported late)
+    from ...np.numpy_support import from_dtype  # noqa: F811 (cujit.np, imported late)
     fields = []
     for name, info in dtype.fields.items():
         elem, offset = info[:2]
@@ -115,7 +115,7 @@ def _record_args(dtype):
             field_type = from_dtype(elem)
         fields.append((name, {"type": field_type, "offset": offset,
                               "title": info[2] if len(info) == 3 else None}))
-    return fields, dtype.itemsize, dtype.isalignedstruct, dtype
+    return fields, dtype.itemsize, dtype.isalignedstruct, dtype, core_name
 
 
 _core.register_type_factory(_from_core)

@@ -76,8 +76,10 @@ class Record(Type):
 
     mutable = True
 
-    def __init__(self, fields, size, aligned, numpy_dtype=None):
-        self._numpy_dtype = numpy_dtype  # the compiler's records keep the dtype they came from
+    def __init__(self, fields, size, aligned, numpy_dtype=None, core_name=None):
+        # the compiler's records keep the dtype they came from and the core's name (numba's,
+        # nestedarray fields included)
+        self._numpy_dtype = numpy_dtype
         fields = self._normalize_fields(fields)
         self.fields = dict(fields)
         self.size = size
@@ -90,7 +92,8 @@ class Record(Type):
             elif infos.title is not None:
                 extra += ";title={}".format(infos.title)
             desc.append("{}[type={};offset={}{}]".format(k, infos.type, infos.offset, extra))
-        super().__init__("Record({};{};{})".format(",".join(desc), self.size, self.aligned))
+        super().__init__(core_name or "Record({};{};{})".format(",".join(desc), self.size,
+                                                                self.aligned))
         self.bitwidth = self.dtype.itemsize * 8
 
     @classmethod
