@@ -1,6 +1,7 @@
 """Writes docs/api.md, the API reference, from the docstrings of cujit's public names (issue 14).
 `python3 dev/api_docs.py` rewrites it; `--check` exits 1 when it is out of date (the tests run
 that). Run with the checkout's pkg on the path and without CUJIT_ENABLE_CUDASIM."""
+import importlib
 import inspect
 import os
 import sys
@@ -25,6 +26,10 @@ SECTIONS = [
                     "select_device", "get_current_device", "list_devices", "current_context",
                     "close", "set_memory_manager", "defer_cleanup", "set_deallocation_limits",
                     "Reduce"]),
+    ("cujit.cuda.random", ["create_xoroshiro128p_states", "init_xoroshiro128p_states",
+                           "xoroshiro128p_uniform_float32", "xoroshiro128p_uniform_float64",
+                           "xoroshiro128p_normal_float32", "xoroshiro128p_normal_float64",
+                           "xoroshiro128p_next", "xoroshiro128p_jump"]),
     ("cujit.cuda.DeviceNDArray", None),
     ("cujit.cuda.Stream", None),
     ("cujit.cuda.Event", None),
@@ -78,8 +83,7 @@ def render():
             parts.append((inspect.getdoc(cls) or "") + "\n")
             parts.append("\n".join(_class_members(cls)) + "\n")
             continue
-        module = {"cujit": cujit, "cujit.types": cujit.types,
-                  "cujit.np.numpy_support": numpy_support}.get(title, cuda)
+        module = importlib.import_module(title)
         for name in names:
             parts.append(_entry(f"{title}.{name}", getattr(module, name)))
     return "\n".join(parts)

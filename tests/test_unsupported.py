@@ -173,7 +173,6 @@ def test_unbound_local_reads_zero_not_garbage():
     ("from cujit import stencil", "cujit.stencil: numba.stencil"),
     ("import cujit; cujit.typed", "cujit.typed: numba.typed"),
     ("from cujit import extending", "cujit.extending"),
-    ("from cujit.cuda import random", "cujit.cuda.random"),
 ])
 def test_numba_names_not_there_yet_say_so(stmt, what):
     with pytest.raises(NotImplementedError, match="not yet|not supported|use ") as info:

@@ -15,7 +15,6 @@ TOP_LEVEL = {
 }
 
 CUDA = {
-    "random": "numba.cuda.random (xoroshiro128+ generators): not yet",
     "vectorize": "numba.cuda.vectorize: use cujit.vectorize(..., target='cuda')",
     "guvectorize": "numba.cuda.guvectorize: use cujit.guvectorize(..., target='cuda')",
 }

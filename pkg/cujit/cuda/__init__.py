@@ -58,8 +58,8 @@ else:
 
 
 def __getattr__(name):  # numba-cuda names not there yet: a clear NotImplementedError
-    if name == "libdevice" and not SIMULATOR:
+    if name in ("libdevice", "random") and not SIMULATOR:  # imported on first use
         import importlib
-        return importlib.import_module(f"{__name__}.libdevice")
+        return importlib.import_module(f"{__name__}.{name}")
     from .._missing import CUDA, lookup
     return lookup(CUDA, __name__, name)
