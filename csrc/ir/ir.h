@@ -79,6 +79,9 @@ typedef struct cj_instr {
 /* A `**` whose exponent is a constant integer (numba's static_rhs), set by typing: `index`
  * holds it (|n| <= 0x10000, numba's cutoff) and lowering multiplies it out (lower_num.c) */
 #define CJ_F_CONST_EXP 4
+/* A GETATTR of an extension's attribute (overload_attribute), set by typing: `resolved` is a
+ * CJ_CALL_DISPATCHER call of its implementation with the object as argument */
+#define CJ_F_ATTR_CALL 8
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

@@ -719,6 +719,10 @@ static int find_definitions(cj_infer_ctx *c) {
 }
 
 static int report_untyped(cj_infer_ctx *c, cj_instr *in) {
+    c->final = 1; /* what waited for a wider type (an extension's call) gives its error */
+    if (type_instr(c, in) < 0) {
+        return -1;
+    }
     for (int i = 0; i < in->nargs; i++) {
         cj_var *v = CJ_VAR(c->ir, in->args[i]);
         if (v->type == NULL) {
