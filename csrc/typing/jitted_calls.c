@@ -83,6 +83,28 @@ static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_ca
     return rc;
 }
 
+/* The compile error of an extension's implementation, re-raised at the call naming it. */
+static int reraise_compile_error(cj_infer_ctx *c, cj_instr *in, cj_call *call, PyObject *label) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb); /* the prefix is made with no exception set */
+    PyObject *types = PyUnicode_FromString("");
+    for (int i = 0; types != NULL && i < call->nargs; i++) {
+        Py_SETREF(types, PyUnicode_FromFormat("%U%s%s", types, i ? ", " : "",
+                                              call->argtypes[i]->name));
+    }
+    PyObject *prefix = types ? PyUnicode_FromFormat("%U: its implementation failed to compile "
+                                                    "for (%U)", label, types)
+                             : NULL;
+    Py_XDECREF(types);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    if (prefix != NULL) {
+        cj_reraise_at(c, in, prefix);
+        Py_DECREF(prefix);
+    }
+    return -1;
+}
+
 /* The call (arguments folded) of jitted `callee`: its overload for the argument types.
  * With a `label` (an extension's implementation), a failure to compile names it. */
 static int resolve_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, cj_call *call,
@@ -106,18 +128,7 @@ static int resolve_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, cj_call
         if (rc == 0) {
             CJ_UNREACHABLE("dispatcher not resolved");
         }
-        if (label != NULL) {
-            PyObject *types = cj_types_tuple((const cj_type *const *)call->argtypes, nparams);
-            PyObject *prefix = types ? PyUnicode_FromFormat("%U: its implementation failed to "
-                                                            "compile for %S", label, types)
-                                     : NULL;
-            Py_XDECREF(types);
-            if (prefix != NULL) {
-                cj_reraise_at(c, in, prefix);
-                Py_DECREF(prefix);
-            }
-        }
-        return -1;
+        return label != NULL ? reraise_compile_error(c, in, call, label) : -1;
     }
     call->callee = handle;
     *out = ret;

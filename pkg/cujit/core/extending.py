@@ -52,13 +52,18 @@ def overload(func, jit_options=MappingProxyType({}), strict=True, inline="never"
     in the order they were made, those of the compiling target (target='cpu' or 'cuda') before
     'generic' ones; a user's overload of a function cujit compiles itself (a builtin, a NumPy
     function) is asked first."""
+    return _overload(func, jit_options, strict, inline, prefer_literal, kwargs)
+
+
+def _overload(func, jit_options, strict, inline, prefer_literal, kwargs, shown=None):
     options, target = _options(jit_options, strict, inline, prefer_literal, dict(kwargs))
 
     def decorate(typing_func):
         if not callable(typing_func):
             raise TypeError("overload() decorates a typing function, not %r" % (typing_func,))
         register_function(func, OverloadTemplate("function", func, typing_func, options,
-                                                 strict, inline, prefer_literal, target))
+                                                 strict, inline, prefer_literal, target,
+                                                 shown=shown))
         return typing_func
     return decorate
 
@@ -67,9 +72,10 @@ def register_jitable(*args, **kwargs):
     """numba.extending.register_jitable: `fn` stays a plain Python function and becomes
     callable from compiled code. ``@register_jitable`` or ``@register_jitable(**jit_options)``."""
     def wrap(fn):
-        inline = kwargs.pop("inline", "never")
+        options = dict(kwargs)
+        inline = options.pop("inline", "never")
 
-        @overload(fn, jit_options=kwargs, inline=inline, strict=False)
+        @_overload(fn, options, False, inline, False, {}, shown=fn)
         def ov_wrap(*args, **kwargs):
             return fn
         return fn

@@ -87,11 +87,12 @@ class OverloadTemplate:
     and the implementations it chose, per argument types."""
 
     def __init__(self, kind, key, typing_func, jit_options, strict, inline, prefer_literal,
-                 target, typ=None):
+                 target, typ=None, shown=None):
         self.kind = kind            # "function", "method" or "attribute"
         self.key = key              # the function, or the method/attribute name
         self.typ = typ              # methods/attributes: a types.Type class or instance
         self.typing_func = typing_func
+        self.shown = shown  # register_jitable: the function messages name
         self.jit_options = dict(jit_options)
         self.strict = strict
         self.inline = inline
@@ -102,10 +103,13 @@ class OverloadTemplate:
 
     @property
     def label(self):
-        name = getattr(self.typing_func, "__qualname__", repr(self.typing_func))
-        file, line = _source(self.typing_func)
-        what = {"function": "@overload", "method": "@overload_method",
-                "attribute": "@overload_attribute"}[self.kind]
+        """How messages name this extension: its decorator, function and place."""
+        func = self.shown or self.typing_func
+        name = getattr(func, "__qualname__", repr(func))
+        file, line = _source(func)
+        what = "@register_jitable" if self.shown else {
+            "function": "@overload", "method": "@overload_method",
+            "attribute": "@overload_attribute"}[self.kind]
         return "%s %s (File %s, line %s)" % (what, name, file, line)
 
     def applies_to(self, receiver):
