@@ -376,3 +376,11 @@ def test_module_paths():
     import cujit.extending as e
     assert e is cujit.core.extending is cujit.extending
     assert e.register_jitable is register_jitable and ext.sq is sq
+
+
+def test_bound_method_used_as_a_value_is_refused():
+    def f(a):
+        m = a.sum_of_squares
+        return m()
+    with pytest.raises(UnsupportedError, match="can only be called where it is read"):
+        njit(f)(np.ones(2))
