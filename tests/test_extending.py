@@ -384,3 +384,27 @@ def test_bound_method_used_as_a_value_is_refused():
         return m()
     with pytest.raises(UnsupportedError, match="can only be called where it is read"):
         njit(f)(np.ones(2))
+
+
+def keyed_stub(x):
+    return x
+
+
+def test_on_disk_cache_keys_follow_the_overloads():
+    from cujit.caching import function_key
+
+    def f(x, a):
+        return keyed_stub(x) + a.keyed_method()
+    before = function_key(f)
+
+    @overload(keyed_stub)
+    def ov_keyed(x):
+        return lambda x: x + 1
+    after_function = function_key(f)
+
+    @overload_method(types.Array, "keyed_method")
+    def ov_keyed_method(a):
+        return lambda a: 1
+    after_method = function_key(f)
+    assert len({before, after_function, after_method}) == 3
+    assert function_key(f) == after_method  # stable while nothing changes

@@ -240,6 +240,14 @@ def resolve(kind, key, target, args, kwnames):
                               kwnames)
 
 
+def function_templates(func):
+    """The overloads of `func` (for the on-disk cache's keys), in the order they were made."""
+    try:
+        return _FUNCTION_TEMPLATES.get(id(func), ()) if FUNCTIONS.get(id(func)) is func else ()
+    except TypeError:
+        return ()
+
+
 def register_function(func, template):
     FUNCTIONS[id(func)] = func
     _FUNCTION_TEMPLATES.setdefault(id(func), []).append(template)
