@@ -338,6 +338,8 @@ def test_literally_is_not_in_cujit_yet():
 
 
 def test_bad_declarations():
+    with pytest.raises(TypeError, match="the function to overload, not 5"):
+        overload(5)
     with pytest.raises(ValueError, match="Unknown target 'tpu'"):
         overload(only_floats, target="tpu")
     with pytest.raises(NotImplementedError, match="cost-model"):

@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from cujit import cuda, float64, int64
+from cujit import cuda, float64, int64, njit
 from cujit.errors import UnsupportedError
 
 from extending_catalogue import (clamp, floor_divmod, hyp, kind_of, norm2, offset, poly,
@@ -38,19 +38,45 @@ def extensions_kernel(out, a, where):
 SIG = (float64[::1], float64[::1], int64[::1])
 
 
-def expected(a):
-    """What extensions_kernel computes, in NumPy/Python."""
+def expected_dev(x, a):
+    """What dev_mix computes, in Python."""
+    q, r = divmod(int(x * 10.0), 3)
+    return (clamp(x, 0.0, 2.0) + 2 * x + 3.0 * x + 2 + abs(x) + x + x + 1.0 + twice_clamped(x)
+            + math.hypot(x, 1.0) + poly(x, c1=2.0) + x * x + q + r + a[0]
+            + min(max(x, 0.0), 1.0))
+
+
+def expected(a, target=2):
+    """What extensions_kernel computes, in NumPy/Python (`target`: where_am_i's answer)."""
     out = np.empty_like(a)
     where = np.empty(a.shape[0], np.int64)
     for i, x in enumerate(a):
-        q, r = divmod(int(x * 10.0), 3)
-        dev = (clamp(x, 0.0, 2.0) + scaled(x) + scaled(x, factor=3.0) + kind_of(float(x))
-               + norm2(x) + offset(x) + offset(x, 1.0) + twice_clamped(x) + hyp(x, 1.0)
-               + poly(x, c1=2.0) + sq(x) + q + r + a[0] + min(max(x, 0.0), 1.0))
-        out[i] = (dev + norm2(a) + x / 0.5 + np.sum(a * a) + 2.0 * a.sum() + a.nbytes
-                  + abs(x + 1j) ** 2 + (i + 5) + (i + 2) + (i + 1))
-        where[i] = 2 + (i % 2 == 0)
+        out[i] = (expected_dev(x, a) + norm2(a) + x / 0.5 + np.sum(a * a) + 2.0 * a.sum()
+                  + a.nbytes + abs(x + 1j) ** 2 + (i + 5) + (i + 2) + (i + 1))
+        where[i] = target + (i % 2 == 0)
     return out, where
+
+
+A = np.array([0.25, 1.5, -0.75, 3.0, 0.0, 2.25, -1.0])
+
+
+def test_expectations_hold_on_the_cpu():
+    """The GPU tests' expected values, against the same code compiled for the CPU."""
+    dev = njit(dev_mix.py_func)
+
+    @njit
+    def body(out, a, where):
+        for i in range(out.shape[0]):
+            x = a[i]
+            out[i] = (dev(x, a) + norm2(a) + safe_div(x, 0.5) + a.sum_of_squares()
+                      + a.scaled_sum(scale=2.0) + a.nbytes2 + (x + 1j).abs2 + (i, 2, 3).total
+                      + abs((i, -2)) + np.sum((i, 1)))
+            where[i] = where_am_i() + i.is_even()
+    out, where = np.zeros_like(A), np.zeros(A.shape[0], np.int64)
+    body(out, A, where)
+    want, want_where = expected(A, target=1)  # the CPU's overload of where_am_i
+    np.testing.assert_allclose(out, want, rtol=1e-12)
+    np.testing.assert_array_equal(where, want_where)
 
 
 def test_extensions_in_kernel_and_device_function_assemble(assemble):
@@ -86,7 +112,7 @@ def test_implementation_cuda_cannot_compile_names_the_extension():
 
 @pytest.mark.gpu
 def test_extensions_kernel_on_the_gpu():
-    a = np.array([0.25, 1.5, -0.75, 3.0, 0.0, 2.25, -1.0])
+    a = A
     kernel = cuda.jit(extensions_kernel)
     out = np.zeros_like(a)
     where = np.zeros(a.shape[0], np.int64)
@@ -107,8 +133,4 @@ def test_device_function_with_extensions_on_the_gpu():
     out = np.zeros_like(a)
     k[1, 8](out, a)
     for i, x in enumerate(a):
-        q, r = divmod(int(x * 10.0), 3)
-        want = (clamp(x, 0.0, 2.0) + 3 * x + 3.0 * x + 2 + abs(x) + x + x + 1.0
-                + twice_clamped(x) + math.hypot(x, 1.0) + poly(x, c1=2.0) + x * x + q + r
-                + a[0] + min(max(x, 0.0), 1.0))
-        assert math.isclose(out[i], want, rel_tol=1e-12)
+        assert math.isclose(out[i], expected_dev(x, a), rel_tol=1e-12)

@@ -56,6 +56,8 @@ def overload(func, jit_options=MappingProxyType({}), strict=True, inline="never"
 
 
 def _overload(func, jit_options, strict, inline, prefer_literal, kwargs, shown=None):
+    if not callable(func):
+        raise TypeError("overload() takes the function to overload, not %r" % (func,))
     options, target = _options(jit_options, strict, inline, prefer_literal, dict(kwargs))
 
     def decorate(typing_func):
