@@ -410,3 +410,31 @@ def test_on_disk_cache_keys_follow_the_overloads():
     after_method = function_key(f)
     assert len({before, after_function, after_method}) == 3
     assert function_key(f) == after_method  # stable while nothing changes
+
+
+@overload_method(types.Array, "doubled")
+def ov_doubled(a):
+    return lambda a: a * 2
+
+
+@overload_attribute(types.Array, "tripled")
+def ov_tripled(a):
+    return lambda a: a * 3
+
+
+def test_arrays_through_methods_and_attributes_are_freed():
+    from cujit.core.runtime import rtsys
+
+    @njit
+    def f(a):
+        b = (a + 1).doubled()           # a temporary receiver, a new array returned
+        c = a.tripled + (a * 2).tripled
+        d = ramp(3).doubled().tripled   # chained on a function's result
+        return (a + 1).nbytes2 + b[0] + c[1] + d[2]
+    a = np.arange(10.0)
+    assert f(a) == 80 + 2.0 + 9.0 + 12.0
+    before = rtsys.get_allocation_stats()
+    for _ in range(20):
+        f(a)
+    after = rtsys.get_allocation_stats()
+    assert after.alloc - before.alloc == after.free - before.free > 0
