@@ -438,3 +438,57 @@ def test_arrays_through_methods_and_attributes_are_freed():
         f(a)
     after = rtsys.get_allocation_stats()
     assert after.alloc - before.alloc == after.free - before.free > 0
+
+
+@pytest.fixture
+def scoped_registry():
+    """Overloads made in the test are forgotten after it (they would change len() for the rest
+    of the suite's process)."""
+    from cujit.core import templates
+    functions, by_func = dict(templates.FUNCTIONS), {k: list(v) for k, v in
+                                                     templates._FUNCTION_TEMPLATES.items()}
+    yield
+    templates.FUNCTIONS.clear()
+    templates.FUNCTIONS.update(functions)
+    templates._FUNCTION_TEMPLATES.clear()
+    templates._FUNCTION_TEMPLATES.update(by_func)
+
+
+def test_numba_docstring_example_tuple_len(scoped_registry):
+    @overload(len)
+    def tuple_len(seq):
+        if isinstance(seq, types.BaseTuple):
+            n = len(seq)
+
+            def len_impl(seq):
+                return n
+            return len_impl
+
+    @njit
+    def f(t, a):
+        return len(t), len(a)  # the overload's for the tuple, cujit's own for the array
+    assert f((1, 2, 3), np.zeros(4)) == (3, 4)
+    from cujit.core import templates
+    [template] = templates.function_templates(len)
+    chosen = template._chosen[((types.UniTuple(types.int64, 3),), ())]
+    assert chosen[0] == "ok" and chosen[1][0].py_func.__name__ == "len_impl"
+
+
+def test_closures_over_types_in_implementations():
+    def zeros_of(a):
+        return np.zeros(a.shape[0], a.dtype)
+
+    @overload(zeros_of)
+    def ov_zeros_of(a):
+        dt = a.dtype  # a cujit type, captured by the implementation
+
+        def impl(a):
+            out = np.empty(a.shape[0], dt)
+            for i in range(a.shape[0]):
+                out[i] = dt(0)
+            return out
+        return impl
+    f = njit(lambda a: zeros_of(a))
+    for dtype in (np.float32, np.int16, np.complex128):
+        got = f(np.ones(3, dtype))
+        assert got.dtype == dtype and not got.any()
