@@ -168,6 +168,10 @@ int cj_type_extension_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
     if (rc <= 0) {
         return rc < 0 ? -1 : 2;
     }
+    if (in->flags & CJ_F_ATTR_CALL) { /* typed again for a wider type: decided afresh */
+        in->flags &= ~CJ_F_ATTR_CALL;
+        in->resolved = NULL;
+    }
     PyObject *r = ask(c, in, "getattr", in->obj, in->args, 1, empty_tuple);
     if (r == NULL || r == Py_None) {
         Py_XDECREF(r);
