@@ -492,3 +492,12 @@ def test_closures_over_types_in_implementations():
     for dtype in (np.float32, np.int16, np.complex128):
         got = f(np.ones(3, dtype))
         assert got.dtype == dtype and not got.any()
+
+
+def test_extensions_in_vectorize():
+    @cujit.vectorize(["float64(float64)", "int64(int64)"])
+    def u(x):
+        return sq(x) + scaled(x)
+    x = np.arange(5)
+    np.testing.assert_array_equal(u(x), x * x + 2 * x)
+    np.testing.assert_allclose(u(x * 0.5), (x * 0.5) ** 2 + x)
