@@ -81,7 +81,7 @@ typedef struct cj_instr {
 #define CJ_F_CONST_EXP 4
 /* A GETATTR of an extension's attribute (overload_attribute), set by typing: `resolved` is a
  * CJ_CALL_DISPATCHER call of its implementation with the object as argument */
-#define CJ_F_ATTR_CALL 8
+#define CJ_F_ATTR_CALL 16
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */
