@@ -147,22 +147,24 @@ class OverloadTemplate:
             pass  # a builtin without a signature: call it and see
         try:
             impl = self.typing_func(*args[:npos], **kws)
-            if impl is None:
-                return "fail", _NO_MATCH
-            if isinstance(impl, tuple):
-                raise TypingError("%s returned (signature, implementation): explicit "
-                                  "signatures from overloads are not in cujit yet"
-                                  % self.label)
-            if not isinstance(impl, _pytypes.FunctionType):
-                raise TypingError("%s: Implementation function returned by `@overload` has an "
-                                  "unexpected type.  Got %r" % (self.label, impl))
-            if self.strict:
-                validate_signatures(self.typing_func, impl)
-            return "ok", (self._dispatcher(impl), self.label)
         except CujitError as e:
             return "fail", e  # numba collects its own errors and tries the next template
         except Exception as e:
             raise TypingError("%s raised %s: %s" % (self.label, type(e).__name__, e)) from e
+        if impl is None:
+            return "fail", _NO_MATCH
+        if isinstance(impl, tuple):
+            raise TypingError("%s returned (signature, implementation): explicit signatures "
+                              "from overloads are not in cujit yet" % self.label)
+        if not isinstance(impl, _pytypes.FunctionType):
+            raise TypingError("%s: Implementation function returned by `@overload` has an "
+                              "unexpected type.  Got %r" % (self.label, impl))
+        try:
+            if self.strict:
+                validate_signatures(self.typing_func, impl)
+            return "ok", (self._dispatcher(impl), self.label)
+        except CujitError as e:  # numba's InternalError: this overload's rejection
+            return "fail", e
 
 
 def _ordered(templates, target):
