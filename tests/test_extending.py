@@ -507,3 +507,22 @@ def test_extensions_in_vectorize():
     x = np.arange(5)
     np.testing.assert_array_equal(u(x), x * x + 2 * x)
     np.testing.assert_allclose(u(x * 0.5), (x * 0.5) ** 2 + x)
+
+
+def test_numba_docs_attribute_and_register_jitable_examples():
+    # overload_attribute's documented example: nbytes is also cujit's own (kept, same value)
+    @overload_attribute(types.Array, 'nbytes')
+    def array_nbytes(arr):
+        def get(arr):
+            return arr.size * arr.itemsize
+        return get
+
+    @register_jitable
+    def foo(x, y):
+        return x + y
+
+    @njit
+    def bar(a):
+        return a.nbytes, foo(a.size, 1)
+    a = np.zeros((3, 5), np.float32)
+    assert bar(a) == (a.nbytes, 16) and foo(2, 3) == 5
