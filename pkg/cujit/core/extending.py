@@ -24,7 +24,7 @@ __all__ = ["overload", "register_jitable", "overload_method", "overload_attribut
            "as_numba_type", "get_cython_function_address", "include_path"]
 
 
-def _options(jit_options, strict, inline, prefer_literal, kwargs):
+def _options(jit_options, inline, kwargs):
     """The checked options of an overload: (jit options, target)."""
     target = kwargs.pop("target", "generic")
     if kwargs:
@@ -58,7 +58,7 @@ def overload(func, jit_options=MappingProxyType({}), strict=True, inline="never"
 def _overload(func, jit_options, strict, inline, prefer_literal, kwargs, shown=None):
     if not callable(func):
         raise TypeError("overload() takes the function to overload, not %r" % (func,))
-    options, target = _options(jit_options, strict, inline, prefer_literal, dict(kwargs))
+    options, target = _options(jit_options, inline, dict(kwargs))
 
     def decorate(typing_func):
         if not callable(typing_func):
@@ -96,13 +96,14 @@ def _member(kind, typ, attr, kwargs):
     if not isinstance(attr, str) or not attr.isidentifier():
         raise TypeError("overload_%s: the %s name must be an identifier, not %r"
                         % (kind, kind, attr))
-    options, target = _options(kwargs.pop("jit_options", {}), kwargs.pop("strict", True),
-                               kwargs.pop("inline", "never"), kwargs.pop("prefer_literal", False),
+    strict = kwargs.pop("strict", True)
+    kwargs.pop("prefer_literal", None)  # no literal types in cujit: nothing to prefer
+    options, target = _options(kwargs.pop("jit_options", {}), kwargs.pop("inline", "never"),
                                kwargs)
 
     def decorate(typing_func):
-        register_member(attr, OverloadTemplate(kind, attr, typing_func, options, True, "never",
-                                               False, target, typ=typ))
+        register_member(attr, OverloadTemplate(kind, attr, typing_func, options, strict,
+                                               "never", False, target, typ=typ))
         return typing_func
     return decorate
 
