@@ -17,6 +17,8 @@ SECTIONS = [
                      "Record", "CPointer", "RawPointer", "Literal", "literal", "unliteral",
                      "Function", "Dispatcher", "NumberClass", "DType", "Omitted", "typeof"]),
     ("cujit.np.numpy_support", ["from_dtype", "as_dtype"]),
+    ("cujit.extending", ["overload", "register_jitable", "overload_method", "overload_attribute",
+                         "overload_classmethod", "literally", "is_jitted"]),
     ("cujit.decorators.Dispatcher (what jit returns)", None),
     ("cujit.cuda", ["jit", "compile_ptx", "compile_ptx_for_current_device", "declare_device",
                     "to_device", "device_array", "device_array_like", "pinned_array",
@@ -67,6 +69,7 @@ def render():
     import cujit
     from cujit import cuda
     from cujit.np import numpy_support
+    from cujit import extending
     from cujit.decorators import Dispatcher
     classes = {"cujit.decorators.Dispatcher (what jit returns)": Dispatcher,
                "cujit.cuda.DeviceNDArray": cuda.DeviceNDArray, "cujit.cuda.Stream": cuda.Stream,

@@ -209,6 +209,9 @@ static int lower_build_slice(cj_lower *L, cj_instr *in) {
 static const cj_type *vtype(cj_lower *L, int var) { return CJ_VAR(L->ir, var)->type; }
 
 static int lower_getattr(cj_lower *L, cj_instr *in) {
+    if (in->flags & CJ_F_ATTR_CALL) { /* an extension's attribute: a call (lower_call.c) */
+        return cj_lower_call(L, in);
+    }
     if (in->resolved != NULL) { /* a CUDA intrinsic value (lower_cuda.c) */
         return cj_cuda_lower_getattr(L, in);
     }

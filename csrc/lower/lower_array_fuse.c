@@ -53,11 +53,12 @@ static int is_pure(cj_lower *L, const cj_instr *in) {
         return 0; /* a named local changes (`x := ...`) */
     }
     switch (in->op) {
+    case CJ_I_GETATTR:
+        return !(in->flags & CJ_F_ATTR_CALL); /* an extension's attribute is a call */
     case CJ_I_CONST:
     case CJ_I_ARG:
     case CJ_I_GLOBAL:
     case CJ_I_COPY:
-    case CJ_I_GETATTR:
     case CJ_I_GETITEM:
     case CJ_I_BUILD_TUPLE:
     case CJ_I_BUILD_SLICE:

@@ -124,8 +124,7 @@ static int array_attr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cha
         *out = cj_type_bound(t, in->obj);
         return *out ? 1 : -1;
     }
-    return cj_unsupported_error(c, in, "array attribute '%s' of %s is not supported yet",
-                                name, t->name);
+    return 2; /* not one of the core's */
 }
 
 int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
@@ -148,7 +147,14 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return resolve_module_attr(c, in, t->obj, out);
     }
     if (t->kind == CJ_ARRAY) {
-        return array_attr(c, in, t, name, out);
+        int known = array_attr(c, in, t, name, out);
+        if (known != 2) {
+            return known;
+        }
+        int ext = cj_type_extension_getattr(c, in, t, out); /* extensions.c */
+        return ext != 2 ? ext
+                        : cj_unsupported_error(c, in, "array attribute '%s' of %s is not "
+                                                      "supported yet", name, t->name);
     }
     if (cj_type_is_number(t)) {
         if (strcmp(name, "real") == 0 || strcmp(name, "imag") == 0) {
@@ -161,7 +167,9 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
             return *out ? 1 : -1;
         }
     }
-    return cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name, t->name);
+    int ext = cj_type_extension_getattr(c, in, t, out); /* extensions.c */
+    return ext != 2 ? ext
+                    : cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name, t->name);
 }
 
 /* ---- indexing ---- */

@@ -614,6 +614,10 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     if (method >= 0) {
         return cj_type_array_shape(c, in, method, bound->source, out);
     }
+    int ext = cj_type_extension_method(c, in, bound, out); /* extensions.c */
+    if (ext != 2) {
+        return ext;
+    }
     return cj_typing_error(c, in, "Unknown attribute '%s' of type %s", name,
                            bound->source->name);
 }
@@ -693,6 +697,10 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return cj_typing_error(c, in, "object of type %s is not callable", callee->name);
     }
     PyObject *obj = callee->obj;
+    int ext = cj_type_extension_call(c, in, obj, out); /* overloads come first (numba) */
+    if (ext != 2) {
+        return ext;
+    }
     const cj_type *cast = cj_type_from_py(obj);
     if (cast == NULL) {
         cast = numpy_scalar_class(obj);
@@ -723,5 +731,6 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (cj_is_objmode_block(obj)) {
         return cj_type_objmode_call(c, in, obj, out);
     }
-    return untyped_global(c, in);
+    ext = cj_extension_no_match(c, in, obj);
+    return ext != 2 ? ext : untyped_global(c, in);
 }

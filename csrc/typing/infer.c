@@ -727,6 +727,15 @@ static int find_definitions(cj_infer_ctx *c) {
 }
 
 static int report_untyped(cj_infer_ctx *c, cj_instr *in) {
+    /* what waited for a wider type (an extension's call) gives its error, wherever it is */
+    c->final = 1;
+    cj_worklist *w = c->work;
+    for (int pos = 0; pos < w->ninstrs; pos++) {
+        if (CJ_BLOCK(c->ir, w->block_of[pos])->reachable && !w->typed[pos] &&
+            type_instr(c, w->instr[pos]) < 0) {
+            return -1;
+        }
+    }
     for (int i = 0; i < in->nargs; i++) {
         cj_var *v = CJ_VAR(c->ir, in->args[i]);
         if (v->type == NULL) {

@@ -14,6 +14,7 @@ typedef struct cj_infer_ctx {
     cj_instr **def;         /* per variable: its only defining instruction, or NULL */
     int changed;
     struct cj_worklist *work; /* infer.c's: what to re-type when a variable widens */
+    int final;              /* typing what stayed untyped, for its error: no more waiting */
 } cj_infer_ctx;
 
 /* Each typing function: 1 typed (*out set; NULL for no result), 0 operands not known yet,
@@ -26,6 +27,26 @@ cj_call *cj_plain_call(cj_infer_ctx *c, cj_instr *in, cj_call_kind kind, int bui
 /* jitted_calls.c: a call of `callee`, a jitted function whose Python function is `pyfunc`. */
 int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
                             const cj_type **out);
+/* The same, with the passed arguments given: positional variables pos[0..npos), keyword
+ * variables kw[0..nkw) named by the instruction's obj; with a `label`, a failure to compile
+ * the callee is re-raised at this call naming it (an extension's implementation). */
+int cj_type_jitted_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                        const int *pos, int npos, const int *kw, int nkw, PyObject *label,
+                        const cj_type **out);
+/* extensions.c: cujit.extending's overloads. A call of an overloaded callee (1/0/-1, or 2
+ * when it is none or no overload took these types); the error for one no overload took (2
+ * when `obj` has none; 0 while a wider type may still come); an attribute the core does not
+ * know of type `t` (a method becomes a bound type; an attribute a call of its
+ * implementation, CJ_F_ATTR_CALL); a call of such a method (2 when the name has none). */
+int cj_type_extension_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
+int cj_extension_no_match(cj_infer_ctx *c, cj_instr *in, PyObject *obj);
+int cj_type_extension_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
+                              const cj_type **out);
+int cj_type_extension_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
+                             const cj_type **out);
+/* The exception set now re-raised at the instruction's line, `prefix` (or NULL) before its
+ * message, chained to it; cujit's errors keep their class, others become TypingError (-1). */
+int cj_reraise_at(cj_infer_ctx *c, const cj_instr *in, PyObject *prefix);
 /* A NumPy function implemented in Python (cujit.np.arraymath), on the CPU: typed as a call of
  * its jitted implementation (1 or -1), or 2 when `obj` is none of them. */
 int cj_type_library_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);

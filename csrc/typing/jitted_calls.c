@@ -4,13 +4,25 @@
  * functions cujit implements in Python (cujit.np.arraymath, as numba implements most of its
  * NumPy library) are such calls too, to their jitted implementation; so are the calls a C
  * typer makes of one of that module's helpers once it has read what must be constant
- * (np.searchsorted's side, array_search.c). */
+ * (np.searchsorted's side, array_search.c). Extensions' implementations (extensions.c) are
+ * such calls too, with the receiver of a method or attribute as their first argument. */
 #include "typing/infer_internal.h"
 
-static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_call *call) {
+/* The passed arguments: positional variables pos[0..npos), then keyword variables kw[0..nkw)
+ * named by the tuple `kwnames`. */
+typedef struct passed_args {
+    const int *pos;
+    int npos;
+    const int *kw;
+    int nkw;
+    PyObject *kwnames;
+} passed_args;
+
+static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_call *call,
+                          const passed_args *a) {
     PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
     int nparams = code->co_argcount + code->co_kwonlyargcount;
-    int nkw = in->index, npos = in->nargs - 1 - nkw;
+    int nkw = a->nkw, npos = a->npos;
     PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
     if (names == NULL) {
         return -1;
@@ -23,10 +35,10 @@ static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_ca
         rc = cj_typing_error(c, in, "too many positional arguments for %U()", code->co_name);
     }
     for (int i = 0; rc == 0 && i < npos; i++) {
-        call->args[i] = in->args[1 + i];
+        call->args[i] = a->pos[i];
     }
     for (int k = 0; rc == 0 && k < nkw; k++) {
-        PyObject *kw = PyTuple_GET_ITEM(in->obj, k);
+        PyObject *kw = PyTuple_GET_ITEM(a->kwnames, k);
         int found = -1;
         for (int p = 0; p < nparams; p++) {
             if (PyUnicode_Compare(PyTuple_GET_ITEM(names, p), kw) == 0) {
@@ -38,7 +50,7 @@ static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_ca
                                                   : "multiple values for argument '%U'", kw);
             break;
         }
-        call->args[found] = in->args[1 + npos + k];
+        call->args[found] = a->kw[k];
     }
     PyObject *defaults = PyFunction_GetDefaults(pyfunc);     /* borrowed */
     PyObject *kwdefaults = PyFunction_GetKwDefaults(pyfunc); /* borrowed */
@@ -71,9 +83,32 @@ static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_ca
     return rc;
 }
 
-/* The call (arguments folded) of jitted `callee`: its overload for the argument types. */
+/* The compile error of an extension's implementation, re-raised at the call naming it. */
+static int reraise_compile_error(cj_infer_ctx *c, cj_instr *in, cj_call *call, PyObject *label) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb); /* the prefix is made with no exception set */
+    PyObject *types = PyUnicode_FromString("");
+    for (int i = 0; types != NULL && i < call->nargs; i++) {
+        Py_SETREF(types, PyUnicode_FromFormat("%U%s%s", types, i ? ", " : "",
+                                              call->argtypes[i]->name));
+    }
+    PyObject *prefix = types ? PyUnicode_FromFormat("%U: its implementation failed to compile "
+                                                    "for (%U)", label, types)
+                             : NULL;
+    Py_XDECREF(types);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    if (prefix != NULL) {
+        cj_reraise_at(c, in, prefix);
+        Py_DECREF(prefix);
+    }
+    return -1;
+}
+
+/* The call (arguments folded) of jitted `callee`: its overload for the argument types.
+ * With a `label` (an extension's implementation), a failure to compile names it. */
 static int resolve_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, cj_call *call,
-                        const cj_type **out) {
+                        PyObject *label, const cj_type **out) {
     int nparams = call->nargs;
     /* recursion into this very compilation: its return type is what typing has so far */
     int self = c->env->self_dispatcher == callee && nparams == c->nargs;
@@ -93,22 +128,32 @@ static int resolve_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, cj_call
         if (rc == 0) {
             CJ_UNREACHABLE("dispatcher not resolved");
         }
-        return -1;
+        return label != NULL ? reraise_compile_error(c, in, call, label) : -1;
     }
     call->callee = handle;
     *out = ret;
     return 1;
 }
 
-int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
-                            const cj_type **out) {
+int cj_type_jitted_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                        const int *pos, int npos, const int *kw, int nkw, PyObject *label,
+                        const cj_type **out) {
     PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
     int nparams = code->co_argcount + code->co_kwonlyargcount;
     cj_call *call = cj_call_record(c, in, CJ_CALL_DISPATCHER, nparams);
-    if (call == NULL || fold_arguments(c, in, pyfunc, call) < 0) {
+    passed_args a = {.pos = pos, .npos = npos, .kw = kw, .nkw = nkw,
+                     .kwnames = nkw > 0 ? in->obj : NULL};
+    if (call == NULL || fold_arguments(c, in, pyfunc, call, &a) < 0) {
         return -1;
     }
-    return resolve_call(c, in, callee, call, out);
+    return resolve_call(c, in, callee, call, label, out);
+}
+
+int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                            const cj_type **out) {
+    int nkw = in->index, npos = in->nargs - 1 - nkw;
+    return cj_type_jitted_call(c, in, callee, pyfunc, in->args + 1, npos, in->args + 1 + npos,
+                               nkw, NULL, out);
 }
 
 /* The jitted implementation of `obj` in cujit.np.arraymath's IMPLEMENTATIONS (borrowed), or
@@ -172,5 +217,5 @@ int cj_type_library_helper_call(cj_infer_ctx *c, cj_instr *in, const char *name,
             return -1;
         }
     }
-    return resolve_call(c, in, impl, call, out);
+    return resolve_call(c, in, impl, call, NULL, out);
 }

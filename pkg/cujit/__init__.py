@@ -17,5 +17,8 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name):  # numba names not there yet: a clear NotImplementedError
+    if name == "extending":  # imported on first use: no registry until someone extends
+        import importlib
+        return importlib.import_module(".extending", __name__)
     from ._missing import TOP_LEVEL, lookup
     return lookup(TOP_LEVEL, __name__, name)

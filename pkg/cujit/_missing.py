@@ -6,7 +6,6 @@ the module-level __getattr__ of cujit and cujit.cuda; names cujit has never reac
 TOP_LEVEL = {
     "literal_unroll": "numba.literal_unroll: not yet",
     "typed": "numba.typed (typed List and Dict): not yet",
-    "extending": "numba.extending (overload, register_jitable, intrinsic, ...): not yet",
     "generated_jit": "numba.generated_jit: not supported (numba removed it in 0.59; use overload)",
     "cfunc": "numba.cfunc (C callbacks): not yet",
     "stencil": "numba.stencil: not yet",

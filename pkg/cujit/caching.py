@@ -126,7 +126,20 @@ def _function_key(func, seen):
                   if n in globals_)
     cells = tuple(_value_key(c.cell_contents, seen, names) for c in (func.__closure__ or ()))
     return (func.__module__, func.__qualname__, _code_key(code), reads, cells,
-            repr(func.__defaults__), repr(func.__kwdefaults__))
+            repr(func.__defaults__), repr(func.__kwdefaults__),
+            _extensions_key(names, [globals_[n] for n in names if n in globals_], seen))
+
+
+def _extensions_key(names, values, seen):
+    """The overloads (cujit.extending) the code may use: the functions it reads that have
+    overloads, and the methods/attributes of the names it reads, by their typing functions'
+    keys (which hold their implementations' code), so editing an overload recompiles."""
+    templates = sys.modules.get("cujit.core.templates")
+    if templates is None:
+        return ()
+    used = [t for v in values for t in templates.function_templates(v)]
+    used += [t for n in names for t in templates.MEMBERS.get(n, ())]
+    return tuple((t.kind, _function_key(t.shown or t.typing_func, seen)) for t in used)
 
 
 def function_key(func):

@@ -1,14 +1,15 @@
 """Function-like types, as numba.core.types.functions: Function, Dispatcher, NumberClass,
 BoundFunction. The compiler types a global function, dispatcher, class or number type used in
 compiled code as a compile-time object; these classes show those to Python. cujit has no
-typing templates: the Callable methods that would need them raise NotImplementedError (they
-come with the extension API)."""
+typing templates on types: calls are typed by the C core, overloads chosen by
+cujit.extending's registry; the Callable methods that would need templates raise
+NotImplementedError."""
 from ... import _core
 from .abstract import Callable, DTypeSpec, Dummy, Type
 from .common import Opaque
 
-_NO_TEMPLATES = ("cujit types have no typing templates yet: {} comes with the extension API "
-                 "(issue 11, second half)")
+_NO_TEMPLATES = ("cujit types have no typing templates: {} is not in cujit (calls are typed "
+                 "by its C core, and overloads by cujit.extending's registry)")
 
 
 class _TemplateFree(Callable):

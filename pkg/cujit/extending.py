@@ -1,0 +1,8 @@
+"""cujit.extending is cujit.core.extending (numba.extending re-exports numba.core.extending):
+overload, register_jitable, overload_method, overload_attribute, and the low-level API's names
+(NotImplementedError when used)."""
+import sys
+
+from .core import extending as _extending
+
+sys.modules[__name__] = _extending
