@@ -232,25 +232,36 @@ static int pack_value(packer *p, PyObject *value, const cj_type *t) {
     }
 }
 
-static int pack_array(packer *p, const cj_launch_arg *s, const cj_type *decl) {
-    if (s->ndim != decl->ndim || s->type->dtype != decl->dtype ||
-        (decl->layout != 'A' && decl->layout != s->type->layout)) {
-        PyErr_Format(PyExc_TypeError, "an argument of type %s cannot be passed as %s",
-                     s->type->name, decl->name);
-        return -1;
-    }
+/* `n` bytes at `v` in the next word; -1 with an exception when the words run out. */
+static int pack_bytes(packer *p, const void *v, size_t n) {
     void *w = next_word(p);
     if (w == NULL) {
         return -1;
     }
-    memcpy(w, &s->data, sizeof(CUdeviceptr));
+    memcpy(w, v, n);
+    return 0;
+}
+
+static int cannot_pass(const cj_launch_arg *s, const cj_type *decl) {
+    PyErr_Format(PyExc_TypeError, "an argument of type %s cannot be passed as %s",
+                 s->type->name, decl->name);
+    return -1;
+}
+
+static int pack_array(packer *p, const cj_launch_arg *s, const cj_type *decl) {
+    if (s->ndim != decl->ndim || s->type->dtype != decl->dtype ||
+        (decl->layout != 'A' && decl->layout != s->type->layout)) {
+        return cannot_pass(s, decl);
+    }
+    if (pack_bytes(p, &s->data, sizeof(CUdeviceptr)) < 0) {
+        return -1;
+    }
     for (int field = 0; field < 2; field++) {
         for (int d = 0; d < s->ndim; d++) {
             long long v = field == 0 ? (long long)s->shape[d] : (long long)s->strides[d];
-            if ((w = next_word(p)) == NULL) {
+            if (pack_bytes(p, &v, sizeof(v)) < 0) {
                 return -1;
             }
-            memcpy(w, &v, sizeof(v));
         }
     }
     return 0;
@@ -258,17 +269,7 @@ static int pack_array(packer *p, const cj_launch_arg *s, const cj_type *decl) {
 
 /* A record: the device address of its bytes (lower_kernel.h's ABI). */
 static int pack_record(packer *p, const cj_launch_arg *s, const cj_type *decl) {
-    if (s->type != decl) {
-        PyErr_Format(PyExc_TypeError, "an argument of type %s cannot be passed as %s",
-                     s->type->name, decl->name);
-        return -1;
-    }
-    void *w = next_word(p);
-    if (w == NULL) {
-        return -1;
-    }
-    memcpy(w, &s->data, sizeof(CUdeviceptr));
-    return 0;
+    return s->type != decl ? cannot_pass(s, decl) : pack_bytes(p, &s->data, sizeof(CUdeviceptr));
 }
 
 static int pack_args(packer *p, const version *v, const cj_launch_arg *args, int nargs) {
