@@ -31,7 +31,6 @@ CASES = [
     ("str_concat", "def f(x):\n    s = 'a' * x\n    return 1\n", (1,), UnsupportedError,
      "strings"),
     ("dict", "def f(x):\n    return {1: x}\n", (1,), UnsupportedError, "dicts"),
-    ("list", "def f(x):\n    return [x]\n", (1,), UnsupportedError, "lists"),
     ("global_class", "def f(x):\n    return Interval(x)\n", (1,), TypingError,
      "Untyped global name 'Interval'"),
     ("plain_call", "def f(x):\n    return plain(x)\n", (1,), TypingError,

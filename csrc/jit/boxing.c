@@ -4,7 +4,7 @@
  * and back to that very object while they view all of it (else a view based on it); an array
  * compiled code allocated boxes as a NumPy array over its memory, whose base holds a
  * reference to the allocation (boxing borrows: the caller's references stay its own);
- * tuples item by item. */
+ * tuples item by item; a list compiled code made boxes as a new Python list. */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -335,6 +335,23 @@ static PyObject *box_array(const void *src, const cj_type *t) {
     return arr;
 }
 
+/* A list compiled code made: a new Python list of its items, boxed (numba returns a copy). */
+static PyObject *box_list(const void *src, const cj_type *t) {
+    cj_meminfo *mi;
+    memcpy(&mi, src, sizeof(void *));
+    const cj_list *l = mi->data;
+    PyObject *out = PyList_New((Py_ssize_t)l->len);
+    for (int64_t i = 0; out != NULL && i < l->len; i++) {
+        PyObject *item = cj_box(l->items + i * l->item_size, t->dtype);
+        if (item == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, item);
+    }
+    return out;
+}
+
 PyObject *cj_box(const void *src, const cj_type *t) {
     switch (t->kind) {
     case CJ_BOOL:
@@ -381,6 +398,8 @@ PyObject *cj_box(const void *src, const cj_type *t) {
     }
     case CJ_ARRAY:
         return box_array(src, t);
+    case CJ_LIST:
+        return box_list(src, t);
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;

@@ -271,6 +271,9 @@ static LLVMValueRef tuple_getitem(cj_lower *L, cj_instr *in, const cj_type *t) {
 static int lower_getitem(cj_lower *L, cj_instr *in) {
     const cj_type *t = vtype(L, in->args[0]);
     LLVMValueRef r;
+    if (t->kind == CJ_LIST) {
+        return cj_lower_list_getitem(L, in); /* lower_list.c */
+    }
     if (t->kind == CJ_TUPLE) {
         r = tuple_getitem(L, in, t);
     } else if (t->kind == CJ_ITER) { /* a.flat[i] */
@@ -287,6 +290,9 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
 }
 
 static int lower_setitem(cj_lower *L, cj_instr *in) {
+    if (vtype(L, in->args[0])->kind == CJ_LIST) {
+        return cj_lower_list_setitem(L, in); /* lower_list.c */
+    }
     if (vtype(L, in->args[0])->kind == CJ_ITER) { /* a.flat[i] = v */
         return cj_flat_setitem(L, cj_load_var(L, in->args[0]), vtype(L, in->args[0]),
                                cj_load_var(L, in->args[1]), vtype(L, in->args[1]),
@@ -418,6 +424,9 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     case CJ_I_GLOBAL:
         return cj_store_var(L, in->dst, cj_empty(L), in->rtype);
     case CJ_I_COPY:
+        if ((in->flags & CJ_F_LIST) && vtype(L, in->dst)->kind == CJ_LIST) {
+            return cj_lower_list_build(L, in); /* a folded literal (lower_list.c) */
+        }
         if (L->ref_plan[in->args[0]] == CJ_REFS_MOVED) { /* the reference goes with the value */
             LLVMValueRef moved = cj_load_var(L, in->args[0]);
             LLVMBuildStore(L->b, LLVMConstNull(LLVMTypeOf(moved)), L->slots[in->args[0]]);
@@ -433,7 +442,8 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     case CJ_I_SETITEM:
         return lower_setitem(L, in);
     case CJ_I_BUILD_TUPLE:
-        return lower_build_tuple(L, in);
+        return vtype(L, in->dst)->kind == CJ_LIST ? cj_lower_list_build(L, in)
+                                                  : lower_build_tuple(L, in);
     case CJ_I_BUILD_SLICE:
         return lower_build_slice(L, in);
     case CJ_I_ITERNEXT:

@@ -169,6 +169,9 @@ static LLVMValueRef len_of(cj_lower *L, const cj_call *call) {
     if (t->kind == CJ_ITER) { /* len(a.flat) */
         return cj_flat_len(L, v, t);
     }
+    if (t->kind == CJ_LIST) {
+        return cj_list_len(L, v);
+    }
     return cj_range_len(L, v);
 }
 
@@ -699,6 +702,11 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
     case CJ_CALL_METHOD: /* conjugate(), a.sum() ... a.all(), a.copy() ..., a.sort() */
         r = lower_method_call(L, in, call);
         break;
+    case CJ_CALL_LIST: { /* lower_list.c */
+        const cj_instr *get = method_getattr(L, in);
+        r = get ? cj_lower_list_method(L, in, call, get->args[0]) : NULL;
+        break;
+    }
     case CJ_CALL_DISPATCHER:
     case CJ_CALL_SELF:
         r = lower_jitted_call(L, in, call);

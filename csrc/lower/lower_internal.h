@@ -73,6 +73,18 @@ int cj_hold(cj_lower *L, LLVMValueRef v, const cj_type *t);
 LLVMValueRef cj_runtime_fn(cj_lower *L, const char *name, LLVMTypeRef ret,
                            LLVMTypeRef *params, unsigned nparams);
 
+/* ---- lower_list.c: lists (typing/lists.c), a cj_meminfo * to an abi.h cj_list ---- */
+LLVMValueRef cj_list_len(cj_lower *L, LLVMValueRef list);
+/* Item `i` (an in-range int64) of a list of type `lt`: a pointer to its LLVM type. */
+LLVMValueRef cj_list_item_ptr(cj_lower *L, LLVMValueRef list, const cj_type *lt,
+                              LLVMValueRef i);
+/* A list literal: BUILD_TUPLE, or LIST_EXTEND's COPY of a folded tuple (CJ_F_LIST). */
+int cj_lower_list_build(cj_lower *L, cj_instr *in);
+int cj_lower_list_getitem(cj_lower *L, cj_instr *in);
+int cj_lower_list_setitem(cj_lower *L, cj_instr *in);
+/* A CJ_CALL_LIST method of the list in variable `receiver`. */
+LLVMValueRef cj_lower_list_method(cj_lower *L, cj_instr *in, const cj_call *call, int receiver);
+
 /* ---- lower_types.c ---- */
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to);
 /* A float to an int type as Python's int(), round(), math.floor/ceil/trunc: under

@@ -194,6 +194,7 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
         break;
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
+    case CJ_ITER_LIST:
         pos = (size_t)PyOS_snprintf(name, sizeof(name), "iter(%s)", source->name);
         break;
     case CJ_ITER_FLAT: /* numba's names */
@@ -281,6 +282,14 @@ const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name) {
     }
     cj_type t = {.kind = CJ_BOUND, .source = receiver, .obj = name};
     return intern_named(&t, buf);
+}
+
+const cj_type *cj_type_list(const cj_type *item, int reflected) {
+    char name[2200]; /* an item's name is at most 2048: never cut, as it is the key */
+    PyOS_snprintf(name, sizeof(name), "%slist(%s)<iv=None>", reflected ? "reflected " : "",
+                  item != NULL ? item->name : "undefined");
+    cj_type t = {.kind = CJ_LIST, .dtype = item, .reflected = reflected};
+    return intern_named(&t, name);
 }
 
 int cj_type_is_number(const cj_type *t) {

@@ -382,8 +382,11 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_B_MAX:
         return type_minmax(c, in, out, name);
     case CJ_B_LEN:
+        if (n == 1 && a->kind == CJ_LIST && a->dtype == NULL) {
+            return 0; /* an empty list literal waits for its first append */
+        }
         if (n == 1 && (a->kind == CJ_TUPLE || a->kind == CJ_ARRAY || a->kind == CJ_RANGE ||
-                       cj_type_is_flat(a))) {
+                       a->kind == CJ_LIST || cj_type_is_flat(a))) {
             *out = cj_t_int64;
             return 1;
         }
@@ -593,6 +596,9 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
         }
         *out = bound->source->kind == CJ_BOOL ? cj_t_int64 : bound->source;
         return 1;
+    }
+    if (bound->source->kind == CJ_LIST) {
+        return cj_type_list_method(c, in, bound, out); /* lists.c */
     }
     int reduction = bound->source->kind == CJ_ARRAY ? cj_reduction_by_name(name) : -1;
     if (reduction >= 0 && strcmp(name, "amin") != 0 && strcmp(name, "amax") != 0) {

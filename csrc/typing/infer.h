@@ -23,7 +23,11 @@ typedef enum cj_call_kind {
                           * the IR); the result is its declared output type */
     CJ_CALL_UFUNC,       /* a NumPy ufunc (builtin id) on arrays, element by element: args
                           * are its inputs, then `out` when given (array_expr.c) */
+    CJ_CALL_LIST,        /* a list method (lists.c): builtin = cj_list_op; receiver as for
+                          * CJ_CALL_METHOD */
 } cj_call_kind;
+
+typedef enum cj_list_op { CJ_LIST_APPEND, CJ_LIST_POP } cj_list_op;
 
 typedef struct cj_call {
     cj_call_kind kind;

@@ -1,5 +1,5 @@
 /* iterators.c: typing of iteration. iter(x) over a range, an array (elements or rows), a
- * homogeneous tuple or an iterator; enumerate() and zip(); a.flat (iterated, read and written
+ * homogeneous tuple, a list or an iterator; enumerate() and zip(); a.flat (iterated, read and written
  * at a flat index, len()); np.ndenumerate(a) and np.ndindex(shape). Iterator states are
  * lowered by lower/lower_iter.c. */
 #include "typing/infer_internal.h"
@@ -24,6 +24,8 @@ static const cj_type *iter_over(const cj_type *t) {
             return cj_type_iter(CJ_ITER_TUPLE, t->items[0], t, 0, NULL);
         }
         return NULL;
+    case CJ_LIST:
+        return cj_type_iter(CJ_ITER_LIST, t->dtype, t, 0, NULL);
     case CJ_ITER:
         return t;
     default:
@@ -48,8 +50,8 @@ static const cj_type *iter_or_error(cj_infer_ctx *c, cj_instr *in, const cj_type
 
 int cj_type_getiter(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     const cj_type *t = cj_vt(c, in->args[0]);
-    if (t == NULL) {
-        return 0;
+    if (t == NULL || (t->kind == CJ_LIST && t->dtype == NULL)) {
+        return 0; /* an empty list literal waits for its first append */
     }
     *out = iter_or_error(c, in, t);
     return *out ? 1 : -1;

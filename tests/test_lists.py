@@ -1,0 +1,290 @@
+"""Python lists in compiled code (issue 13, first part; numba's list semantics): the heap list
+(abi/list.c, counted by the NRT), literals, `[]` refined by its first append, len, indexing,
+assignment, iteration, append, pop, lists of tuples and arrays, lists returned to Python as
+Python lists. Differential against CPython on random inputs; exact result types; every test
+proves with the NRT counters that each allocation is freed."""
+import numpy as np
+import pytest
+
+from cujit import njit
+from cujit.errors import TypingError
+
+pytestmark = pytest.mark.usefixtures("nrt_balanced")
+
+RNG = np.random.default_rng(13)
+
+
+def exact(got, want):
+    """Equal values of exactly the same Python types, through lists and tuples."""
+    assert type(got) is type(want), (got, want)
+    if isinstance(want, (list, tuple)):
+        assert len(got) == len(want), (got, want)
+        for g, w in zip(got, want):
+            exact(g, w)
+    elif isinstance(want, np.ndarray):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    else:
+        assert got == want or (want != want and got != got), (got, want)
+
+
+# ---- literals ----
+
+def lit_ints(x):
+    return [x, 2, 3]
+
+
+def lit_mixed(x):
+    return [x, 2.5, True]
+
+
+def lit_folded():
+    return [1, 2, 3, 4]
+
+
+def lit_tuples(x):
+    return [(x, 1.5), (2, x * 0.5)]
+
+
+def lit_nested_index(x):
+    return [x, 2][0] + [1.5, x][-1]
+
+
+def lit_bools(x):
+    return [x > 0, x < 0]
+
+
+LITERALS = [(lit_ints, (7,)), (lit_folded, ()), (lit_tuples, (3,)), (lit_bools, (1,))]
+
+
+@pytest.mark.parametrize("fn,args", LITERALS, ids=lambda v: getattr(v, "__name__", ""))
+def test_literals(fn, args):
+    exact(njit(fn)(*args), fn(*args))
+
+
+def test_mixed_number_literal_unifies_as_numba():
+    exact(njit(lit_mixed)(7), [7.0, 2.5, 1.0])  # numba: list(float64)
+    exact(njit(lit_nested_index)(4), 8.0)
+
+
+# ---- building with append, reading back ----
+
+def build_floats(n):
+    out = []
+    for i in range(n):
+        out.append(i * 0.5)
+    return out
+
+
+def build_ints_then_cast(n):
+    out = [1.0]
+    for i in range(n):
+        out.append(i)  # int into a list(float64): converted, as numba does
+    return out
+
+
+def build_tuples(n):
+    out = []
+    for i in range(n):
+        out.append((i, i * 2.0))
+    return out
+
+
+def summary(n):
+    out = []
+    for i in range(n):
+        out.append(i * i - 3 * i)
+    s = 0
+    for v in out:
+        s += v
+    return len(out), s, out[0] if n else -1, out[-1] if n else -1
+
+
+def pops(n):
+    out = []
+    for i in range(n):
+        out.append(i + 0.25)
+    got = []
+    while len(out) > 2:
+        got.append(out.pop())
+        got.append(out.pop(0))
+    if len(out) > 0:
+        got.append(out.pop(-1))
+    return got, out
+
+
+build_floats_j = njit(build_floats)
+build_ints_then_cast_j = njit(build_ints_then_cast)
+build_tuples_j = njit(build_tuples)
+summary_j = njit(summary)
+pops_j = njit(pops)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 100])
+def test_append_read_pop_match_python(n):
+    exact(build_floats_j(n), build_floats(n))
+    exact(build_ints_then_cast_j(n), [float(v) for v in build_ints_then_cast(n)])
+    exact(build_tuples_j(n), build_tuples(n))
+    exact(summary_j(n), summary(n))
+    exact(pops_j(n), pops(n))
+
+
+def test_assignment_and_negative_indices():
+    f = njit(assign_inner)
+    for n in (0, 3, 10):
+        for k in (0, 1, -1, -3):
+            exact(f(n, k), assign_inner(n, k))
+
+
+def assign_inner(n, k):
+    out = [1, 2, 3]
+    for i in range(n):
+        out.append(i)
+    out[k] = 100
+    out[-1] = -5
+    return out
+
+
+def test_random_lists_match_python():
+    def work(n, seed):
+        vals = []
+        x = seed
+        for i in range(n):
+            x = (x * 1103515245 + 12345) % 2147483648
+            vals.append(x % 1000 - 500)
+        total = 0
+        for v in vals:
+            total += v
+        mid = vals[len(vals) // 2] if len(vals) > 0 else 0
+        return vals, total, mid
+
+    f = njit(work)
+    for n in RNG.integers(0, 50, size=8):
+        seed = int(RNG.integers(0, 1000))
+        exact(f(int(n), seed), work(int(n), seed))
+
+
+# ---- lists of arrays ----
+
+def arrays(n):
+    out = [np.zeros(2)]
+    for i in range(n):
+        out.append(np.ones(2) * i)
+    out[0] = np.full(2, 7.0)  # the replaced array is freed
+    first = out.pop(0)
+    return out, first.sum()
+
+
+def arrays_of_tuples(n):
+    out = []
+    for i in range(n):
+        out.append((i, np.arange(i)))
+    total = 0
+    for k, a in out:
+        total += k + a.sum()
+    return total, len(out)
+
+
+def test_lists_of_arrays_hold_and_free_them():
+    got, first = njit(arrays)(4)
+    want, wfirst = arrays(4)
+    assert first == wfirst and len(got) == len(want)
+    for g, w in zip(got, want):
+        exact(g, w)
+    total, n = arrays_of_tuples(5)
+    exact(njit(arrays_of_tuples)(5), (int(total), n))  # numba: a Python int
+
+
+def test_list_of_argument_arrays():
+    f = njit(lambda a, b: [a, b, a])
+    a, b = np.arange(3.0), np.arange(3.0) + 10
+    got = f(a, b)
+    assert type(got) is list and got[0] is a and got[1] is b and got[2] is a
+
+
+# ---- lists across jitted calls ----
+
+@njit
+def total_of(lst):
+    s = 0.0
+    for v in lst:
+        s += v
+    return s
+
+
+@njit
+def push(lst, v):
+    lst.append(v)
+
+
+def test_lists_pass_between_jitted_functions():
+    @njit
+    def outer(n):
+        out = [0.5]
+        for i in range(n):
+            push(out, i * 1.0)
+        return total_of(out), out
+
+    exact(outer(4), (6.5, [0.5, 0.0, 1.0, 2.0, 3.0]))
+
+
+# ---- errors ----
+
+def test_index_errors_have_pythons_texts():
+    get = njit(lambda i: [1, 2, 3][i])
+    put = njit(assign_at)
+    pop_empty = njit(lambda: build_floats_j(0).pop())
+    pop_at = njit(lambda i: [1, 2].pop(i))
+    for i in (3, -4, 100):
+        with pytest.raises(IndexError, match="^list index out of range$"):
+            get(i)
+        with pytest.raises(IndexError, match="^list assignment index out of range$"):
+            put(i)
+        with pytest.raises(IndexError, match="^pop index out of range$"):
+            pop_at(i)
+    with pytest.raises(IndexError, match="^pop from empty list$"):
+        pop_empty()
+
+
+def assign_at(i):
+    out = [1, 2, 3]
+    out[i] = 0
+    return out
+
+
+def test_an_empty_list_never_refined_is_numbas_typing_error():
+    def never():
+        lst = []
+        return len(lst)
+
+    with pytest.raises(TypingError, match=r"Cannot infer the type of variable 'lst', have "
+                                          r"imprecise type: list\(undefined\)<iv=None>"):
+        njit(never)()
+
+
+def test_heterogeneous_literal_is_a_typing_error():
+    with pytest.raises(TypingError, match="Cannot unify int64 and array"):
+        njit(lambda x, a: [x, a])(1, np.zeros(2))
+
+
+def test_unsupported_method_says_so():
+    from cujit.errors import UnsupportedError
+    with pytest.raises(UnsupportedError, match=r"list.frobnicate\(\) is not supported"):
+        njit(lambda: [1].frobnicate())()
+
+
+def test_list_types_print_as_numbas():
+    f = njit(build_floats)
+    f(2)
+    assert "list(float64)<iv=None>" in str(f.nopython_signatures[0])
+
+
+def test_refused_in_cuda():
+    from cujit import cuda
+    from cujit.errors import UnsupportedError
+
+    def kernel(out):
+        tmp = [1.0, 2.0]
+        out[0] = tmp[0]
+    with pytest.raises(UnsupportedError, match="lists are not supported in CUDA code"):
+        cuda.compile_ptx(kernel, "void(float64[:])")
