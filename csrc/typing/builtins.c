@@ -687,8 +687,9 @@ static int untyped_global(cj_infer_ctx *c, cj_instr *in) {
 
 int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     for (int i = 0; i < in->nargs; i++) {
-        if (cj_vt(c, in->args[i]) == NULL) {
-            return 0;
+        const cj_type *t = cj_vt(c, in->args[i]);
+        if (t == NULL || (i > 0 && t->kind == CJ_LIST && t->dtype == NULL)) {
+            return 0; /* an argument not typed yet, or a list not yet refined (lists.c) */
         }
     }
     const cj_type *callee = cj_vt(c, in->args[0]);

@@ -87,18 +87,28 @@ int cj_type_list_literal(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     return in->op == CJ_I_COPY && cj_assign(c, in, in->args[1], *out) < 0 ? -1 : 1;
 }
 
-/* l.append(x) on list(undefined): list(type of x) for the receiver and the variables it was
- * copied from, back to the literal. */
-static int refine(cj_infer_ctx *c, cj_instr *in, int receiver, const cj_type *item) {
-    const cj_type *lt = cj_type_list(item, 0);
-    for (int v = receiver, hops = 0; lt != NULL && v >= 0 && hops < 64; hops++) {
-        if (cj_assign(c, in, v, lt) < 0) {
+/* l.append(x) on list(undefined): list(type of x) for the receiver and every variable it
+ * was copied from (a comprehension's list goes through the copies of its loop's stack slots),
+ * back to the literal; a variable already refined ends the walk (loops end it too). */
+static int refine(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *lt, int depth) {
+    if (cj_vt(c, var) == lt) {
+        return 0;
+    }
+    if (depth > 256) {
+        return cj_typing_error(c, in, "list refined through too many copies");
+    }
+    if (cj_assign(c, in, var, lt) < 0) {
+        return -1;
+    }
+    const cj_worklist *w = c->work;
+    for (int pos = 0; pos < w->ninstrs; pos++) {
+        const cj_instr *def = w->instr[pos];
+        if (def->dst == var && def->op == CJ_I_COPY && !(def->flags & CJ_F_LIST) &&
+            refine(c, in, def->args[0], lt, depth + 1) < 0) {
             return -1;
         }
-        const cj_instr *def = c->def[v];
-        v = def != NULL && def->op == CJ_I_COPY ? def->args[0] : -1;
     }
-    return lt == NULL ? -1 : 0;
+    return 0;
 }
 
 /* The receiver variable of a method call (the GETATTR that bound it), or -1. */
@@ -127,8 +137,12 @@ int cj_type_list_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     }
     if (op == CJ_LIST_APPEND && n == 1 && lt->dtype == NULL) {
         int receiver = receiver_of(c, in);
+        const cj_type *refined = cj_type_list(cj_vt(c, in->args[1]), 0);
+        if (refined == NULL) {
+            return -1;
+        }
         return receiver < 0 ? cj_typing_error(c, in, "list.append() of a list of unknown type")
-               : refine(c, in, receiver, cj_vt(c, in->args[1])) < 0 ? -1 : 0;
+               : refine(c, in, receiver, refined, 0) < 0 ? -1 : 0;
     }
     if (lt->dtype == NULL) {
         return 0; /* waits for an append to refine the list */
