@@ -364,3 +364,139 @@ def test_comprehension_variable_does_not_leak():
     exact(got[0], [0, 1, 2])
     if sys.version_info < (3, 12):
         assert got[1] == 100
+
+
+# ---- methods and builtins ----
+
+def methods_ints(n, x):
+    lst = list(range(n))
+    lst.extend([10, 11])
+    lst.extend(range(3))
+    lst.insert(0, -1)
+    lst.insert(-1, 99)
+    lst.insert(100, 7)
+    lst.insert(-100, x)
+    lst.remove(10)
+    i = lst.index(11)
+    c = lst.count(0)
+    snapshot = lst.copy()
+    lst.reverse()
+    del lst[0]
+    del lst[-2]
+    return lst, snapshot, i, c, x in lst, 1000 in lst, 1000 not in lst
+
+
+def sorting_floats(vals, rev):
+    lst = [v for v in vals]
+    up = sorted(lst)
+    down = sorted(lst, reverse=True)
+    lst.sort(reverse=rev)
+    return up, down, lst, sum(lst), min(lst), max(lst)
+
+
+def sorting_ints(n):
+    lst = [(i * 7919) % 13 - 6 for i in range(n)]
+    other = sorted(range(n), reverse=True)
+    lst.sort()
+    return lst, other, sum(lst), min(lst), max(lst)
+
+
+def slices(n, a, b, s):
+    lst = [i * 1.5 for i in range(n)]
+    return lst[a:b], lst[::s], lst[a:], lst[:b], lst[::-1]
+
+
+def list_of_arrays_methods(n):
+    lst = list()
+    for i in range(n):
+        lst.append(np.ones(2) * i)
+    twice = lst.copy()
+    twice.extend(lst)
+    twice.reverse()
+    del twice[0]
+    lst.clear()
+    total = 0.0
+    for a in twice:
+        total += a[0]
+    return len(lst), len(twice), total
+
+
+def extend_self():
+    lst = [1.0, 2.0]
+    lst.extend(lst)
+    return lst
+
+
+methods_ints_j = njit(methods_ints)
+sorting_floats_j = njit(sorting_floats)
+slices_j = njit(slices)
+
+
+@pytest.mark.parametrize("n", [0, 1, 6])
+def test_methods_match_python(n):
+    for x in (0, 3, 50):
+        exact(methods_ints_j(n, x), methods_ints(n, x))
+
+
+def test_sorting_matches_python_and_is_stable():
+    for size in (1, 2, 9, 200):
+        vals = RNG.integers(-5, 5, size=size) * 0.5  # many equal items
+        vals[0] = -0.0 if size > 1 else vals[0]
+        for rev in (False, True):
+            got = sorting_floats_j(vals, rev)
+            want = sorting_floats(list(vals.tolist()), rev)
+            exact(got, want)
+            for g, w in zip(got[:3], want[:3]):  # -0.0 and 0.0 keep their order
+                assert [np.signbit(v) for v in g] == [np.signbit(v) for v in w]
+    exact(njit(sorting_ints)(30), sorting_ints(30))
+
+
+def test_slices_match_python():
+    for n in (0, 5):
+        for a, b, s in ((1, 3, 2), (-2, 10, -1), (0, -1, 3)):
+            exact(slices_j(n, a, b, s), slices(n, a, b, s))
+
+
+def test_methods_on_lists_of_arrays_count_references():
+    a, b, total = list_of_arrays_methods(4)
+    exact(njit(list_of_arrays_methods)(4), (a, b, float(total)))
+    exact(njit(extend_self)(), extend_self())
+
+
+def test_method_errors_have_numbas_texts():
+    remove = njit(lambda x: [1, 2].remove(x))
+    index = njit(lambda x: [1, 2].index(x))
+    smallest = njit(lambda n: min([i * 1.0 for i in range(n)]))
+    largest = njit(lambda n: max([i for i in range(n)]))
+    with pytest.raises(ValueError, match=r"^list.remove\(x\): x not in list$"):
+        remove(5)
+    with pytest.raises(ValueError, match="^value not in list$"):
+        index(5)
+    with pytest.raises(ValueError, match=r"^min\(\) arg is an empty sequence$"):
+        smallest(0)
+    with pytest.raises(ValueError, match=r"^max\(\) arg is an empty sequence$"):
+        largest(0)
+    assert smallest(3) == 0.0 and largest(3) == 2
+
+
+def test_delete_out_of_range():
+    def drop(i):
+        lst = [1, 2, 3]
+        del lst[i]
+        return lst
+    f = njit(drop)
+    exact(f(-1), [1, 2])
+    with pytest.raises(IndexError, match="^list assignment index out of range$"):
+        f(3)
+
+
+def test_sort_key_is_not_supported_yet():
+    from cujit.errors import UnsupportedError
+
+    @njit
+    def neg(x):
+        return -x
+
+    with pytest.raises(UnsupportedError, match=r"sort\(key=...\) and sorted\(key=...\) are "
+                                               r"not supported yet"):
+        njit(lambda: sorted([1, 2], key=neg))()

@@ -166,6 +166,9 @@ cj_meminfo *cj_list_new(int64_t item_size, int32_t nrefs, const int32_t *ref_off
 /* Room for `extra` more items (amortised growth): the items pointer, or NULL when out of
  * memory; the length does not change. */
 char *cj_list_reserve(cj_meminfo *mi, int64_t extra);
+/* Sorts a list of numbers in place, stably (sort.c's `kind` and order, NaN last), descending
+ * when `reverse` (equal items keep their order, as Python's); 0, or -1 out of memory. */
+int cj_list_sort(cj_meminfo *mi, int kind, int reverse);
 
 /* ---- blas.c: np.dot / np.vdot / @ through the process's BLAS (found at run time) ---- */
 /* kind: 0 float32, 1 float64, 2 complex64, 3 complex128. Strides in bytes, any sign. */

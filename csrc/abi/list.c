@@ -76,3 +76,41 @@ char *cj_list_reserve(cj_meminfo *mi, int64_t extra) {
     }
     return l->items;
 }
+
+static void reverse_items(cj_list *l, char *tmp) {
+    for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) {
+        char *a = l->items + i * l->item_size, *b = l->items + j * l->item_size;
+        memcpy(tmp, a, (size_t)l->item_size);
+        memcpy(a, b, (size_t)l->item_size);
+        memcpy(b, tmp, (size_t)l->item_size);
+    }
+}
+
+int cj_list_sort(cj_meminfo *mi, int kind, int reverse) {
+    cj_list *l = mi->data;
+    size_t size = (size_t)l->item_size, n = (size_t)l->len;
+    if (n < 2) {
+        return 0;
+    }
+    int64_t *order = malloc(n * sizeof(int64_t));
+    char *sorted = malloc(n * size), tmp[16];
+    int rc = order != NULL && sorted != NULL && size <= sizeof(tmp) ? 0 : -1;
+    if (rc == 0 && reverse) { /* Python's reverse=True: reverse, sort stably, reverse */
+        reverse_items(l, tmp);
+    }
+    if (rc == 0) {
+        rc = cj_argsort(kind, l->items, l->len, order);
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        memcpy(sorted + i * size, l->items + (size_t)order[i] * size, size);
+    }
+    if (rc == 0) {
+        memcpy(l->items, sorted, n * size);
+        if (reverse) {
+            reverse_items(l, tmp);
+        }
+    }
+    free(order);
+    free(sorted);
+    return rc;
+}

@@ -76,7 +76,23 @@ int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in) {
     return cj_fe_push(b, CJ_FUNC_MARK);
 }
 
-/* LIST_APPEND i: list ... value -> list ...: list.append(value), typed as the method call */
+/* obj.<name>(arg): a method call the opcode stands for (typed as the source's would be). */
+static int method_call(cj_builder *b, int obj, const char *name, int arg) {
+    PyObject *attr = PyUnicode_InternFromString(name);
+    PyObject *kept = attr ? cj_ir_keep(b->ir, attr) : NULL; /* the IR holds it */
+    Py_XDECREF(attr);
+    int method = kept ? cj_fe_temp(b) : -1;
+    cj_instr *get = method < 0 ? NULL : cj_fe_emit(b, CJ_I_GETATTR, method, 1, &obj);
+    if (get == NULL) {
+        return -1;
+    }
+    get->obj = kept;
+    int args[2] = {method, arg};
+    int dst = cj_fe_temp(b);
+    return dst >= 0 && cj_fe_emit(b, CJ_I_CALL, dst, 2, args) ? 0 : -1;
+}
+
+/* LIST_APPEND i: list ... value -> list ...: list.append(value) */
 int cj_fe_op_LIST_APPEND(cj_builder *b, const cj_bc *in) {
     int v;
     if (cj_fe_pop(b, &v) < 0 || cj_fe_check_value(b, v) < 0) {
@@ -85,19 +101,17 @@ int cj_fe_op_LIST_APPEND(cj_builder *b, const cj_bc *in) {
     if (in->arg < 1 || in->arg > b->sp || cj_fe_check_value(b, b->stack[b->sp - in->arg]) < 0) {
         return PyErr_Occurred() ? -1 : cj_unsupported_at(b->ir, b->line, "malformed LIST_APPEND");
     }
-    int list = b->stack[b->sp - in->arg];
-    PyObject *name = PyUnicode_InternFromString("append");
-    PyObject *kept = name ? cj_ir_keep(b->ir, name) : NULL; /* the IR holds it */
-    Py_XDECREF(name);
-    int method = kept ? cj_fe_temp(b) : -1;
-    cj_instr *get = method < 0 ? NULL : cj_fe_emit(b, CJ_I_GETATTR, method, 1, &list);
-    if (get == NULL) {
+    return method_call(b, b->stack[b->sp - in->arg], "append", v);
+}
+
+/* DELETE_SUBSCR: obj, index -> : obj.__delitem__(index) (lists: typing/lists.c) */
+int cj_fe_op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in) {
+    int obj, idx;
+    if (cj_fe_pop(b, &idx) < 0 || cj_fe_pop(b, &obj) < 0 || cj_fe_check_value(b, idx) < 0 ||
+        cj_fe_check_value(b, obj) < 0) {
         return -1;
     }
-    get->obj = kept;
-    int args[2] = {method, v};
-    int dst = cj_fe_temp(b);
-    return dst >= 0 && cj_fe_emit(b, CJ_I_CALL, dst, 2, args) ? 0 : -1;
+    return method_call(b, obj, "__delitem__", idx);
 }
 
 /* The comprehension's locals: `.0` is the iterator, the others fresh variables. */

@@ -85,6 +85,7 @@ int cj_fe_cell_var(const cj_builder *b, PyObject *name);
 int cj_fe_inline_comprehension(cj_builder *b, int iter, int cont);
 int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in);
 int cj_fe_op_LIST_APPEND(cj_builder *b, const cj_bc *in);
+int cj_fe_op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in);
 /* RETURN_VALUE of inlined code: to the outer code's continuation (1), or 0 when not inlined. */
 int cj_fe_inline_return(cj_builder *b, int v);
 

@@ -450,6 +450,10 @@ static int op_LIST_APPEND(cj_builder *b, const cj_bc *in) {
     return cj_fe_op_LIST_APPEND(b, in); /* build_inline.c */
 }
 
+static int op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in) {
+    return cj_fe_op_DELETE_SUBSCR(b, in); /* build_inline.c: del l[i] */
+}
+
 /* BUILD_LIST n: items... -> a list literal: a tuple flagged CJ_F_LIST, which typing allows
  * only as np.array()'s or np.asarray()'s object */
 static int op_BUILD_LIST(cj_builder *b, const cj_bc *in) {
@@ -738,7 +742,7 @@ static const struct {
     {"BUILD_STRING", "f-strings and string formatting"},
     {"IMPORT_NAME", "import statements"}, {"STORE_GLOBAL", "assignment to globals"},
     {"STORE_ATTR", "attribute assignment"}, {"DELETE_FAST", "del statements"},
-    {"DELETE_SUBSCR", "del statements"}, {"CALL_FUNCTION_EX", "calls with *args or **kwargs"},
+    {"CALL_FUNCTION_EX", "calls with *args or **kwargs"},
     {"UNPACK_EX", "starred assignment"},
 };
 

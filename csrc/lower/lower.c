@@ -339,6 +339,10 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
         r = cj_lower_unary(L, in->sub, cj_load_var(L, in->args[0]), a, in->rtype);
         break;
     case CJ_I_COMPARE:
+        if ((in->sub == CJ_IN || in->sub == CJ_NOTIN) && b->kind == CJ_LIST) {
+            r = cj_lower_list_contains(L, in); /* lower_list_ops.c */
+            break;
+        }
         r = cj_lower_compare(L, in->sub, cj_load_var(L, in->args[0]), a,
                              cj_load_var(L, in->args[1]), b, in->optype);
         break;

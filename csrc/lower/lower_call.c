@@ -631,7 +631,7 @@ static LLVMValueRef lower_jitted_call(cj_lower *L, cj_instr *in, const cj_call *
 }
 
 /* The GETATTR that bound the method `in` calls (its receiver is args[0]); NULL + error. */
-static const cj_instr *method_getattr(cj_lower *L, const cj_instr *in) {
+const cj_instr *cj_method_getattr(cj_lower *L, const cj_instr *in) {
     cj_func_ir *ir = L->ir;
     for (int b = 0; b < ir->blocks.len; b++) {
         cj_block *blk = CJ_BLOCK(ir, b);
@@ -651,7 +651,7 @@ static const cj_instr *method_getattr(cj_lower *L, const cj_instr *in) {
 
 /* A method call: the receiver is the bound GETATTR's object. */
 static LLVMValueRef lower_method_call(cj_lower *L, cj_instr *in, const cj_call *call) {
-    const cj_instr *get = method_getattr(L, in);
+    const cj_instr *get = cj_method_getattr(L, in);
     if (get == NULL) {
         return NULL;
     }
@@ -702,11 +702,9 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
     case CJ_CALL_METHOD: /* conjugate(), a.sum() ... a.all(), a.copy() ..., a.sort() */
         r = lower_method_call(L, in, call);
         break;
-    case CJ_CALL_LIST: { /* lower_list.c */
-        const cj_instr *get = method_getattr(L, in);
-        r = get ? cj_lower_list_method(L, in, call, get->args[0]) : NULL;
+    case CJ_CALL_LIST: /* lower_list.c */
+        r = cj_lower_list_call(L, in, call);
         break;
-    }
     case CJ_CALL_DISPATCHER:
     case CJ_CALL_SELF:
         r = lower_jitted_call(L, in, call);

@@ -29,7 +29,7 @@ LLVMValueRef cj_list_len(cj_lower *L, LLVMValueRef list) {
     return LLVMBuildLoad2(L->b, LLVMInt64TypeInContext(L->ctx), header_field(L, list, 0), "len");
 }
 
-static void set_len(cj_lower *L, LLVMValueRef list, LLVMValueRef n) {
+void cj_list_set_len(cj_lower *L, LLVMValueRef list, LLVMValueRef n) {
     LLVMBuildStore(L->b, n, header_field(L, list, 0));
 }
 
@@ -89,8 +89,8 @@ static LLVMValueRef new_list(cj_lower *L, const cj_type *lt, LLVMValueRef n) {
 }
 
 /* Stores `v` (of type `from`) as item `i`, which then holds its own reference. */
-static void put_item(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef i,
-                     LLVMValueRef v, const cj_type *from) {
+void cj_list_put_item(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef i,
+                      LLVMValueRef v, const cj_type *from) {
     v = cj_cast(L, v, from, lt->dtype);
     cj_incref(L, v, lt->dtype);
     LLVMBuildStore(L->b, v, cj_list_item_ptr(L, list, lt, i));
@@ -109,7 +109,7 @@ int cj_lower_list_build(cj_lower *L, cj_instr *in) {
     for (int i = 0; i < n; i++) {
         LLVMValueRef v = folded ? LLVMBuildExtractValue(L->b, tuple, (unsigned)i, "")
                                 : cj_load_var(L, in->args[i]);
-        put_item(L, list, lt, cj_i64(L, i), v,
+        cj_list_put_item(L, list, lt, cj_i64(L, i), v,
                  folded ? src->items[i] : CJ_VAR(L->ir, in->args[i])->type);
     }
     return cj_store_var_taking(L, in->dst, list, lt);
@@ -117,8 +117,8 @@ int cj_lower_list_build(cj_lower *L, cj_instr *in) {
 
 /* An index of type `it` into a list of `len` items, from the end when negative; IndexError
  * with `text` when out of range. NULL with an exception. */
-static LLVMValueRef checked_index(cj_lower *L, LLVMValueRef idx, const cj_type *it,
-                                  LLVMValueRef len, const char *text) {
+LLVMValueRef cj_list_checked_index(cj_lower *L, LLVMValueRef idx, const cj_type *it,
+                                         LLVMValueRef len, const char *text) {
     LLVMBuilderRef B = L->b;
     LLVMValueRef i = cj_cast(L, idx, it, cj_t_int64);
     LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, i, cj_i64(L, 0), "");
@@ -130,7 +130,11 @@ static LLVMValueRef checked_index(cj_lower *L, LLVMValueRef idx, const cj_type *
 int cj_lower_list_getitem(cj_lower *L, cj_instr *in) {
     const cj_type *lt = CJ_VAR(L->ir, in->args[0])->type;
     LLVMValueRef list = cj_load_var(L, in->args[0]);
-    LLVMValueRef i = checked_index(L, cj_load_var(L, in->args[1]),
+    if (CJ_VAR(L->ir, in->args[1])->type->kind == CJ_SLICE) { /* a new list (lower_list_ops.c) */
+        LLVMValueRef copy = cj_list_slice(L, list, lt, cj_load_var(L, in->args[1]));
+        return copy ? cj_store_var_taking(L, in->dst, copy, in->rtype) : -1;
+    }
+    LLVMValueRef i = cj_list_checked_index(L, cj_load_var(L, in->args[1]),
                                    CJ_VAR(L->ir, in->args[1])->type, cj_list_len(L, list),
                                    "list index out of range");
     if (i == NULL) {
@@ -144,7 +148,7 @@ int cj_lower_list_getitem(cj_lower *L, cj_instr *in) {
 int cj_lower_list_setitem(cj_lower *L, cj_instr *in) {
     const cj_type *lt = CJ_VAR(L->ir, in->args[0])->type;
     LLVMValueRef list = cj_load_var(L, in->args[0]);
-    LLVMValueRef i = checked_index(L, cj_load_var(L, in->args[1]),
+    LLVMValueRef i = cj_list_checked_index(L, cj_load_var(L, in->args[1]),
                                    CJ_VAR(L->ir, in->args[1])->type, cj_list_len(L, list),
                                    "list assignment index out of range");
     if (i == NULL) {
@@ -152,24 +156,32 @@ int cj_lower_list_setitem(cj_lower *L, cj_instr *in) {
     }
     LLVMValueRef at = cj_list_item_ptr(L, list, lt, i);
     LLVMValueRef old = LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, lt->dtype), at, "old");
-    put_item(L, list, lt, i, cj_load_var(L, in->args[2]), CJ_VAR(L->ir, in->args[2])->type);
+    cj_list_put_item(L, list, lt, i, cj_load_var(L, in->args[2]), CJ_VAR(L->ir, in->args[2])->type);
     cj_decref(L, old, lt->dtype);
     return 0;
 }
 
-/* l.append(v): room for one more (MemoryError), then the item at the end. */
-static LLVMValueRef append(cj_lower *L, LLVMValueRef list, const cj_type *lt, int var) {
+
+void cj_list_reserve_more(cj_lower *L, LLVMValueRef list, LLVMValueRef extra) {
     LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
     LLVMTypeRef params[2] = {i8p, LLVMInt64TypeInContext(L->ctx)};
     LLVMValueRef fn = cj_runtime_fn(L, "cj_list_reserve", i8p, params, 2);
-    LLVMValueRef args[2] = {list, cj_i64(L, 1)};
+    LLVMValueRef args[2] = {list, extra};
     LLVMValueRef items = LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, 2,
                                         "items");
     cj_emit_raise_if(L, LLVMBuildIsNull(L->b, items, ""), CJ_EXC_MEMORY);
+}
+
+void cj_list_append(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef v,
+                    const cj_type *from) {
+    cj_list_reserve_more(L, list, cj_i64(L, 1));
     LLVMValueRef n = cj_list_len(L, list);
-    put_item(L, list, lt, n, cj_load_var(L, var), CJ_VAR(L->ir, var)->type);
-    set_len(L, list, LLVMBuildAdd(L->b, n, cj_i64(L, 1), ""));
-    return cj_empty(L);
+    cj_list_put_item(L, list, lt, n, v, from);
+    cj_list_set_len(L, list, LLVMBuildAdd(L->b, n, cj_i64(L, 1), ""));
+}
+
+LLVMValueRef cj_list_new_empty(cj_lower *L, const cj_type *lt) {
+    return new_list(L, lt, cj_i64(L, 0));
 }
 
 /* l.pop() / l.pop(i): the item leaves the list with its references (the call hands them
@@ -184,7 +196,7 @@ static LLVMValueRef pop(cj_lower *L, LLVMValueRef list, const cj_type *lt, const
         }
         i = LLVMBuildSub(B, n, cj_i64(L, 1), "");
     } else {
-        i = checked_index(L, cj_load_var(L, call->args[0]), call->argtypes[0], n,
+        i = cj_list_checked_index(L, cj_load_var(L, call->args[0]), call->argtypes[0], n,
                           "pop index out of range");
         if (i == NULL) {
             return NULL;
@@ -197,20 +209,25 @@ static LLVMValueRef pop(cj_lower *L, LLVMValueRef list, const cj_type *lt, const
     LLVMValueRef after = LLVMBuildMul(B, LLVMBuildSub(B, last, i, ""), size, "");
     LLVMValueRef next = cj_list_item_ptr(L, list, lt, LLVMBuildAdd(B, i, cj_i64(L, 1), ""));
     LLVMBuildMemMove(B, at, 1, next, 1, after);
-    set_len(L, list, last);
+    cj_list_set_len(L, list, last);
     return v;
 }
 
-LLVMValueRef cj_lower_list_method(cj_lower *L, cj_instr *in, const cj_call *call, int receiver) {
-    const cj_type *lt = CJ_VAR(L->ir, receiver)->type;
-    LLVMValueRef list = cj_load_var(L, receiver);
-    (void)in;
-    switch ((cj_list_op)call->builtin) {
+LLVMValueRef cj_lower_list_call(cj_lower *L, cj_instr *in, const cj_call *call) {
+    const cj_instr *get = cj_list_op_is_method(call->builtin) ? cj_method_getattr(L, in) : NULL;
+    int receiver = get != NULL ? get->args[0] : call->nargs > 0 ? call->args[0] : -1;
+    if (get == NULL && cj_list_op_is_method(call->builtin)) {
+        return NULL;
+    }
+    const cj_type *lt = receiver >= 0 ? CJ_VAR(L->ir, receiver)->type : NULL;
+    LLVMValueRef list = receiver >= 0 ? cj_load_var(L, receiver) : NULL;
+    switch (call->builtin) {
     case CJ_LIST_APPEND:
-        return append(L, list, lt, call->args[0]);
+        cj_list_append(L, list, lt, cj_load_var(L, call->args[0]), call->argtypes[0]);
+        return cj_empty(L);
     case CJ_LIST_POP:
         return pop(L, list, lt, call);
+    default:
+        return cj_lower_list_op(L, in, call, list, lt); /* lower_list_ops.c */
     }
-    PyErr_SetString(cj_LoweringError, "unknown list method");
-    return NULL;
 }

@@ -82,6 +82,7 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_nrt_decref", (void (*)(void))cj_nrt_decref},
         {"cj_list_new", (void (*)(void))cj_list_new},
         {"cj_list_reserve", (void (*)(void))cj_list_reserve},
+        {"cj_list_sort", (void (*)(void))cj_list_sort},
         {"cj_blas_gemm", (void (*)(void))cj_blas_gemm},
         {"cj_blas_dot", (void (*)(void))cj_blas_dot},
         {"cj_sort", (void (*)(void))cj_sort},

@@ -229,6 +229,35 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
     return intern_named(&t, name);
 }
 
+/* The iterator type over a value: range, array, homogeneous tuple, or an iterator itself. */
+const cj_type *cj_type_iter_of(const cj_type *t) {
+    switch (t->kind) {
+    case CJ_RANGE:
+        return cj_type_iter(CJ_ITER_RANGE, cj_t_int64, t, 0, NULL);
+    case CJ_ARRAY: {
+        if (t->ndim == 0) {
+            return NULL; /* NumPy: iteration over a 0-d array */
+        }
+        const cj_type *y = t->ndim == 1
+                               ? t->dtype
+                               : cj_type_array(t->dtype, t->ndim - 1,
+                                               t->layout == 'C' ? 'C' : 'A', t->readonly);
+        return y ? cj_type_iter(CJ_ITER_ARRAY, y, t, 0, NULL) : NULL;
+    }
+    case CJ_TUPLE:
+        if (t->n > 0 && cj_type_is_unituple(t)) {
+            return cj_type_iter(CJ_ITER_TUPLE, t->items[0], t, 0, NULL);
+        }
+        return NULL;
+    case CJ_LIST:
+        return cj_type_iter(CJ_ITER_LIST, t->dtype, t, 0, NULL);
+    case CJ_ITER:
+        return t;
+    default:
+        return NULL;
+    }
+}
+
 /* Object types are keyed by identity; the name is for messages. */
 static const cj_type *intern_object(cj_kind kind, PyObject *obj, const char *prefix) {
     PyObject *repr = PyObject_Repr(obj);

@@ -83,6 +83,9 @@ const cj_type *cj_type_range(int step_one);
 /* CJ_ITER_RANGE: source is the range type (its step_one carries over). */
 const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_type *source,
                             int n, const cj_type *const *inner);
+/* The iterator type over a value of type `t` (range, array, homogeneous tuple, list, an
+ * iterator itself), or NULL (no exception unless a type could not be made). */
+const cj_type *cj_type_iter_of(const cj_type *t);
 /* `obj` is borrowed; the type keeps its own reference. */
 const cj_type *cj_type_const_obj(PyObject *obj);
 const cj_type *cj_type_omitted(PyObject *default_value);

@@ -380,7 +380,14 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return type_math_special(c, in, id, out);
     case CJ_B_MIN:
     case CJ_B_MAX:
-        return type_minmax(c, in, out, name);
+    case CJ_B_LIST:
+    case CJ_B_SORTED:
+    case CJ_B_SUM: {
+        int list = cj_type_list_builtin(c, in, id, out); /* lists.c */
+        return list != 2                          ? list
+               : id == CJ_B_MIN || id == CJ_B_MAX ? type_minmax(c, in, out, name)
+                                                  : cj_no_match(c, in, name);
+    }
     case CJ_B_LEN:
         if (n == 1 && a->kind == CJ_LIST && a->dtype == NULL) {
             return 0; /* an empty list literal waits for its first append */
@@ -491,6 +498,9 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return rc;
     }
     int numpy = strcmp(b->module, "numpy") == 0;
+    if (id == CJ_B_SORTED) {
+        return cj_type_list_builtin(c, in, id, out); /* lists.c: reverse= */
+    }
     if (in->index > 0) {
         return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
     }

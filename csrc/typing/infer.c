@@ -199,6 +199,9 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if ((a->kind == CJ_ARRAY || b->kind == CJ_ARRAY) && !identity_to_none) {
         return cj_type_array_op(c, in, out); /* array_expr.c */
     }
+    if (b->kind == CJ_LIST && (in->sub == CJ_IN || in->sub == CJ_NOTIN)) {
+        return cj_type_list_contains(c, in, a, b, out); /* lists.c */
+    }
     *out = cj_rule_compare(in->sub, a, b, &in->optype);
     if (*out == NULL) {
         return cj_typing_error(c, in, "No implementation of function Function(<built-in "

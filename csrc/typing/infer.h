@@ -27,7 +27,16 @@ typedef enum cj_call_kind {
                           * CJ_CALL_METHOD */
 } cj_call_kind;
 
-typedef enum cj_list_op { CJ_LIST_APPEND, CJ_LIST_POP } cj_list_op;
+typedef enum cj_list_op {
+    /* methods (the receiver as for CJ_CALL_METHOD) */
+    CJ_LIST_APPEND, CJ_LIST_POP, CJ_LIST_EXTEND, CJ_LIST_INSERT, CJ_LIST_REMOVE, CJ_LIST_INDEX,
+    CJ_LIST_COUNT, CJ_LIST_CLEAR, CJ_LIST_COPY, CJ_LIST_REVERSE, CJ_LIST_SORT,
+    CJ_LIST_DELITEM, /* del l[i] (the frontend's l.__delitem__(i)) */
+    /* builtins of an argument (args[0]): list(), list(iterable), sorted(), sum(), min(), max() */
+    CJ_LIST_NEW, CJ_LIST_SORTED, CJ_LIST_SUM, CJ_LIST_MIN, CJ_LIST_MAX,
+} cj_list_op;
+/* Whether a CJ_CALL_LIST op is a method (its receiver bound by GETATTR). */
+static inline int cj_list_op_is_method(int op) { return op <= CJ_LIST_DELITEM; }
 
 typedef struct cj_call {
     cj_call_kind kind;

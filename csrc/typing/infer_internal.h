@@ -126,6 +126,12 @@ int cj_type_list_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const 
                          const cj_type **out);
 int cj_type_list_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *idx,
                          const cj_type *val);
+/* lists.c: list(), list(it), sorted(it), and sum/min/max of a list (builtin `id`): 1, 0,
+ * -1, or 2 when the arguments are not those (the caller types them). */
+int cj_type_list_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* lists.c: `x in l` / `x not in l`. */
+int cj_type_list_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *x, const cj_type *lt,
+                          const cj_type **out);
 /* lists.c: numba's "Cannot infer the type of variable" for a list never refined; -1. */
 int cj_check_list_types(cj_infer_ctx *c);
 

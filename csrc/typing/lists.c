@@ -3,7 +3,9 @@
  * reads it (then it stays the tuple those take). `[]` is list(undefined) until the first
  * l.append(x) refines it, along the copies it came through (numba refines an empty list from
  * its first append); one never refined is numba's "Cannot infer the type of variable".
- * Methods: append, pop; len(), l[i], l[i] = v and iteration are typed where those are. */
+ * Methods: append pop extend insert remove index count clear copy reverse sort (reverse=)
+ * and del l[i]; builtins list(), list(it), sorted(it), sum/min/max(l); `x in l`; l[a:b:c]
+ * (a new list); len(), l[i], l[i] = v and iteration are typed where those are. */
 #include "typing/infer_internal.h"
 
 #include <string.h>
@@ -120,44 +122,220 @@ static int receiver_of(cj_infer_ctx *c, const cj_instr *in) {
 /* An index argument: an integer (numba: no bool). */
 static int is_index(const cj_type *t) { return t->kind == CJ_INT; }
 
+static const struct {
+    const char *name;
+    int op, min, max; /* positional arguments */
+} methods[] = {
+    {"append", CJ_LIST_APPEND, 1, 1},   {"pop", CJ_LIST_POP, 0, 1},
+    {"extend", CJ_LIST_EXTEND, 1, 1},   {"insert", CJ_LIST_INSERT, 2, 2},
+    {"remove", CJ_LIST_REMOVE, 1, 1},   {"index", CJ_LIST_INDEX, 1, 1},
+    {"count", CJ_LIST_COUNT, 1, 1},     {"clear", CJ_LIST_CLEAR, 0, 0},
+    {"copy", CJ_LIST_COPY, 0, 0},       {"reverse", CJ_LIST_REVERSE, 0, 0},
+    {"sort", CJ_LIST_SORT, 0, 0},       {"__delitem__", CJ_LIST_DELITEM, 1, 1},
+};
+
+/* Items compared by value (remove, index, count, in, sum/min/max): numbers. */
+static int compares(const cj_type *item) { return cj_type_is_number(item); }
+
+/* Items sorted (abi/sort.c's kinds): bool, integers, float32/float64. */
+static int sorts(const cj_type *item) {
+    return cj_type_is_integer(item) || (item->kind == CJ_FLOAT && item->bits >= 32);
+}
+
+/* The item type a method's argument brings to a list(undefined) (append, insert, extend), or
+ * NULL. */
+static const cj_type *brought(cj_infer_ctx *c, cj_instr *in, int op) {
+    int n = in->nargs - 1;
+    if (op == CJ_LIST_APPEND && n == 1) {
+        return cj_vt(c, in->args[1]);
+    }
+    if (op == CJ_LIST_INSERT && n == 2) {
+        return cj_vt(c, in->args[2]);
+    }
+    const cj_type *it = op == CJ_LIST_EXTEND && n == 1 ? cj_type_iter_of(cj_vt(c, in->args[1]))
+                                                       : NULL;
+    return it != NULL ? it->yield : NULL;
+}
+
+/* list.sort(key=None, reverse=False): the call's one argument is `reverse` (-1: False). */
+static int type_sort_keywords(cj_infer_ctx *c, cj_instr *in, const cj_type *lt) {
+    static const char *const names[2] = {"key", "reverse"};
+    int vars[2];
+    if (cj_fold_args(c, in, 1, names, 2, vars) < 0) {
+        return -1;
+    }
+    if (vars[0] >= 0 && cj_vt(c, vars[0])->kind != CJ_NONE) {
+        return cj_unsupported_error(c, in, "sort(key=...) and sorted(key=...) are not "
+                                           "supported yet");
+    }
+    if (!sorts(lt->dtype)) {
+        return cj_unsupported_error(c, in, "sorting a list of %s is not supported yet (lists "
+                                           "of numbers sort)", lt->dtype->name);
+    }
+    if (vars[1] >= 0 && !cj_type_is_integer(cj_vt(c, vars[1]))) {
+        return cj_invalid_use(c, in, "BoundFunction(list.sort)");
+    }
+    cj_call *call = cj_call_record(c, in, CJ_CALL_LIST, 1);
+    if (call == NULL) {
+        return -1;
+    }
+    call->builtin = CJ_LIST_SORT;
+    call->args[0] = vars[1];
+    call->argtypes[0] = vars[1] >= 0 ? cj_vt(c, vars[1]) : cj_t_bool;
+    call->defaults[0] = Py_False;
+    return 0;
+}
+
+/* Whether the arguments of method `m` fit list type `lt`. */
+static int arguments_fit(cj_infer_ctx *c, cj_instr *in, int op, const cj_type *lt) {
+    const cj_type *a = in->nargs > 1 ? cj_vt(c, in->args[1]) : NULL;
+    const cj_type *it = NULL;
+    switch (op) {
+    case CJ_LIST_APPEND:
+        return cj_can_convert(a, lt->dtype);
+    case CJ_LIST_POP:
+    case CJ_LIST_DELITEM:
+        return a == NULL || is_index(a);
+    case CJ_LIST_EXTEND:
+        it = cj_type_iter_of(a);
+        return it != NULL && cj_can_convert(it->yield, lt->dtype);
+    case CJ_LIST_INSERT:
+        return is_index(a) && cj_can_convert(cj_vt(c, in->args[2]), lt->dtype);
+    case CJ_LIST_REMOVE:
+    case CJ_LIST_INDEX:
+    case CJ_LIST_COUNT:
+        return cj_type_is_number(a);
+    default:
+        return 1;
+    }
+}
+
 int cj_type_list_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
                         const cj_type **out) {
     const char *name = PyUnicode_AsUTF8(bound->obj);
     const cj_type *lt = bound->source;
-    int n = in->nargs - 1;
-    if (name == NULL) {
+    int n = in->nargs - 1 - in->index, m = -1;
+    for (size_t i = 0; name != NULL && i < sizeof(methods) / sizeof(methods[0]); i++) {
+        m = strcmp(name, methods[i].name) == 0 ? (int)i : m;
+    }
+    if (name == NULL || m < 0) {
+        return name == NULL ? -1 : cj_unsupported_error(c, in, "list.%s() is not supported yet",
+                                                        name);
+    }
+    int op = methods[m].op;
+    if (lt->dtype == NULL) { /* refined by the first append, insert or extend */
+        const cj_type *item = brought(c, in, op), *refined;
+        int receiver = receiver_of(c, in);
+        if (item == NULL || receiver < 0) {
+            return 0;
+        }
+        refined = cj_type_list(item, 0);
+        return refined == NULL || refine(c, in, receiver, refined, 0) < 0 ? -1 : 0;
+    }
+    if (op == CJ_LIST_SORT) {
+        *out = cj_t_none;
+        return type_sort_keywords(c, in, lt) < 0 ? -1 : 1;
+    }
+    if (in->index > 0 || n < methods[m].min || n > methods[m].max ||
+        !arguments_fit(c, in, op, lt)) {
+        char what[64];
+        PyOS_snprintf(what, sizeof(what), "BoundFunction(list.%s)", name);
+        return cj_invalid_use(c, in, what);
+    }
+    if ((op == CJ_LIST_REMOVE || op == CJ_LIST_INDEX || op == CJ_LIST_COUNT) &&
+        !compares(lt->dtype)) {
+        return cj_unsupported_error(c, in, "list.%s() of a list of %s is not supported yet "
+                                           "(lists of numbers compare)", name, lt->dtype->name);
+    }
+    if (cj_plain_call(c, in, CJ_CALL_LIST, op) == NULL) {
         return -1;
     }
-    int op = strcmp(name, "append") == 0 ? CJ_LIST_APPEND
-             : strcmp(name, "pop") == 0  ? CJ_LIST_POP
-                                         : -1;
-    if (op < 0) {
-        return cj_unsupported_error(c, in, "list.%s() is not supported yet (cujit's lists have "
-                                           "append and pop)", name);
+    *out = op == CJ_LIST_POP                            ? lt->dtype
+           : op == CJ_LIST_INDEX || op == CJ_LIST_COUNT ? cj_t_int64
+           : op == CJ_LIST_COPY                         ? cj_type_list(lt->dtype, 0)
+                                                        : cj_t_none;
+    return *out ? 1 : -1;
+}
+
+/* sum() of a list's items: int64 for integers, float64, complex128 (numba's). */
+static const cj_type *sum_type(const cj_type *item) {
+    return item->kind == CJ_FLOAT ? cj_t_float64 : item->kind == CJ_COMPLEX ? cj_t_complex128
+                                                                            : cj_t_int64;
+}
+
+/* sorted(iterable, key=None, reverse=False) */
+static int type_sorted(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    static const char *const names[3] = {"iterable", "key", "reverse"};
+    int vars[3];
+    if (cj_fold_args(c, in, 1, names, 3, vars) < 0) {
+        return -1;
     }
-    if (op == CJ_LIST_APPEND && n == 1 && lt->dtype == NULL) {
-        int receiver = receiver_of(c, in);
-        const cj_type *refined = cj_type_list(cj_vt(c, in->args[1]), 0);
-        if (refined == NULL) {
-            return -1;
-        }
-        return receiver < 0 ? cj_typing_error(c, in, "list.append() of a list of unknown type")
-               : refine(c, in, receiver, refined, 0) < 0 ? -1 : 0;
+    const cj_type *it = vars[0] >= 0 ? cj_type_iter_of(cj_vt(c, vars[0])) : NULL;
+    if (it == NULL) {
+        return cj_no_match(c, in, "<built-in function sorted>");
     }
-    if (lt->dtype == NULL) {
-        return 0; /* waits for an append to refine the list */
+    if (vars[1] >= 0 && cj_vt(c, vars[1])->kind != CJ_NONE) {
+        return cj_unsupported_error(c, in, "sort(key=...) and sorted(key=...) are not "
+                                           "supported yet");
     }
-    int ok = op == CJ_LIST_APPEND ? n == 1 && cj_can_convert(cj_vt(c, in->args[1]), lt->dtype)
-                                  : n == 0 || (n == 1 && is_index(cj_vt(c, in->args[1])));
-    if (!ok) {
-        return cj_invalid_use(c, in, op == CJ_LIST_APPEND ? "BoundFunction(list.append)"
-                                                          : "BoundFunction(list.pop)");
+    if (!sorts(it->yield) || (vars[2] >= 0 && !cj_type_is_integer(cj_vt(c, vars[2])))) {
+        return sorts(it->yield) ? cj_no_match(c, in, "<built-in function sorted>")
+               : cj_unsupported_error(c, in, "sorted() of %s items is not supported yet "
+                                             "(numbers sort)", it->yield->name);
     }
-    cj_call *call = cj_plain_call(c, in, CJ_CALL_LIST, op);
+    cj_call *call = cj_call_record(c, in, CJ_CALL_LIST, 2);
     if (call == NULL) {
         return -1;
     }
-    *out = op == CJ_LIST_APPEND ? cj_t_none : lt->dtype;
+    call->builtin = CJ_LIST_SORTED;
+    for (int i = 0; i < 2; i++) {
+        call->args[i] = vars[i == 0 ? 0 : 2];
+        call->argtypes[i] = call->args[i] >= 0 ? cj_vt(c, call->args[i]) : cj_t_bool;
+        call->defaults[i] = Py_False;
+    }
+    *out = cj_type_list(it->yield, 0);
+    return *out ? 1 : -1;
+}
+
+int cj_type_list_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    int n = in->nargs - 1 - in->index;
+    const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
+    if (id == CJ_B_SORTED) {
+        return type_sorted(c, in, out);
+    }
+    if (in->index > 0 || n > 1 || (id != CJ_B_LIST && (a == NULL || a->kind != CJ_LIST))) {
+        return 2;
+    }
+    const cj_type *it = a != NULL ? cj_type_iter_of(a) : NULL;
+    if (a != NULL && it == NULL) {
+        return cj_no_match(c, in, "<class 'list'>");
+    }
+    if ((id == CJ_B_SUM || id == CJ_B_MIN || id == CJ_B_MAX) &&
+        (!compares(a->dtype) || (id != CJ_B_SUM && a->dtype->kind == CJ_COMPLEX))) {
+        return cj_unsupported_error(c, in, "%s() of a list of %s is not supported yet",
+                                    id == CJ_B_SUM ? "sum" : id == CJ_B_MIN ? "min" : "max",
+                                    a->dtype->name);
+    }
+    int op = id == CJ_B_LIST ? CJ_LIST_NEW : id == CJ_B_SUM ? CJ_LIST_SUM
+             : id == CJ_B_MIN ? CJ_LIST_MIN : CJ_LIST_MAX;
+    if (cj_plain_call(c, in, CJ_CALL_LIST, op) == NULL) {
+        return -1;
+    }
+    *out = op == CJ_LIST_NEW ? cj_type_list(it != NULL ? it->yield : NULL, 0)
+           : op == CJ_LIST_SUM ? sum_type(a->dtype) : a->dtype;
+    return *out ? 1 : -1;
+}
+
+int cj_type_list_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *x, const cj_type *lt,
+                          const cj_type **out) {
+    if (lt->dtype == NULL) {
+        return 0;
+    }
+    if (!compares(lt->dtype) || !cj_type_is_number(x)) {
+        return cj_unsupported_error(c, in, "`in` of %s in %s is not supported yet (numbers in "
+                                           "lists of numbers)", x->name, lt->name);
+    }
+    *out = cj_t_bool;
     return 1;
 }
 
@@ -166,12 +344,10 @@ int cj_type_list_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const 
     if (t->dtype == NULL) {
         return 0;
     }
-    if (!is_index(idx)) {
-        return idx->kind == CJ_SLICE
-                   ? cj_unsupported_error(c, in, "slicing a list is not supported yet")
-                   : cj_invalid_use(c, in, "getitem");
+    if (!is_index(idx) && idx->kind != CJ_SLICE) {
+        return cj_invalid_use(c, in, "getitem");
     }
-    *out = t->dtype;
+    *out = idx->kind == CJ_SLICE ? cj_type_list(t->dtype, 0) : t->dtype; /* a slice: a copy */
     return 1;
 }
 
