@@ -500,3 +500,87 @@ def test_sort_key_is_not_supported_yet():
     with pytest.raises(UnsupportedError, match=r"sort\(key=...\) and sorted\(key=...\) are "
                                                r"not supported yet"):
         njit(lambda: sorted([1, 2], key=neg))()
+
+
+# ---- lists passed in from Python (numba's reflected lists) ----
+
+@njit
+def mutate(lst):
+    lst.append(lst[0] * 2)
+    lst[0] = -1
+    return len(lst)
+
+
+@njit
+def reads(lst):
+    s = 0.0
+    for v in lst:
+        s += v
+    return s
+
+
+@njit
+def same_list(lst):
+    return lst
+
+
+@njit
+def sort_in_place(lst):
+    lst.sort()
+
+
+@njit
+def raises_after_append(lst):
+    lst.append(1)
+    raise ValueError("after append")
+
+
+def test_reflected_list_changes_reach_the_caller():
+    a = [3, 4]
+    assert mutate(a) == 3 and a == [-1, 4, 6] and all(type(v) is int for v in a)
+    b = [2.5, 1.0, 2.0]
+    sort_in_place(b)
+    assert b == [1.0, 2.0, 2.5]
+    assert "reflected list(int64)<iv=None>" in str(mutate.nopython_signatures[0])
+
+
+def test_reflected_list_untouched_keeps_its_objects():
+    vals = [np.float64(1.5), np.float64(2.5)]
+    assert reads(vals) == 4.0
+    assert all(type(v) is np.float64 for v in vals)  # not written back: unchanged
+
+
+def test_reflected_list_returned_is_the_callers_list():
+    a = [1, 2]
+    assert same_list(a) is a
+
+
+def test_reflected_list_is_written_back_when_the_function_raises():
+    a = [5]
+    with pytest.raises(ValueError, match="after append"):
+        raises_after_append(a)
+    assert a == [5, 1]  # numba reflects on the way out either way
+
+
+def test_reflected_list_of_arrays():
+    arrs = [np.zeros(2), np.ones(2)]
+    first = arrs[0]
+
+    @njit
+    def grow(lst):
+        lst.append(lst[1] + 1)
+        return lst[1].sum()
+
+    assert grow(arrs) == 2.0 and len(arrs) == 3 and arrs[0] is first
+    np.testing.assert_array_equal(arrs[2], [2.0, 2.0])
+
+
+def test_reflected_list_errors_are_numbas():
+    with pytest.raises(ValueError, match="cannot compute fingerprint of empty list"):
+        mutate([])
+    with pytest.raises(TypeError, match="can't unbox heterogeneous list: int64 != float64"):
+        mutate([1, 2.5])
+    with pytest.raises(TypeError, match="cannot reflect element of reflected container"):
+        mutate([[1], [2]])
+    with pytest.raises(TypeError, match="lists inside tuples or lists are not supported"):
+        njit(lambda t: t[0])(([1],))

@@ -154,6 +154,9 @@ typedef struct cj_list {
     int64_t cap;
     char *items;      /* offset 16 */
     int64_t item_size;
+    char *snapshot;   /* a reflected list's items as they came from Python (jit/reflect.c), or
+                       * NULL; freed with the list */
+    PyObject *parent; /* a reflected list's Python list (borrowed for the call), or NULL */
     int32_t nrefs;
     int32_t ref_offsets[]; /* nrefs of them */
 } cj_list;
@@ -166,8 +169,9 @@ cj_meminfo *cj_list_new(int64_t item_size, int32_t nrefs, const int32_t *ref_off
 /* Room for `extra` more items (amortised growth): the items pointer, or NULL when out of
  * memory; the length does not change. */
 char *cj_list_reserve(cj_meminfo *mi, int64_t extra);
-/* Sorts a list of numbers in place, stably (sort.c's `kind` and order, NaN last), descending
- * when `reverse` (equal items keep their order, as Python's); 0, or -1 out of memory. */
+/* Sorts a list of numbers in place (sort.c's `kind` and order, NaN last), descending when
+ * `reverse`; equal items keep their order where it can be seen (-0.0 and 0.0), as Python's
+ * stable sort; 0, or -1 out of memory. */
 int cj_list_sort(cj_meminfo *mi, int kind, int reverse);
 
 /* ---- blas.c: np.dot / np.vdot / @ through the process's BLAS (found at run time) ---- */

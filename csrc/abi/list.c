@@ -5,6 +5,7 @@
  * destructor, drops what the items hold. Called without the GIL: failures return NULL. */
 #include "abi/abi.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@ static void list_dtor(cj_meminfo *mi) {
         }
     }
     free(l->items);
+    free(l->snapshot);
 }
 
 /* Sets the capacity to `cap` items; 0 done, -1 out of memory (the list unchanged). */
@@ -50,6 +52,8 @@ cj_meminfo *cj_list_new(int64_t item_size, int32_t nrefs, const int32_t *ref_off
     l->cap = 0;
     l->items = NULL;
     l->item_size = item_size;
+    l->snapshot = NULL;
+    l->parent = NULL;
     l->nrefs = nrefs;
     memcpy(l->ref_offsets, ref_offsets, sizeof(int32_t) * (size_t)nrefs);
     if (resize(l, len) < 0) {
@@ -77,7 +81,8 @@ char *cj_list_reserve(cj_meminfo *mi, int64_t extra) {
     return l->items;
 }
 
-static void reverse_items(cj_list *l, char *tmp) {
+static void reverse_items(cj_list *l) {
+    char tmp[16];
     for (int64_t i = 0, j = l->len - 1; i < j; i++, j--) {
         char *a = l->items + i * l->item_size, *b = l->items + j * l->item_size;
         memcpy(tmp, a, (size_t)l->item_size);
@@ -86,31 +91,70 @@ static void reverse_items(cj_list *l, char *tmp) {
     }
 }
 
-int cj_list_sort(cj_meminfo *mi, int kind, int reverse) {
-    cj_list *l = mi->data;
-    size_t size = (size_t)l->item_size, n = (size_t)l->len;
-    if (n < 2) {
-        return 0;
+/* Whether float item `p` (float32 or float64) is +-0.0, and its sign. */
+static int is_zero(const char *p, int kind, int *negative) {
+    double v;
+    if (kind == CJ_SORT_FLOAT32) {
+        float f;
+        memcpy(&f, p, sizeof(f));
+        v = f;
+    } else {
+        memcpy(&v, p, sizeof(v));
     }
-    int64_t *order = malloc(n * sizeof(int64_t));
-    char *sorted = malloc(n * size), tmp[16];
-    int rc = order != NULL && sorted != NULL && size <= sizeof(tmp) ? 0 : -1;
-    if (rc == 0 && reverse) { /* Python's reverse=True: reverse, sort stably, reverse */
-        reverse_items(l, tmp);
-    }
-    if (rc == 0) {
-        rc = cj_argsort(kind, l->items, l->len, order);
-    }
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        memcpy(sorted + i * size, l->items + (size_t)order[i] * size, size);
-    }
-    if (rc == 0) {
-        memcpy(l->items, sorted, n * size);
-        if (reverse) {
-            reverse_items(l, tmp);
+    *negative = signbit(v) != 0;
+    return v == 0.0;
+}
+
+/* Equal numbers are the same value but for -0.0 and 0.0: the zeros' signs in their first
+ * order (signs[0..count)), written back over the run of zeros a sort made. */
+static int64_t zero_signs(const cj_list *l, int kind, char *signs) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < l->len; i++) {
+        int negative;
+        if (is_zero(l->items + i * l->item_size, kind, &negative)) {
+            signs[count++] = (char)negative;
         }
     }
-    free(order);
-    free(sorted);
-    return rc;
+    return count;
+}
+
+static void restore_zero_order(cj_list *l, int kind, const char *signs, int64_t count) {
+    for (int64_t i = 0, k = 0; i < l->len && k < count; i++) {
+        char *p = l->items + i * l->item_size;
+        int negative;
+        if (is_zero(p, kind, &negative)) {
+            if (kind == CJ_SORT_FLOAT32) {
+                float f = signs[k++] ? -0.0f : 0.0f;
+                memcpy(p, &f, sizeof(f));
+            } else {
+                double d = signs[k++] ? -0.0 : 0.0;
+                memcpy(p, &d, sizeof(d));
+            }
+        }
+    }
+}
+
+/* sort.c's introsort, made stable where it can be seen: equal integers are identical, and the
+ * zeros of floats get their signs back in their first order (as a stable sort leaves them);
+ * reverse=True sorts ascending and reverses (NaN first then, as Python's cannot promise any). */
+int cj_list_sort(cj_meminfo *mi, int kind, int reverse) {
+    cj_list *l = mi->data;
+    if (l->len < 2) {
+        return 0;
+    }
+    int floats = kind == CJ_SORT_FLOAT32 || kind == CJ_SORT_FLOAT64;
+    char *signs = floats ? malloc((size_t)l->len) : NULL;
+    if (floats && signs == NULL) {
+        return -1;
+    }
+    int64_t zeros = floats ? zero_signs(l, kind, signs) : 0;
+    cj_sort(kind, l->items, l->len);
+    if (reverse) {
+        reverse_items(l);
+    }
+    if (zeros > 1) {
+        restore_zero_order(l, kind, signs, zeros);
+    }
+    free(signs);
+    return 0;
 }

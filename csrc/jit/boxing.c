@@ -249,6 +249,8 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
         return unbox_array(value, t, dst);
     case CJ_TUPLE:
         return unbox_tuple(value, t, dst);
+    case CJ_LIST: /* reflect.c: the caller drops it (cj_reflect_args) */
+        return cj_unbox_list(value, t, dst);
     default:
         return 0; /* no data: None, omitted arguments */
     }
@@ -340,6 +342,10 @@ static PyObject *box_list(const void *src, const cj_type *t) {
     cj_meminfo *mi;
     memcpy(&mi, src, sizeof(void *));
     const cj_list *l = mi->data;
+    if (l->parent != NULL) { /* a reflected list: the caller's list (reflect.c updates it) */
+        Py_INCREF(l->parent);
+        return l->parent;
+    }
     PyObject *out = PyList_New((Py_ssize_t)l->len);
     for (int64_t i = 0; out != NULL && i < l->len; i++) {
         PyObject *item = cj_box(l->items + i * l->item_size, t->dtype);

@@ -153,6 +153,9 @@ static LLVMValueRef sequence_next(cj_lower *L, LLVMValueRef state, const cj_type
     *ok = LLVMBuildICmp(B, LLVMIntSLT, index, len, "more");
     LLVMBuildStore(B, LLVMBuildAdd(B, index, cj_i64(L, 1), ""), field(L, st, state, 1));
     LLVMValueRef slot = cj_entry_alloca(L, cj_llvm_type(L->ctx, it->yield), "next");
+    /* exhausted, the loop's variable still takes this value: none, not junk (an array or a
+     * list item holds references that storing it counts) */
+    LLVMBuildStore(B, LLVMConstNull(cj_llvm_type(L->ctx, it->yield)), slot);
     LLVMBasicBlockRef load = cj_new_bb(L, "iter_load"), done = cj_new_bb(L, "iter_done");
     LLVMBuildCondBr(B, *ok, load, done);
     LLVMPositionBuilderAtEnd(B, load);
@@ -383,6 +386,9 @@ static LLVMValueRef index_next(cj_lower *L, LLVMValueRef state, const cj_type *i
     LLVMValueRef index = LLVMBuildLoad2(B, i64, field(L, st, state, 1), "index");
     *ok = LLVMBuildICmp(B, LLVMIntSLT, index, count_of(L, src, it), "more");
     LLVMValueRef slot = cj_entry_alloca(L, cj_llvm_type(L->ctx, it->yield), "next");
+    /* exhausted, the loop's variable still takes this value: none, not junk (an array or a
+     * list item holds references that storing it counts) */
+    LLVMBuildStore(B, LLVMConstNull(cj_llvm_type(L->ctx, it->yield)), slot);
     LLVMBasicBlockRef load = cj_new_bb(L, "iter_load"), done = cj_new_bb(L, "iter_done");
     LLVMBuildCondBr(B, *ok, load, done);
     LLVMPositionBuilderAtEnd(B, load); /* no read past the end */

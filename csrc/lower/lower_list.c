@@ -5,12 +5,12 @@
  * one, l.pop() hands its item's over, and abi/list.c drops the rest when the list is freed. */
 #include "lower/lower_internal.h"
 
-/* abi.h's cj_list header: len, cap, items, item_size, nrefs */
+/* abi.h's cj_list header: len, cap, items, item_size, snapshot, parent, nrefs */
 static LLVMTypeRef header_type(cj_lower *L) {
     LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-    LLVMTypeRef f[5] = {i64, i64, LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0), i64,
-                        LLVMInt32TypeInContext(L->ctx)};
-    return LLVMStructTypeInContext(L->ctx, f, 5, 0);
+    LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
+    LLVMTypeRef f[7] = {i64, i64, i8p, i64, i8p, i8p, LLVMInt32TypeInContext(L->ctx)};
+    return LLVMStructTypeInContext(L->ctx, f, 7, 0);
 }
 
 /* A pointer to field `i` of the list's header (the data of its meminfo, abi.h). */
@@ -174,8 +174,15 @@ void cj_list_reserve_more(cj_lower *L, LLVMValueRef list, LLVMValueRef extra) {
 
 void cj_list_append(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef v,
                     const cj_type *from) {
-    cj_list_reserve_more(L, list, cj_i64(L, 1));
     LLVMValueRef n = cj_list_len(L, list);
+    LLVMValueRef cap = LLVMBuildLoad2(L->b, LLVMInt64TypeInContext(L->ctx),
+                                      header_field(L, list, 1), "cap");
+    LLVMBasicBlockRef grow = cj_new_bb(L, "list_grow"), room = cj_new_bb(L, "list_room");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, n, cap, ""), room, grow);
+    LLVMPositionBuilderAtEnd(L->b, grow); /* the run time only when full */
+    cj_list_reserve_more(L, list, cj_i64(L, 1));
+    LLVMBuildBr(L->b, room);
+    LLVMPositionBuilderAtEnd(L->b, room);
     cj_list_put_item(L, list, lt, n, v, from);
     cj_list_set_len(L, list, LLVMBuildAdd(L->b, n, cj_i64(L, 1), ""));
 }

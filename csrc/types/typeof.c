@@ -88,7 +88,34 @@ static const cj_type *typeof_tuple(PyObject *value, int depth) {
     return cj_type_tuple((int)n, items);
 }
 
-const cj_type *cj_typeof(PyObject *value) { return typeof_nested(value, 0); }
+/* A Python list argument: numba's reflected list of its first item's type (the others are
+ * checked when it is unboxed, jit/reflect.c); numba's errors for an empty list and for lists
+ * inside it. */
+static const cj_type *typeof_list(PyObject *value) {
+    if (PyList_GET_SIZE(value) == 0) {
+        PyErr_SetString(PyExc_ValueError, "cannot compute fingerprint of empty list");
+        return NULL;
+    }
+    PyObject *first = PyList_GET_ITEM(value, 0);
+    const cj_type *item = PyList_CheckExact(first) ? typeof_list(first)
+                                                   : typeof_nested(first, 1);
+    if (item == NULL) {
+        return NULL;
+    }
+    if (item->kind == CJ_LIST) {
+        const cj_type *t = cj_type_list(item, 1);
+        if (t != NULL) {
+            PyErr_Format(PyExc_TypeError, "cannot reflect element of reflected container: %s",
+                         t->name);
+        }
+        return NULL;
+    }
+    return cj_type_list(item, 1);
+}
+
+const cj_type *cj_typeof(PyObject *value) {
+    return PyList_CheckExact(value) ? typeof_list(value) : typeof_nested(value, 0);
+}
 
 /* depth: how many tuples hold `value` */
 static const cj_type *typeof_nested(PyObject *value, int depth) {
@@ -129,9 +156,9 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
     } else if (PyComplex_Check(value)) {
         return cj_t_complex128;
     }
-    const char *hint = PyList_Check(value) || PySet_Check(value)
-                           ? " (pass a NumPy array or a tuple: lists and sets are not supported "
-                             "as arguments yet)"
+    const char *hint = PyList_Check(value) ? " (lists inside tuples or lists are not supported "
+                                             "as arguments yet)"
+                       : PySet_Check(value) ? " (sets are not supported as arguments yet)"
                        : PyDict_Check(value) ? " (dicts are not supported as arguments yet)"
                        : PyUnicode_Check(value) || PyBytes_Check(value)
                            ? " (strings are not supported as arguments yet)"

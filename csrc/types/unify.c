@@ -100,9 +100,11 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
         }
         return cj_type_tuple(a->n, items);
     }
-    if (a->kind == CJ_LIST && b->kind == CJ_LIST && a->reflected == b->reflected &&
-        (a->dtype == NULL || b->dtype == NULL)) {
+    if (a->kind == CJ_LIST && b->kind == CJ_LIST && (a->dtype == NULL || b->dtype == NULL)) {
         return a->dtype == NULL ? b : a; /* an empty literal's list takes the refined type */
+    }
+    if (a->kind == CJ_LIST && b->kind == CJ_LIST && a->dtype == b->dtype) {
+        return cj_type_list(a->dtype, 0); /* a reflected list and a list: one pointer */
     }
     if (a->kind == CJ_BOUND && b->kind == CJ_BOUND && a->source->kind == CJ_LIST &&
         PyUnicode_Compare(a->obj, b->obj) == 0) { /* l.append of a list being refined */

@@ -465,6 +465,9 @@ static int type_const(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 /* ARG: the argument's type; an omitted argument is its default, a constant. */
 static int type_arg(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     *out = c->argtypes[in->index];
+    if ((*out)->kind == CJ_LIST && c->env->target == CJ_TARGET_CUDA) {
+        return cj_unsupported_error(c, in, "lists are not supported in CUDA code");
+    }
     return (*out)->kind == CJ_OMITTED ? cj_const_type_at(c, in, (*out)->obj, out) : 1;
 }
 
