@@ -584,3 +584,60 @@ def test_reflected_list_errors_are_numbas():
         mutate([[1], [2]])
     with pytest.raises(TypeError, match="lists inside tuples or lists are not supported"):
         njit(lambda t: t[0])(([1],))
+
+
+# ---- cujit.typed.List (numba's typed.List) ----
+
+@njit
+def typed_work(tl):
+    tl.append(10)
+    tl[0] = -5
+    s = 0
+    for v in tl:
+        s += v
+    return s, tl
+
+
+def test_typed_list_from_python():
+    import cujit
+    from cujit.typed import List
+    tl = List()
+    for v in (3, 1, 2):
+        tl.append(v)
+    assert len(tl) == 3 and tl[0] == 3 and tl[-1] == 2 and list(tl) == [3, 1, 2]
+    assert repr(tl) == "ListType[int64]([3, 1, 2])" and tl._dtype is cujit.int64
+    assert tl.pop() == 2 and tl.pop(0) == 3 and list(tl) == [1]
+    e = List.empty_list(cujit.float64)
+    e.extend([1.5, 2.5])
+    e[1] = 4.0
+    assert list(e) == [1.5, 4.0] and type(e[0]) is float
+    with pytest.raises(IndexError, match="list index out of range"):
+        e[5]
+    with pytest.raises(IndexError, match="pop from empty list"):
+        List.empty_list(cujit.int64).pop()
+    assert list(List([(1, 2.0), (3, 4.0)])) == [(1, 2.0), (3, 4.0)]
+
+
+def test_typed_list_is_shared_with_compiled_code():
+    from cujit.typed import List
+    tl = List([1, 2])
+    total, back = typed_work(tl)
+    assert total == 7 and list(tl) == [-5, 2, 10]  # no copy: the function changed it
+    assert type(back) is List and list(back) == [-5, 2, 10]
+    back.append(1)
+    assert len(tl) == 4  # the same memory
+    assert "ListType[int64]" in str(typed_work.nopython_signatures[0])
+
+
+def test_typed_list_limits_are_clear():
+    import cujit
+    from cujit.errors import UnsupportedError
+    from cujit.typed import List
+    with pytest.raises(TypeError, match="no item type yet"):
+        typed_work(List())
+    with pytest.raises(NotImplementedError, match="typed.List of array"):
+        List([np.zeros(2)])
+    with pytest.raises(UnsupportedError, match="typed.List inside compiled code"):
+        njit(lambda: List.empty_list(cujit.int64))()
+    with pytest.raises(NotImplementedError, match="typed.Dict"):
+        from cujit.typed import Dict  # noqa: F401

@@ -342,6 +342,9 @@ static PyObject *box_list(const void *src, const cj_type *t) {
     cj_meminfo *mi;
     memcpy(&mi, src, sizeof(void *));
     const cj_list *l = mi->data;
+    if (t->reflected == CJ_LIST_TYPED) { /* a cujit.typed.List over the same memory */
+        return cj_typed_list_wrap(mi, t);
+    }
     if (l->parent != NULL) { /* a reflected list: the caller's list (reflect.c updates it) */
         Py_INCREF(l->parent);
         return l->parent;

@@ -165,6 +165,10 @@ int cj_unbox_list(PyObject *value, const cj_type *t, void *dst);
 int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
                     void *const *ptrs, int called);
 
+/* ---- typed_list.c: cujit.typed.List ---- */
+/* A new cujit.typed.List object over `mi` (its own reference), of ListType `lt`. */
+PyObject *cj_typed_list_wrap(cj_meminfo *mi, const cj_type *lt);
+
 /* ---- nrt_python.c: compiled code's allocations seen from Python ---- */
 /* A new MemInfo object holding a reference to `mi` (the base of NumPy arrays over it). */
 PyObject *cj_meminfo_object(cj_meminfo *mi);

@@ -12,6 +12,14 @@
 #include <string.h>
 
 int cj_unbox_list(PyObject *value, const cj_type *t, void *dst) {
+    if (t->reflected == CJ_LIST_TYPED) { /* its own memory, borrowed for the call */
+        if (Py_TYPE(value) != cj_TypedListType || ((cj_typed_list_obj *)value)->type != t) {
+            PyErr_Format(PyExc_TypeError, "expected a cujit.typed.List for %s", t->name);
+            return -1;
+        }
+        memcpy(dst, &((cj_typed_list_obj *)value)->mi, sizeof(cj_meminfo *));
+        return 0;
+    }
     if (!PyList_CheckExact(value)) {
         PyErr_Format(PyExc_TypeError, "expected a list for %s", t->name);
         return -1;
@@ -79,7 +87,8 @@ int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
     PyObject *type, *exc, *tb; /* the function's exception, kept through the write-back */
     PyErr_Fetch(&type, &exc, &tb);
     for (int i = 0; i < n; i++) {
-        if (types[i]->kind != CJ_LIST || values[i] == NULL) {
+        if (types[i]->kind != CJ_LIST || types[i]->reflected == CJ_LIST_TYPED ||
+            values[i] == NULL) {
             continue;
         }
         cj_meminfo *mi;

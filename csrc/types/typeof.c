@@ -113,8 +113,20 @@ static const cj_type *typeof_list(PyObject *value) {
     return cj_type_list(item, 1);
 }
 
+/* A cujit.typed.List: its ListType (jit/typed_list.c). */
+static const cj_type *typeof_typed_list(PyObject *value) {
+    const cj_type *t = ((cj_typed_list_obj *)value)->type;
+    if (t == NULL) {
+        PyErr_SetString(PyExc_TypeError, "cujit.typed.List() with no item type yet (append an "
+                                         "item first, or make it with List.empty_list(type))");
+    }
+    return t;
+}
+
 const cj_type *cj_typeof(PyObject *value) {
-    return PyList_CheckExact(value) ? typeof_list(value) : typeof_nested(value, 0);
+    return PyList_CheckExact(value)                 ? typeof_list(value)
+           : Py_TYPE(value) == cj_TypedListType     ? typeof_typed_list(value)
+                                                    : typeof_nested(value, 0);
 }
 
 /* depth: how many tuples hold `value` */

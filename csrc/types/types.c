@@ -315,8 +315,9 @@ const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name) {
 
 const cj_type *cj_type_list(const cj_type *item, int reflected) {
     char name[2200]; /* an item's name is at most 2048: never cut, as it is the key */
-    PyOS_snprintf(name, sizeof(name), "%slist(%s)<iv=None>", reflected ? "reflected " : "",
-                  item != NULL ? item->name : "undefined");
+    PyOS_snprintf(name, sizeof(name), reflected == CJ_LIST_TYPED ? "ListType[%s%s]"
+                                                                : "%slist(%s)<iv=None>",
+                  reflected == 1 ? "reflected " : "", item != NULL ? item->name : "undefined");
     cj_type t = {.kind = CJ_LIST, .dtype = item, .reflected = reflected};
     return intern_named(&t, name);
 }

@@ -92,8 +92,17 @@ const cj_type *cj_type_omitted(PyObject *default_value);
 /* `name` (a str) is borrowed; BoundFunction(complex128.conjugate). */
 const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name);
 /* list(int64)<iv=None>; item NULL: list(undefined)<iv=None>, an empty literal's type until an
- * append refines it; reflected: a Python list passed in (numba's reflected list). */
+ * append refines it; reflected: 1 a Python list passed in (numba's reflected list), or
+ * CJ_LIST_TYPED, a cujit.typed.List (numba's ListType[int64]). */
 const cj_type *cj_type_list(const cj_type *item, int reflected);
+#define CJ_LIST_TYPED 2
+/* cujit.typed.List objects (jit/typed_list.c): the list they hold and its ListType. */
+typedef struct cj_typed_list_obj {
+    PyObject_HEAD
+    cj_meminfo *mi;     /* NULL until the item type is known */
+    const cj_type *type;
+} cj_typed_list_obj;
+extern PyTypeObject *cj_TypedListType;
 
 int cj_type_is_number(const cj_type *t);     /* bool, int, float, complex */
 int cj_type_is_integer(const cj_type *t);    /* bool or int */

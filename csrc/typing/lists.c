@@ -387,3 +387,11 @@ int cj_check_list_types(cj_infer_ctx *c) {
                                    "empty lists can be inferred, this is not always the case.",
                            cj_var_source_name(v, name, sizeof(name)), v->type->name);
 }
+
+int cj_refuse_typed_list_class(cj_infer_ctx *c, cj_instr *in, PyObject *obj) {
+    if (obj != (PyObject *)cj_TypedListType || cj_TypedListType == NULL) {
+        return 0;
+    }
+    return cj_unsupported_error(c, in, "cujit.typed.List inside compiled code is not supported "
+                                       "yet (make it in Python and pass it in, or use a list)");
+}
