@@ -55,7 +55,9 @@ cj_meminfo *cj_list_new(int64_t item_size, int32_t nrefs, const int32_t *ref_off
     l->snapshot = NULL;
     l->parent = NULL;
     l->nrefs = nrefs;
-    memcpy(l->ref_offsets, ref_offsets, sizeof(int32_t) * (size_t)nrefs);
+    if (nrefs > 0) { /* ref_offsets may be NULL for none */
+        memcpy(l->ref_offsets, ref_offsets, sizeof(int32_t) * (size_t)nrefs);
+    }
     if (resize(l, len) < 0) {
         cj_nrt_free(mi);
         return NULL;
