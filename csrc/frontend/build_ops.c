@@ -454,8 +454,8 @@ static int op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in) {
     return cj_fe_op_DELETE_SUBSCR(b, in); /* build_inline.c: del l[i] */
 }
 
-/* BUILD_LIST n: items... -> a list literal: a tuple flagged CJ_F_LIST, which typing allows
- * only as np.array()'s or np.asarray()'s object */
+/* BUILD_LIST n: items... -> a list literal: a BUILD_TUPLE flagged CJ_F_LIST, typed as a list
+ * (typing/lists.c), or as the tuple np.array() or a join reads */
 static int op_BUILD_LIST(cj_builder *b, const cj_bc *in) {
     int vals[256];
     if (in->arg > 256) {

@@ -1,6 +1,7 @@
 /* typeof.c: the cujit type of a Python argument value (the dispatcher's key), as numba types it:
  * int -> int64 (uint64 past int64's range), float -> float64, complex -> complex128,
- * NumPy scalars and arrays by dtype, tuples item by item, None -> none. Also the cached array
+ * NumPy scalars and arrays by dtype, tuples item by item, None -> none, a list -> reflected
+ * list of its first item's type, a cujit.typed.List -> its ListType. Also the cached array
  * type of a (type number, rank, layout, read-only), which the kernel launcher and the CUDA
  * ufuncs use too (cj_array_type_of_layout). */
 #include "types/types.h"
