@@ -9,6 +9,8 @@ import pytest
 from cujit import njit
 from cujit.errors import TypingError
 
+from cujit.typed import List as TypedList
+
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
 
 RNG = np.random.default_rng(13)
@@ -637,7 +639,44 @@ def test_typed_list_limits_are_clear():
         typed_work(List())
     with pytest.raises(NotImplementedError, match="typed.List of array"):
         List([np.zeros(2)])
-    with pytest.raises(UnsupportedError, match="typed.List inside compiled code"):
-        njit(lambda: List.empty_list(cujit.int64))()
+    with pytest.raises(UnsupportedError, match="lists are not supported in CUDA code"):
+        cujit.cuda.compile_ptx(uses_typed_list, "void(float64[:])")
     with pytest.raises(NotImplementedError, match="typed.Dict"):
         from cujit.typed import Dict  # noqa: F401
+
+
+def uses_typed_list(out):
+    tl = TypedList()
+    tl.append(1.0)
+    out[0] = tl[0]
+
+
+def test_typed_list_made_in_compiled_code():
+    import cujit
+    from cujit.typed import List
+
+    @njit
+    def make(n):
+        floats = List()
+        for i in range(n):
+            floats.append(i * 0.5)
+        ints = List.empty_list(cujit.int64)
+        ints.append(n)
+        arrays = List()
+        for i in range(n):
+            arrays.append(np.ones(2) * i)
+        return floats, ints, List([i for i in range(n)]), arrays
+
+    floats, ints, copied, arrays = make(3)
+    assert type(floats) is List and repr(floats) == "ListType[float64]([0.0, 0.5, 1.0])"
+    assert list(ints) == [3] and list(copied) == [0, 1, 2]
+    assert arrays.pop().tolist() == [2.0, 2.0] and len(arrays) == 2
+    with pytest.raises(NotImplementedError, match="storing array.* from Python"):
+        arrays.append(np.zeros(2))
+
+    def never():
+        tl = List()
+        return len(tl)
+
+    with pytest.raises(TypingError, match=r"imprecise type: ListType\[undefined\]"):
+        njit(never)()

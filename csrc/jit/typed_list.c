@@ -1,9 +1,11 @@
 /* typed_list.c: cujit.typed.List, numba's typed.List: a Python object over a compiled-code list
  * (abi/list.c), typed ListType[item]. Passed to a compiled function it is the same memory (no
  * copy: what the function does, the object sees); a ListType list a function returns is a new
- * object over that memory. From Python: List(), List(iterable), List.empty_list(item_type),
- * append, extend, pop, len, l[i], l[i] = v, iteration, repr. Items from Python are numbers and
- * tuples of numbers (an array item would need the NRT to own a Python object: not yet). */
+ * object over that memory (typing/lists.c types List() and List.empty_list() in compiled code).
+ * From Python: List(), List(iterable), List.empty_list(item_type), append, extend, pop, len,
+ * l[i], l[i] = v, iteration, repr. Items stored from Python are numbers and tuples of numbers
+ * (an array would need the NRT to own a Python object: not yet); arrays compiled code put in
+ * are read. */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -46,6 +48,17 @@ PyObject *cj_typed_list_wrap(cj_meminfo *mi, const cj_type *lt) {
     return (PyObject *)self;
 }
 
+/* An item from Python: numbers and tuples of numbers (a list compiled code made may hold
+ * arrays, which Python reads but cannot store: the list would not own them). */
+static int storable(const cj_type *item) {
+    if (holds_refs(item)) {
+        PyErr_Format(PyExc_NotImplementedError, "storing %s items into a cujit.typed.List from "
+                     "Python is not supported yet", item->name);
+        return 0;
+    }
+    return 1;
+}
+
 static int append_value(cj_typed_list_obj *self, PyObject *v) {
     if (self->type == NULL) {
         const cj_type *t = cj_typeof(v);
@@ -54,6 +67,9 @@ static int append_value(cj_typed_list_obj *self, PyObject *v) {
         }
     }
     const cj_type *item = self->type->dtype;
+    if (!storable(item)) {
+        return -1;
+    }
     char buf[256];
     if (cj_abi_size(item) > sizeof(buf) || cj_unbox(v, item, buf) < 0) {
         return PyErr_Occurred() ? -1 : (PyErr_SetString(PyExc_TypeError, "item too large"), -1);
@@ -113,7 +129,7 @@ static int list_ass_item(PyObject *self, Py_ssize_t i, PyObject *v) {
         return p == NULL ? -1 : (PyErr_SetString(PyExc_NotImplementedError, "del of a "
                                                  "cujit.typed.List item from Python"), -1);
     }
-    return cj_unbox(v, SELF(self)->type->dtype, p);
+    return storable(SELF(self)->type->dtype) ? cj_unbox(v, SELF(self)->type->dtype, p) : -1;
 }
 
 static PyObject *list_pop(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -129,6 +145,7 @@ static PyObject *list_pop(PyObject *self, PyObject *const *args, Py_ssize_t narg
     char *p = item_at(self, i, "pop index out of range");
     PyObject *v = p ? cj_box(p, SELF(self)->type->dtype) : NULL;
     if (v != NULL) {
+        cj_nrt_release_value(p, SELF(self)->type->dtype); /* the box holds its own */
         cj_list *l = SELF(self)->mi->data;
         char *end = l->items + l->len * l->item_size;
         memmove(p, p + l->item_size, (size_t)(end - p - l->item_size));

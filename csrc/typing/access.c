@@ -135,9 +135,6 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return cuda;
     }
     if (t->kind == CJ_CONST_OBJ && (PyModule_Check(t->obj) || PyType_Check(t->obj))) {
-        if (cj_refuse_typed_list_class(c, in, t->obj) < 0) { /* List.empty_list(...) */
-            return -1;
-        }
         return resolve_module_attr(c, in, t->obj, out);
     }
     if (t->kind == CJ_ARRAY) {

@@ -710,8 +710,9 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return cj_typing_error(c, in, "object of type %s is not callable", callee->name);
     }
     PyObject *obj = callee->obj;
-    if (cj_refuse_typed_list_class(c, in, obj) < 0) {
-        return -1;
+    int typed_list = cj_type_typed_list_call(c, in, obj, out); /* lists.c */
+    if (typed_list != 2) {
+        return typed_list;
     }
     const cj_type *cast = cj_type_from_py(obj);
     if (cast == NULL) {

@@ -132,9 +132,9 @@ int cj_type_list_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
 /* lists.c: `x in l` / `x not in l`. */
 int cj_type_list_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *x, const cj_type *lt,
                           const cj_type **out);
-/* lists.c: UnsupportedError (-1) when `obj` is cujit.typed.List (made or used as a class in
- * compiled code), else 0. */
-int cj_refuse_typed_list_class(cj_infer_ctx *c, cj_instr *in, PyObject *obj);
+/* lists.c: a call of cujit.typed.List or List.empty_list (ListType lists made in compiled
+ * code): 1, 0, -1, or 2 when `obj` is neither. */
+int cj_type_typed_list_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 /* lists.c: numba's "Cannot infer the type of variable" for a list never refined; -1. */
 int cj_check_list_types(cj_infer_ctx *c);
 

@@ -229,7 +229,7 @@ int cj_type_list_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
         if (item == NULL || receiver < 0) {
             return 0;
         }
-        refined = cj_type_list(item, 0);
+        refined = cj_type_list(item, lt->reflected == CJ_LIST_TYPED ? CJ_LIST_TYPED : 0);
         return refined == NULL || refine(c, in, receiver, refined, 0) < 0 ? -1 : 0;
     }
     if (op == CJ_LIST_SORT) {
@@ -388,10 +388,36 @@ int cj_check_list_types(cj_infer_ctx *c) {
                            cj_var_source_name(v, name, sizeof(name)), v->type->name);
 }
 
-int cj_refuse_typed_list_class(cj_infer_ctx *c, cj_instr *in, PyObject *obj) {
-    if (obj != (PyObject *)cj_TypedListType || cj_TypedListType == NULL) {
-        return 0;
+/* List.empty_list(item_type) (a classmethod of cujit.typed.List, bound to the class). */
+static int is_empty_list(PyObject *obj) {
+    return PyCFunction_Check(obj) && PyCFunction_GET_SELF(obj) == (PyObject *)cj_TypedListType;
+}
+
+int cj_type_typed_list_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out) {
+    if (cj_TypedListType == NULL || (obj != (PyObject *)cj_TypedListType && !is_empty_list(obj))) {
+        return 2;
     }
-    return cj_unsupported_error(c, in, "cujit.typed.List inside compiled code is not supported "
-                                       "yet (make it in Python and pass it in, or use a list)");
+    int n = in->nargs - 1;
+    const cj_type *item = NULL;
+    if (c->env->target == CJ_TARGET_CUDA || in->index > 0 || n > 1 ||
+        (is_empty_list(obj) && (n != 1 || (item = cj_dtype_of_var(c, in->args[1])) == NULL))) {
+        return c->env->target == CJ_TARGET_CUDA
+                   ? cj_unsupported_error(c, in, "lists are not supported in CUDA code")
+                   : cj_no_match(c, in, is_empty_list(obj) ? "List.empty_list" : "List");
+    }
+    if (!is_empty_list(obj) && n == 1) { /* List(iterable) */
+        const cj_type *it = cj_type_iter_of(cj_vt(c, in->args[1]));
+        if (it == NULL) {
+            return cj_no_match(c, in, "List");
+        }
+        item = it->yield;
+    }
+    cj_call *call = is_empty_list(obj) ? cj_call_record(c, in, CJ_CALL_LIST, 0)
+                                       : cj_plain_call(c, in, CJ_CALL_LIST, CJ_LIST_NEW);
+    if (call == NULL) {
+        return -1;
+    }
+    call->builtin = CJ_LIST_NEW;
+    *out = cj_type_list(item, CJ_LIST_TYPED); /* List(): ListType[undefined] until an append */
+    return *out ? 1 : -1;
 }
