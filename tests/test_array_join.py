@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from cujit import njit
-from cujit.errors import TypingError, UnsupportedError
+from cujit.errors import TypingError
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
 
@@ -174,7 +174,7 @@ def test_a_named_list_is_refused():
         x = [a, a]
         return np.concatenate(x)
 
-    with pytest.raises(UnsupportedError, match="cujit does not support lists"):
+    with pytest.raises(TypingError, match=r"got list\(array\(float64, 1d, C\)\)<iv=None>"):
         named(np.ones(2))
 
 

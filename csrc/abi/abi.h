@@ -130,6 +130,8 @@ typedef struct cj_meminfo {
     void *data;                 /* 64-byte aligned, after the header */
     long long size;             /* bytes */
     void *raw;                  /* what malloc gave */
+    void (*dtor)(struct cj_meminfo *); /* run before the memory is freed (a list drops its
+                                        * items' references), NULL for arrays */
 } cj_meminfo;
 /* A new allocation of `nbytes` with one reference, or NULL (no exception: no GIL); zeroed:
  * its bytes are 0. */
@@ -140,6 +142,37 @@ void cj_nrt_decref(cj_meminfo *mi); /* NULL: nothing; the last reference frees i
 void cj_nrt_free(cj_meminfo *mi);   /* for compiled code, when its count reached zero */
 /* Allocations made and freed since the process started. */
 void cj_nrt_stats(unsigned long long *allocated, unsigned long long *freed);
+
+/* ---- list.c: the lists compiled code makes (numba's list), in an NRT allocation ----
+ * A list value is the cj_meminfo * of its allocation; its data is a cj_list header. Items lie
+ * in `items` (malloc'd, `cap` of them), each in the C layout of the item type (cj_abi_size);
+ * compiled code reads and writes them and `len` directly, and counts their references itself.
+ * The destructor drops the references at `ref_offsets` (the meminfo pointers of the arrays and
+ * lists an item holds) of every item, then frees `items`. */
+typedef struct cj_list {
+    int64_t len;      /* first: compiled code reads it at offset 0 */
+    int64_t cap;
+    char *items;      /* offset 16 */
+    int64_t item_size;
+    char *snapshot;   /* a reflected list's items as they came from Python (jit/reflect.c), or
+                       * NULL; freed with the list */
+    PyObject *parent; /* a reflected list's Python list (borrowed for the call), or NULL */
+    int32_t nrefs;
+    int32_t ref_offsets[]; /* nrefs of them */
+} cj_list;
+/* The most references one item may hold (a tuple of arrays ...). */
+#define CJ_LIST_MAX_REFS 64
+/* A new list of `len` items (their bytes not set) and one reference, or NULL when out of
+ * memory (no exception: no GIL). */
+cj_meminfo *cj_list_new(int64_t item_size, int32_t nrefs, const int32_t *ref_offsets,
+                        int64_t len);
+/* Room for `extra` more items (amortised growth): the items pointer, or NULL when out of
+ * memory; the length does not change. */
+char *cj_list_reserve(cj_meminfo *mi, int64_t extra);
+/* Sorts a list of numbers in place (sort.c's `kind` and order, NaN last), descending when
+ * `reverse`; equal items keep their order where it can be seen (-0.0 and 0.0), as Python's
+ * stable sort; 0, or -1 out of memory. */
+int cj_list_sort(cj_meminfo *mi, int kind, int reverse);
 
 /* ---- blas.c: np.dot / np.vdot / @ through the process's BLAS (found at run time) ---- */
 /* kind: 0 float32, 1 float64, 2 complex64, 3 complex128. Strides in bytes, any sign. */

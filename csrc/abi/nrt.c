@@ -49,6 +49,7 @@ static cj_meminfo *allocate(int64_t nbytes, int zeroed) {
     mi->data = data;
     mi->size = nbytes;
     mi->raw = raw;
+    mi->dtor = NULL;
     atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
     return mi;
 }
@@ -59,6 +60,9 @@ cj_meminfo *cj_nrt_allocate_zeroed(int64_t nbytes) { return allocate(nbytes, 1);
 
 void cj_nrt_free(cj_meminfo *mi) {
     atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
+    if (mi->dtor != NULL) {
+        mi->dtor(mi);
+    }
     free(mi->raw);
 }
 

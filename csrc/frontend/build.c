@@ -55,7 +55,7 @@ cj_instr *cj_fe_emit_push(cj_builder *b, cj_iop op, int nargs, const int *args) 
 }
 
 int cj_fe_check_value(cj_builder *b, int v) {
-    if (v == CJ_NULL) {
+    if (v < 0) { /* CJ_NULL, or a comprehension's marker used as a value */
         return cj_unsupported_at(b->ir, b->line, "cujit cannot compile this construct "
                                                  "(a NULL reached a value position)");
     }
@@ -101,6 +101,11 @@ static cj_entry_state *arrive(cj_builder *b, int k, int depth) {
         return NULL;
     }
     for (int i = 0; i < depth; i++) {
+        if (b->stack[i] < CJ_NULL) {
+            cj_unsupported_at(b->ir, b->line, "a comprehension whose iterable branches "
+                                              "(build the iterable first)");
+            return NULL;
+        }
         if (b->stack[i] == CJ_NULL) {
             e->slots[i] = CJ_NULL;
             continue;
@@ -243,7 +248,7 @@ static int build_block(cj_builder *b, int k) {
 }
 
 /* Marks block leaders: jump targets and what follows a branch or block end. */
-static int find_leaders(cj_builder *b) {
+int cj_fe_find_leaders(cj_builder *b) {
     b->leader[0] = 1;
     for (int i = 0; i < b->bc.n; i++) {
         const cj_bc *in = &b->bc.ins[i];
@@ -264,6 +269,20 @@ static int find_leaders(cj_builder *b) {
     return 0;
 }
 
+/* 3.12 inlines comprehensions (PEP 709) with an exception handler that only restores the
+ * iteration variable and re-raises: never reached by cujit's code (which raises by returning),
+ * so such a table is allowed; try/except and with statements are not. */
+static int only_comprehension_handlers(const cj_builder *b) {
+    int fast_and_clear = 0, other = 0;
+    for (int i = 0; i < b->bc.n; i++) {
+        const char *name = b->bc.ins[i].name;
+        fast_and_clear |= strcmp(name, "LOAD_FAST_AND_CLEAR") == 0;
+        other |= strcmp(name, "PUSH_EXC_INFO") == 0 || strcmp(name, "BEFORE_WITH") == 0 ||
+                 strcmp(name, "CHECK_EXC_MATCH") == 0;
+    }
+    return fast_and_clear && !other;
+}
+
 static int reject_unsupported_function(cj_func_ir *ir, PyCodeObject *code) {
     if (code->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR)) {
         return cj_unsupported_at(ir, ir->firstline, "cujit does not support generators "
@@ -272,12 +291,6 @@ static int reject_unsupported_function(cj_func_ir *ir, PyCodeObject *code) {
     if (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) {
         return cj_unsupported_at(ir, ir->firstline,
                                  "cujit does not support *args or **kwargs parameters");
-    }
-    if (PyBytes_GET_SIZE(code->co_exceptiontable) > 0) {
-        return cj_unsupported_at(ir, ir->firstline,
-                                 "cujit does not support try/except, comprehensions or "
-                                 "with statements (but for `with objmode(...)` blocks in "
-                                 "CPU code, which need the function's source file)");
     }
     if (code->co_argcount + code->co_kwonlyargcount > CJ_MAX_ARGS) {
         return cj_unsupported_at(ir, ir->firstline, "functions of more than %d parameters",
@@ -337,8 +350,24 @@ static int builder_init(cj_builder *b, cj_func_ir *ir, PyObject *pyfunc) {
     ir->filename = cj_arena_strdup(&ir->arena, ir->filename);
     ir->name = cj_arena_strdup(&ir->arena, ir->name);
     if (ir->filename == NULL || ir->name == NULL ||
-        reject_unsupported_function(ir, b->code) < 0 || cj_decode(&ir->arena, b->code,
-                                                                   &b->bc) < 0) {
+        reject_unsupported_function(ir, b->code) < 0) {
+        return -1;
+    }
+    if (cj_fe_setup(b) < 0) {
+        return -1;
+    }
+    if (PyBytes_GET_SIZE(b->code->co_exceptiontable) > 0 && !only_comprehension_handlers(b)) {
+        return cj_unsupported_at(ir, ir->firstline,
+                                 "cujit does not support try/except or with statements (but "
+                                 "for `with objmode(...)` blocks in CPU code, which need the "
+                                 "function's source file)");
+    }
+    return 0;
+}
+
+int cj_fe_setup(cj_builder *b) {
+    cj_func_ir *ir = b->ir;
+    if (cj_decode(&ir->arena, b->code, &b->bc) < 0) {
         return -1;
     }
     int n = b->bc.n + 1;
@@ -349,6 +378,15 @@ static int builder_init(cj_builder *b, cj_func_ir *ir, PyObject *pyfunc) {
     b->stack = cj_arena_alloc(&ir->arena, sizeof(int) * (size_t)b->max_stack);
     if (!b->leader || !b->entry || !b->worklist || !b->stack) {
         return -1;
+    }
+    return 0;
+}
+
+int cj_fe_build_queued(cj_builder *b) {
+    for (int w = 0; w < b->nwork; w++) {
+        if (build_block(b, b->worklist[w]) < 0) {
+            return -1;
+        }
     }
     return 0;
 }
@@ -364,24 +402,17 @@ cj_func_ir *cj_build_ir(PyObject *pyfunc) {
         return NULL;
     }
     cj_builder b;
-    if (builder_init(&b, ir, pyfunc) < 0 || find_leaders(&b) < 0) {
+    if (builder_init(&b, ir, pyfunc) < 0 || cj_fe_find_leaders(&b) < 0) {
         goto fail;
     }
     /* block 0 holds the parameters and falls into the first bytecode block */
-    if (cj_ir_new_block(ir, -1) < 0 || make_locals(&b) < 0) {
+    if (cj_ir_new_block(ir, -1) < 0 || make_locals(&b) < 0 || cj_fe_make_cells(&b) < 0) {
         goto fail;
     }
     b.cur = 0;
     b.sp = 0;
-    if (cj_fe_jump_to(&b, 0, 0) < 0) {
-        goto fail;
-    }
-    for (int w = 0; w < b.nwork; w++) {
-        if (build_block(&b, b.worklist[w]) < 0) {
-            goto fail;
-        }
-    }
-    if (cj_version_locals(ir) < 0) {
+    if (cj_fe_jump_to(&b, 0, 0) < 0 || cj_fe_build_queued(&b) < 0 ||
+        cj_version_locals(ir) < 0) {
         goto fail;
     }
     return ir;

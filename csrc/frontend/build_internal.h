@@ -7,6 +7,11 @@
 #include "frontend/frontend.h"
 
 #define CJ_NULL (-1) /* a NULL pushed for the call protocol */
+/* Markers that live on the stack only from a comprehension's LOAD_CONST <code> / LOAD_CLOSURE
+ * to its MAKE_FUNCTION and CALL (3.11, build_inline.c); never a value, never across blocks */
+#define CJ_CODE_MARK (-2)
+#define CJ_CELL_MARK (-3)
+#define CJ_FUNC_MARK (-4)
 
 typedef struct cj_entry_state {
     int started;   /* an IR block exists and its entry stack is fixed */
@@ -33,6 +38,12 @@ typedef struct cj_builder {
     PyObject *globals;    /* borrowed */
     PyObject *builtins;   /* borrowed */
     PyCodeObject *code;
+    int *cells;           /* per co_cellvars name: its variable (a local that a comprehension
+                           * reads; build_inline.c), and ncells of them */
+    int ncells;
+    PyObject *made_code;  /* LOAD_CONST's code object, then MAKE_FUNCTION's (borrowed) */
+    struct cj_builder *outer; /* an inlined comprehension's (3.11): whose code it returns to */
+    int cont;             /* ... at this byte offset of the outer code */
 } cj_builder;
 
 /* ---- build.c: the stack (-1 with SystemError on over/underflow) ---- */
@@ -56,6 +67,27 @@ int cj_fe_jump_to(cj_builder *b, int offset, int depth);
  * number of stack slots (the stack array holds the union). */
 int cj_fe_branch(cj_builder *b, int cond, int true_off, int true_depth, int false_off,
                  int false_depth);
+
+/* ---- build.c: the driver, for the inlined code of comprehensions too ---- */
+/* Decodes b->code and allocates the per-instruction state (b->ir, b->code set). */
+int cj_fe_setup(cj_builder *b);
+int cj_fe_find_leaders(cj_builder *b);
+int cj_fe_build_queued(cj_builder *b); /* builds the blocks queued on b's worklist */
+
+/* ---- build_inline.c: comprehensions ---- */
+/* Variables for co_cellvars (b->cells); -1 with an exception. */
+int cj_fe_make_cells(cj_builder *b);
+/* The variable of cell or free variable `name`: b's own cell, else the enclosing builders'
+ * (an inlined comprehension reads its function's locals); -1 (no exception) when none. */
+int cj_fe_cell_var(const cj_builder *b, PyObject *name);
+/* 3.11: CALL 0 of a comprehension's function with its iterator `iter`: its code built inline
+ * here, returning to b's byte offset `cont` with the list pushed. */
+int cj_fe_inline_comprehension(cj_builder *b, int iter, int cont);
+int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in);
+int cj_fe_op_LIST_APPEND(cj_builder *b, const cj_bc *in);
+int cj_fe_op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in);
+/* RETURN_VALUE of inlined code: to the outer code's continuation (1), or 0 when not inlined. */
+int cj_fe_inline_return(cj_builder *b, int v);
 
 /* ---- build_ops.c ---- */
 /* Builds one instruction with its opcode's handler; sets b->ended when it ended the block. */

@@ -70,12 +70,21 @@ static int load_global(cj_builder *b, PyObject *name) {
     return push_value(b, v, name);
 }
 
-/* LOAD_DEREF: -> value (a free variable's current cell contents, frozen like a global) */
+/* LOAD_DEREF: -> value (a cell variable that comprehensions read, a local here; a free
+ * variable's current cell contents, frozen like a global) */
 static int op_LOAD_DEREF(cj_builder *b, const cj_bc *in) {
     PyObject *name = PyObject_CallMethod((PyObject *)b->code, "_varname_from_oparg", "i",
                                          in->arg);
     if (name == NULL) {
         return -1;
+    }
+    int cell = cj_fe_cell_var(b, name); /* build_inline.c */
+    if (cell >= 0) {
+        Py_DECREF(name);
+        return cj_fe_emit_push(b, CJ_I_COPY, 1, &cell) ? 0 : -1;
+    }
+    while (b->outer != NULL) { /* an inlined comprehension's: its function's free variable */
+        b = b->outer;
     }
     PyObject *freevars = PyObject_GetAttrString((PyObject *)b->code, "co_freevars");
     Py_ssize_t idx = -1;
@@ -105,6 +114,22 @@ static int op_LOAD_DEREF(cj_builder *b, const cj_bc *in) {
     int rc = cj_ir_keep(b->ir, name) ? push_value(b, v, name) : -1;
     Py_DECREF(name);
     return rc;
+}
+
+/* STORE_DEREF: value -> (a cell variable, a local that comprehensions read) */
+static int op_STORE_DEREF(cj_builder *b, const cj_bc *in) {
+    PyObject *name = PyObject_CallMethod((PyObject *)b->code, "_varname_from_oparg", "i",
+                                         in->arg);
+    int v, cell = name ? cj_fe_cell_var(b, name) : -1;
+    Py_XDECREF(name);
+    if (name == NULL || cj_fe_pop(b, &v) < 0 || cj_fe_check_value(b, v) < 0) {
+        return -1;
+    }
+    if (cell < 0) {
+        return cj_unsupported_at(b->ir, b->line, "cujit does not support assignment to "
+                                                 "closure variables");
+    }
+    return cj_fe_emit(b, CJ_I_COPY, cell, 1, &v) ? 0 : -1;
 }
 
 /* ---- stack bookkeeping ---- */
@@ -156,11 +181,20 @@ static int op_LOAD_FAST(cj_builder *b, const cj_bc *in) {
 }
 SAME_AS(LOAD_FAST_CHECK, LOAD_FAST) /* 3.12: -> value */
 
+/* LOAD_FAST_AND_CLEAR (3.12, an inlined comprehension saves its variable): -> NULL, which
+ * its STORE_FAST at the end stores nowhere (the variable keeps its last value) */
+static int op_LOAD_FAST_AND_CLEAR(cj_builder *b, const cj_bc *in) {
+    return cj_fe_push(b, CJ_NULL);
+}
+
 /* STORE_FAST: value -> */
 static int op_STORE_FAST(cj_builder *b, const cj_bc *in) {
     int v;
-    if (cj_fe_pop(b, &v) < 0 || cj_fe_check_value(b, v) < 0) {
+    if (cj_fe_pop(b, &v) < 0 || (v != CJ_NULL && cj_fe_check_value(b, v) < 0)) {
         return -1;
+    }
+    if (v == CJ_NULL) {
+        return 0; /* LOAD_FAST_AND_CLEAR's saved value */
     }
     return cj_fe_emit(b, CJ_I_COPY, b->locals[in->arg], 1, &v) ? 0 : -1;
 }
@@ -170,6 +204,10 @@ static int op_LOAD_CONST(cj_builder *b, const cj_bc *in) {
     PyObject *c = PyTuple_GetItem(b->code->co_consts, in->arg); /* borrowed */
     if (c == NULL) {
         return -1;
+    }
+    if (PyCode_Check(c)) { /* for MAKE_FUNCTION (build_inline.c) */
+        b->made_code = c;
+        return cj_fe_push(b, CJ_CODE_MARK);
     }
     cj_instr *i = cj_fe_emit_push(b, CJ_I_CONST, 0, NULL);
     if (i == NULL) {
@@ -235,6 +273,10 @@ static int op_CALL(cj_builder *b, const cj_bc *in) {
     }
     int args[CJ_MAX_ARGS];
     int first = b->stack[b->sp - argc - 2], second = b->stack[b->sp - argc - 1];
+    if (first == CJ_FUNC_MARK && argc == 0) { /* 3.11: a list comprehension's function */
+        b->sp -= 2;
+        return cj_fe_inline_comprehension(b, second, in->next);
+    }
     int n = 0;
     args[n++] = first == CJ_NULL ? second : first;
     if (first != CJ_NULL) {
@@ -384,11 +426,36 @@ static int build(cj_builder *b, cj_iop op, int n) {
 
 /* BUILD_TUPLE n: items... -> tuple */
 static int op_BUILD_TUPLE(cj_builder *b, const cj_bc *in) {
+    int cells = in->arg > 0 && in->arg <= b->sp;
+    for (int i = 1; cells && i <= in->arg; i++) {
+        cells = b->stack[b->sp - i] == CJ_CELL_MARK;
+    }
+    if (cells) { /* a comprehension's closure (build_inline.c) */
+        b->sp -= in->arg;
+        return cj_fe_push(b, CJ_CELL_MARK);
+    }
     return build(b, CJ_I_BUILD_TUPLE, in->arg);
 }
 
-/* BUILD_LIST n: items... -> a list literal: a tuple flagged CJ_F_LIST, which typing allows
- * only as np.array()'s or np.asarray()'s object */
+/* LOAD_CLOSURE i: -> the cell, for a comprehension's MAKE_FUNCTION (3.11) */
+static int op_LOAD_CLOSURE(cj_builder *b, const cj_bc *in) {
+    return cj_fe_push(b, CJ_CELL_MARK);
+}
+
+static int op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in) {
+    return cj_fe_op_MAKE_FUNCTION(b, in); /* build_inline.c */
+}
+
+static int op_LIST_APPEND(cj_builder *b, const cj_bc *in) {
+    return cj_fe_op_LIST_APPEND(b, in); /* build_inline.c */
+}
+
+static int op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in) {
+    return cj_fe_op_DELETE_SUBSCR(b, in); /* build_inline.c: del l[i] */
+}
+
+/* BUILD_LIST n: items... -> a list literal: a BUILD_TUPLE flagged CJ_F_LIST, typed as a list
+ * (typing/lists.c), or as the tuple np.array() or a join reads */
 static int op_BUILD_LIST(cj_builder *b, const cj_bc *in) {
     int vals[256];
     if (in->arg > 256) {
@@ -648,6 +715,10 @@ static int op_RETURN_VALUE(cj_builder *b, const cj_bc *in) {
     if (cj_fe_pop(b, &v) < 0 || cj_fe_check_value(b, v) < 0) {
         return -1;
     }
+    int inlined = cj_fe_inline_return(b, v); /* a comprehension's list, to its caller */
+    if (inlined != 0) {
+        return inlined < 0 ? -1 : 0;
+    }
     return cj_fe_emit(b, CJ_I_RETURN, -1, 1, &v) ? 0 : -1;
 }
 
@@ -679,11 +750,8 @@ static const struct {
     const char *opcode;
     const char *construct;
 } unsupported_names[] = {
-    {"LIST_APPEND", "lists"},
     {"BUILD_SET", "sets"}, {"SET_ADD", "sets"}, {"BUILD_MAP", "dicts"},
     {"BUILD_CONST_KEY_MAP", "dicts"}, {"MAP_ADD", "dicts"}, {"DICT_UPDATE", "dicts"},
-    {"MAKE_FUNCTION", "inner functions, lambdas and comprehensions"},
-    {"LOAD_CLOSURE", "inner functions, lambdas and comprehensions"},
     {"BEFORE_WITH", "with statements other than `with objmode(...)` blocks in CPU code"}, {"PUSH_EXC_INFO", "try/except"},
     {"CHECK_EXC_MATCH", "try/except"}, {"RERAISE", "try/except"},
     {"YIELD_VALUE", "generators (yield)"}, {"RETURN_GENERATOR", "generators (yield)"},
@@ -691,10 +759,8 @@ static const struct {
     {"FORMAT_VALUE", "f-strings and string formatting"},
     {"BUILD_STRING", "f-strings and string formatting"},
     {"IMPORT_NAME", "import statements"}, {"STORE_GLOBAL", "assignment to globals"},
-    {"DELETE_FAST", "del statements"},
-    {"DELETE_SUBSCR", "del statements"}, {"CALL_FUNCTION_EX", "calls with *args or **kwargs"},
-    {"STORE_DEREF", "assignment to closure variables"},
-    {"LOAD_FAST_AND_CLEAR", "comprehensions"}, {"UNPACK_EX", "starred assignment"},
+    {"DELETE_FAST", "del statements"}, {"CALL_FUNCTION_EX", "calls with *args or **kwargs"},
+    {"UNPACK_EX", "starred assignment"},
 };
 
 static int op_unsupported(cj_builder *b, const cj_bc *in) {

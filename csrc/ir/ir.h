@@ -74,7 +74,7 @@ typedef struct cj_instr {
 
 #define CJ_F_INPLACE 1
 /* A list literal: BUILD_TUPLE of BUILD_LIST, COPY of LIST_EXTEND (args: the items, the empty
- * list); read only by np.array/np.asarray and enclosing list literals (typing/infer.c) */
+ * list); a list (typing/lists.c), or the tuple np.array/np.asarray or a join reads */
 #define CJ_F_LIST 2
 /* A `**` whose exponent is a constant integer (numba's static_rhs), set by typing: `index`
  * holds it (|n| <= 0x10000, numba's cutoff) and lowering multiplies it out (lower_num.c) */

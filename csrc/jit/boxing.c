@@ -4,7 +4,8 @@
  * and back to that very object while they view all of it (else a view based on it); an array
  * compiled code allocated boxes as a NumPy array over its memory, whose base holds a
  * reference to the allocation (boxing borrows: the caller's references stay its own);
- * tuples item by item; records (np.void) by reference, and back as a copy. */
+ * tuples item by item; records (np.void) by reference, and back as a copy; a list compiled
+ * code made boxes as a new Python list. */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -288,6 +289,8 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
         return unbox_tuple(value, t, dst);
     case CJ_RECORD:
         return unbox_record(value, t, dst);
+    case CJ_LIST: /* reflect.c: the caller drops it (cj_reflect_args) */
+        return cj_unbox_list(value, t, dst);
     default:
         return 0; /* no data: None, omitted arguments */
     }
@@ -376,6 +379,30 @@ static PyObject *box_array(const void *src, const cj_type *t) {
     return arr;
 }
 
+/* A list compiled code made: a new Python list of its items, boxed (numba returns a copy). */
+static PyObject *box_list(const void *src, const cj_type *t) {
+    cj_meminfo *mi;
+    memcpy(&mi, src, sizeof(void *));
+    const cj_list *l = mi->data;
+    if (t->reflected == CJ_LIST_TYPED) { /* a cujit.typed.List over the same memory */
+        return cj_typed_list_wrap(mi, t);
+    }
+    if (l->parent != NULL) { /* a reflected list: the caller's list (reflect.c updates it) */
+        Py_INCREF(l->parent);
+        return l->parent;
+    }
+    PyObject *out = PyList_New((Py_ssize_t)l->len);
+    for (int64_t i = 0; out != NULL && i < l->len; i++) {
+        PyObject *item = cj_box(l->items + i * l->item_size, t->dtype);
+        if (item == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, item);
+    }
+    return out;
+}
+
 PyObject *cj_box(const void *src, const cj_type *t) {
     switch (t->kind) {
     case CJ_BOOL:
@@ -424,6 +451,8 @@ PyObject *cj_box(const void *src, const cj_type *t) {
         return box_array(src, t);
     case CJ_RECORD:
         return box_record(src, t);
+    case CJ_LIST:
+        return box_list(src, t);
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;

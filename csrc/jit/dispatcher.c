@@ -307,17 +307,19 @@ static PyObject *invoke(cj_overload *ov, PyObject *const *full) {
     char *ret = ret_size <= sizeof(ret_small) ? ret_small : PyMem_Malloc(ret_size);
     void *ptrs[64];
     PyObject *result = NULL;
+    int unboxed = 0, status = -1; /* lists unboxed are dropped (reflect.c) */
     if (buf == NULL || ret == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    for (int i = 0; i < ov->nargs; i++) {
-        ptrs[i] = buf + ov->arg_offsets[i];
-        if (full[i] != NULL && cj_unbox(full[i], ov->argtypes[i], ptrs[i]) < 0) {
+    for (; unboxed < ov->nargs; unboxed++) {
+        ptrs[unboxed] = buf + ov->arg_offsets[unboxed];
+        if (full[unboxed] != NULL && cj_unbox(full[unboxed], ov->argtypes[unboxed],
+                                              ptrs[unboxed]) < 0) {
             goto done;
         }
     }
-    int status = ov->entry(ret, ptrs);
+    status = ov->entry(ret, ptrs);
     if (status != 0) {
         cj_exc_raise(status);
         goto done;
@@ -325,6 +327,9 @@ static PyObject *invoke(cj_overload *ov, PyObject *const *full) {
     result = cj_box(ret, ov->ret);
     cj_nrt_release_value(ret, ov->ret); /* the function's reference: the box holds its own */
 done:
+    if (cj_reflect_args(ov->argtypes, unboxed, full, ptrs, status >= 0) < 0) {
+        Py_CLEAR(result);
+    }
     cj_objmode_release();
     if (buf != small) {
         PyMem_Free(buf);

@@ -154,6 +154,21 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst);
  * views all of its parent (the object it was unboxed from) is that object, as in numba. */
 PyObject *cj_box(const void *src, const cj_type *t);
 
+/* ---- reflect.c: Python lists as arguments (numba's reflected lists) ---- */
+/* A new compiled list of the items of Python list `value` (type `t`), its meminfo at `dst`;
+ * -1 with TypeError (numba's texts) or MemoryError. */
+int cj_unbox_list(PyObject *value, const cj_type *t, void *dst);
+/* After a call: each of the first `n` arguments that is a list is written back to the Python
+ * list it came from when `called` (the function ran, returned or raised) and it changed, then
+ * dropped.
+ * -1 with an exception when a write-back failed (every list is dropped all the same). */
+int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
+                    void *const *ptrs, int called);
+
+/* ---- typed_list.c: cujit.typed.List ---- */
+/* A new cujit.typed.List object over `mi` (its own reference), of ListType `lt`. */
+PyObject *cj_typed_list_wrap(cj_meminfo *mi, const cj_type *lt);
+
 /* ---- nrt_python.c: compiled code's allocations seen from Python ---- */
 /* A new MemInfo object holding a reference to `mi` (the base of NumPy arrays over it). */
 PyObject *cj_meminfo_object(cj_meminfo *mi);

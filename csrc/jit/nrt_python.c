@@ -55,6 +55,11 @@ void cj_nrt_release_value(const void *src, const cj_type *t) {
         memcpy(&mi, (const char *)src + 16 + 16 * (size_t)t->ndim, sizeof(void *));
         cj_nrt_decref(mi);
     }
+    if (t->kind == CJ_LIST) {
+        cj_meminfo *mi;
+        memcpy(&mi, src, sizeof(void *));
+        cj_nrt_decref(mi);
+    }
     for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
         cj_nrt_release_value((const char *)src + cj_abi_tuple_offset(t, i), t->items[i]);
     }

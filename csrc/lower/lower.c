@@ -277,6 +277,9 @@ static LLVMValueRef tuple_getitem(cj_lower *L, cj_instr *in, const cj_type *t) {
 static int lower_getitem(cj_lower *L, cj_instr *in) {
     const cj_type *t = vtype(L, in->args[0]);
     LLVMValueRef r;
+    if (t->kind == CJ_LIST) {
+        return cj_lower_list_getitem(L, in); /* lower_list.c */
+    }
     if (in->sub == CJ_SUB_FIELD) { /* rec['x'], a['x']: lower_record.c */
         LLVMValueRef v = cj_load_var(L, in->args[0]);
         r = t->kind == CJ_RECORD ? cj_record_field(L, v, t, in->index)
@@ -297,6 +300,9 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
 }
 
 static int lower_setitem(cj_lower *L, cj_instr *in) {
+    if (vtype(L, in->args[0])->kind == CJ_LIST) {
+        return cj_lower_list_setitem(L, in); /* lower_list.c */
+    }
     if (in->sub == CJ_SUB_FIELD) { /* rec.x = v, rec['x'] = v: lower_record.c */
         return cj_record_set_field(L, cj_load_var(L, in->args[0]), vtype(L, in->args[0]),
                                    in->index, cj_load_var(L, in->args[2]),
@@ -348,6 +354,10 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
         r = cj_lower_unary(L, in->sub, cj_load_var(L, in->args[0]), a, in->rtype);
         break;
     case CJ_I_COMPARE:
+        if ((in->sub == CJ_IN || in->sub == CJ_NOTIN) && b->kind == CJ_LIST) {
+            r = cj_lower_list_contains(L, in); /* lower_list_ops.c */
+            break;
+        }
         r = cj_lower_compare(L, in->sub, cj_load_var(L, in->args[0]), a,
                              cj_load_var(L, in->args[1]), b, in->optype);
         break;
@@ -433,6 +443,9 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     case CJ_I_GLOBAL:
         return cj_store_var(L, in->dst, cj_empty(L), in->rtype);
     case CJ_I_COPY:
+        if ((in->flags & CJ_F_LIST) && vtype(L, in->dst)->kind == CJ_LIST) {
+            return cj_lower_list_build(L, in); /* a folded literal (lower_list.c) */
+        }
         if (L->ref_plan[in->args[0]] == CJ_REFS_MOVED) { /* the reference goes with the value */
             LLVMValueRef moved = cj_load_var(L, in->args[0]);
             LLVMBuildStore(L->b, LLVMConstNull(LLVMTypeOf(moved)), L->slots[in->args[0]]);
@@ -448,7 +461,8 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     case CJ_I_SETITEM:
         return lower_setitem(L, in);
     case CJ_I_BUILD_TUPLE:
-        return lower_build_tuple(L, in);
+        return vtype(L, in->dst)->kind == CJ_LIST ? cj_lower_list_build(L, in)
+                                                  : lower_build_tuple(L, in);
     case CJ_I_BUILD_SLICE:
         return lower_build_slice(L, in);
     case CJ_I_ITERNEXT:

@@ -75,7 +75,7 @@ static LLVMValueRef wrap_index(cj_lower *L, LLVMValueRef i, LLVMValueRef dim) {
 }
 
 /* Python's slice.indices(dim): start, step and the length of the selection. */
-static void slice_indices(cj_lower *L, LLVMValueRef sl, LLVMValueRef dim, LLVMValueRef *start,
+void cj_slice_indices(cj_lower *L, LLVMValueRef sl, LLVMValueRef dim, LLVMValueRef *start,
                           LLVMValueRef *step, LLVMValueRef *len) {
     LLVMBuilderRef B = L->b;
     LLVMValueRef none = cj_i64(L, INT64_MIN), zero = cj_i64(L, 0), m1 = cj_i64(L, -1);
@@ -169,7 +169,7 @@ static int apply_indices(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMV
             strides[out++] = stride;
         } else if (types[k]->kind == CJ_SLICE) {
             LLVMValueRef start, step, len;
-            slice_indices(L, vals[k], dim, &start, &step, &len);
+            cj_slice_indices(L, vals[k], dim, &start, &step, &len);
             *offset = LLVMBuildAdd(L->b, *offset, LLVMBuildMul(L->b, start, stride, ""), "");
             shape[out] = len;
             strides[out++] = LLVMBuildMul(L->b, stride, step, "");

@@ -12,7 +12,7 @@ typedef struct rows {
     int kind, argsort;
 } rows;
 
-static int sort_kind(const cj_type *dtype) {
+int cj_sort_kind(const cj_type *dtype) {
     if (dtype->kind == CJ_FLOAT) {
         return dtype->bits == 32 ? CJ_SORT_FLOAT32 : CJ_SORT_FLOAT64;
     }
@@ -78,7 +78,7 @@ LLVMValueRef cj_lower_array_sort(cj_lower *L, cj_instr *in, int id, LLVMValueRef
     if (copy == NULL || cj_array_assign(L, copy, ct, arr, at) < 0) {
         return NULL;
     }
-    rows w = {.kind = sort_kind(at->dtype), .argsort = id == CJ_B_NP_ARGSORT,
+    rows w = {.kind = cj_sort_kind(at->dtype), .argsort = id == CJ_B_NP_ARGSORT,
               .item = cj_i64(L, (long long)cj_abi_size(at->dtype))};
     *fresh = !in_place;
     if (!w.argsort) {

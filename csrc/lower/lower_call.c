@@ -169,6 +169,9 @@ static LLVMValueRef len_of(cj_lower *L, const cj_call *call) {
     if (t->kind == CJ_ITER) { /* len(a.flat) */
         return cj_flat_len(L, v, t);
     }
+    if (t->kind == CJ_LIST) {
+        return cj_list_len(L, v);
+    }
     return cj_range_len(L, v);
 }
 
@@ -628,7 +631,7 @@ static LLVMValueRef lower_jitted_call(cj_lower *L, cj_instr *in, const cj_call *
 }
 
 /* The GETATTR that bound the method `in` calls (its receiver is args[0]); NULL + error. */
-static const cj_instr *method_getattr(cj_lower *L, const cj_instr *in) {
+const cj_instr *cj_method_getattr(cj_lower *L, const cj_instr *in) {
     cj_func_ir *ir = L->ir;
     for (int b = 0; b < ir->blocks.len; b++) {
         cj_block *blk = CJ_BLOCK(ir, b);
@@ -648,7 +651,7 @@ static const cj_instr *method_getattr(cj_lower *L, const cj_instr *in) {
 
 /* A method call: the receiver is the bound GETATTR's object. */
 static LLVMValueRef lower_method_call(cj_lower *L, cj_instr *in, const cj_call *call) {
-    const cj_instr *get = method_getattr(L, in);
+    const cj_instr *get = cj_method_getattr(L, in);
     if (get == NULL) {
         return NULL;
     }
@@ -698,6 +701,9 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
         break;
     case CJ_CALL_METHOD: /* conjugate(), a.sum() ... a.all(), a.copy() ..., a.sort() */
         r = lower_method_call(L, in, call);
+        break;
+    case CJ_CALL_LIST: /* lower_list.c */
+        r = cj_lower_list_call(L, in, call);
         break;
     case CJ_CALL_DISPATCHER:
     case CJ_CALL_SELF:

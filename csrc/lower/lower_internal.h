@@ -73,6 +73,37 @@ int cj_hold(cj_lower *L, LLVMValueRef v, const cj_type *t);
 LLVMValueRef cj_runtime_fn(cj_lower *L, const char *name, LLVMTypeRef ret,
                            LLVMTypeRef *params, unsigned nparams);
 
+/* ---- lower_list.c: lists (typing/lists.c), a cj_meminfo * to an abi.h cj_list ---- */
+LLVMValueRef cj_list_len(cj_lower *L, LLVMValueRef list);
+/* Item `i` (an in-range int64) of a list of type `lt`: a pointer to its LLVM type. */
+LLVMValueRef cj_list_item_ptr(cj_lower *L, LLVMValueRef list, const cj_type *lt,
+                              LLVMValueRef i);
+/* A list literal: BUILD_TUPLE, or LIST_EXTEND's COPY of a folded tuple (CJ_F_LIST). */
+int cj_lower_list_build(cj_lower *L, cj_instr *in);
+int cj_lower_list_getitem(cj_lower *L, cj_instr *in);
+int cj_lower_list_setitem(cj_lower *L, cj_instr *in);
+/* A CJ_CALL_LIST call (a method or a builtin of a list). */
+LLVMValueRef cj_lower_list_call(cj_lower *L, cj_instr *in, const cj_call *call);
+/* An empty list of type `lt` with room for nothing yet, holding its one reference. */
+LLVMValueRef cj_list_new_empty(cj_lower *L, const cj_type *lt);
+/* Stores `v` (of type `from`, cast) as item `i`, which then holds its own reference. */
+void cj_list_put_item(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef i,
+                      LLVMValueRef v, const cj_type *from);
+/* Room for `extra` more items (abi/list.c); MemoryError when there is none. */
+void cj_list_reserve_more(cj_lower *L, LLVMValueRef list, LLVMValueRef extra);
+/* Appends `v` (of type `from`): MemoryError when there is no room. */
+void cj_list_append(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef v,
+                    const cj_type *from);
+/* The index, from the end when negative; IndexError(text) when out of [0, len). */
+LLVMValueRef cj_list_checked_index(cj_lower *L, LLVMValueRef idx, const cj_type *it,
+                                   LLVMValueRef len, const char *text);
+void cj_list_set_len(cj_lower *L, LLVMValueRef list, LLVMValueRef n);
+/* lower_list_ops.c: the methods and builtins beyond append/pop, `in` and slices. */
+LLVMValueRef cj_lower_list_op(cj_lower *L, cj_instr *in, const cj_call *call,
+                              LLVMValueRef list, const cj_type *lt);
+LLVMValueRef cj_lower_list_contains(cj_lower *L, cj_instr *in);
+LLVMValueRef cj_list_slice(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef sl);
+
 /* ---- lower_types.c ---- */
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to);
 /* A float to an int type as Python's int(), round(), math.floor/ceil/trunc: under
@@ -124,7 +155,15 @@ LLVMValueRef cj_lower_complex_pow(cj_lower *L, LLVMValueRef a, LLVMValueRef b, c
 LLVMValueRef cj_round_float(cj_lower *L, const cj_type *xt, LLVMValueRef x, LLVMValueRef nd);
 LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd);
 
+/* lower_array_sort.c: abi/sort.c's kind for a bool, int or float32/64 type. */
+int cj_sort_kind(const cj_type *dtype);
+
 /* ---- lower_call.c ---- */
+/* The GETATTR that bound the method `in` calls (its receiver is args[0]); NULL + error. */
+const cj_instr *cj_method_getattr(cj_lower *L, const cj_instr *in);
+/* lower_array.c: Python's slice.indices(dim) of a slice value: start, step, length. */
+void cj_slice_indices(cj_lower *L, LLVMValueRef sl, LLVMValueRef dim, LLVMValueRef *start,
+                      LLVMValueRef *step, LLVMValueRef *len);
 static inline const cj_type *cj_complex_part(const cj_type *complex_t) {
     return cj_type_float(complex_t->bits / 2); /* the type of a complex's real and imag */
 }

@@ -55,6 +55,7 @@ int cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type 
         return 0;
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
+    case CJ_ITER_LIST:
         if (cj_hold(L, v, vt) < 0) { /* the loop may drop the array from its variable */
             return -1;
         }
@@ -123,6 +124,10 @@ static LLVMValueRef item_at(cj_lower *L, LLVMValueRef container, const cj_type *
     if (ct->kind == CJ_ARRAY) {
         return cj_array_getitem(L, container, ct, index, cj_t_int64, yield);
     }
+    if (ct->kind == CJ_LIST) { /* lower_list.c */
+        return LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, yield),
+                              cj_list_item_ptr(L, container, ct, index), "");
+    }
     LLVMTypeRef item_t = cj_llvm_type(L->ctx, ct->items[0]);
     LLVMTypeRef arr_t = LLVMArrayType(item_t, (unsigned)ct->n);
     LLVMValueRef mem = cj_entry_alloca(L, arr_t, "tuple");
@@ -142,11 +147,15 @@ static LLVMValueRef sequence_next(cj_lower *L, LLVMValueRef state, const cj_type
     const cj_type *ct = it->source;
     LLVMValueRef container = LLVMBuildLoad2(B, cj_llvm_type(L->ctx, ct), field(L, st, state, 0), "");
     LLVMValueRef index = LLVMBuildLoad2(B, i64, field(L, st, state, 1), "index");
-    LLVMValueRef len = ct->kind == CJ_ARRAY ? cj_array_dim(L, container, CJ_ARR_SHAPE, 0)
-                                            : cj_i64(L, ct->n);
+    LLVMValueRef len = ct->kind == CJ_ARRAY  ? cj_array_dim(L, container, CJ_ARR_SHAPE, 0)
+                       : ct->kind == CJ_LIST ? cj_list_len(L, container) /* it may grow */
+                                             : cj_i64(L, ct->n);
     *ok = LLVMBuildICmp(B, LLVMIntSLT, index, len, "more");
     LLVMBuildStore(B, LLVMBuildAdd(B, index, cj_i64(L, 1), ""), field(L, st, state, 1));
     LLVMValueRef slot = cj_entry_alloca(L, cj_llvm_type(L->ctx, it->yield), "next");
+    /* exhausted, the loop's variable still takes this value: none, not junk (an array or a
+     * list item holds references that storing it counts) */
+    LLVMBuildStore(B, LLVMConstNull(cj_llvm_type(L->ctx, it->yield)), slot);
     LLVMBasicBlockRef load = cj_new_bb(L, "iter_load"), done = cj_new_bb(L, "iter_done");
     LLVMBuildCondBr(B, *ok, load, done);
     LLVMPositionBuilderAtEnd(B, load);
@@ -377,6 +386,9 @@ static LLVMValueRef index_next(cj_lower *L, LLVMValueRef state, const cj_type *i
     LLVMValueRef index = LLVMBuildLoad2(B, i64, field(L, st, state, 1), "index");
     *ok = LLVMBuildICmp(B, LLVMIntSLT, index, count_of(L, src, it), "more");
     LLVMValueRef slot = cj_entry_alloca(L, cj_llvm_type(L->ctx, it->yield), "next");
+    /* exhausted, the loop's variable still takes this value: none, not junk (an array or a
+     * list item holds references that storing it counts) */
+    LLVMBuildStore(B, LLVMConstNull(cj_llvm_type(L->ctx, it->yield)), slot);
     LLVMBasicBlockRef load = cj_new_bb(L, "iter_load"), done = cj_new_bb(L, "iter_done");
     LLVMBuildCondBr(B, *ok, load, done);
     LLVMPositionBuilderAtEnd(B, load); /* no read past the end */
@@ -447,6 +459,7 @@ LLVMValueRef cj_lower_iternext(cj_lower *L, LLVMValueRef state, const cj_type *i
         return range_next(L, state, it, ok);
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
+    case CJ_ITER_LIST:
         return sequence_next(L, state, it, ok);
     case CJ_ITER_ENUMERATE:
     case CJ_ITER_ZIP:

@@ -4,12 +4,13 @@
  * (a return, a raise, a callee's error) goes through one exit block that drops what the
  * variables hold; a returned value first gets a reference for the caller. A value a call hands
  * over (a new array, a jitted callee's result) is dropped once stored. Arrays that came from
- * Python have no meminfo, and the run-time functions do nothing for NULL. CUDA code allocates
+ * Python have no meminfo, and the run-time functions do nothing for NULL. A list is its
+ * meminfo; its items' references are its own (abi/list.c drops them when it is freed). CUDA code allocates
  * nothing: no reference is counted there. */
 #include "lower/lower_internal.h"
 
 int cj_type_has_refs(const cj_type *t) {
-    if (t->kind == CJ_ARRAY) {
+    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST) {
         return 1;
     }
     for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
@@ -67,6 +68,10 @@ static void count(cj_lower *L, LLVMValueRef mi, int delta) {
 static void ref_op(cj_lower *L, LLVMValueRef v, const cj_type *t, int delta) {
     if (t->kind == CJ_ARRAY) {
         count(L, LLVMBuildExtractValue(L->b, v, CJ_ARR_MEMINFO, "meminfo"), delta);
+        return;
+    }
+    if (t->kind == CJ_LIST) { /* the list is its meminfo */
+        count(L, v, delta);
         return;
     }
     for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {

@@ -6,13 +6,18 @@
  *    holds the reference for it (fused array operators read their operands later, but still in
  *    that block), so its copy, its stores and the exit count nothing.
  *  - A moved temporary: read exactly once, by a copy into another variable of the same type;
- *    the copy hands its reference over and leaves it empty (a NULL meminfo counts nothing). */
+ *    the copy hands its reference over and leaves it empty (a NULL meminfo counts nothing).
+ *  - A stack slot carried into a block ($phi, frontend/build.c), set only by the copies on the
+ *    edges: it borrows too. What a stack slot holds was made by an instruction whose own
+ *    variable keeps it until that instruction runs again, which happens only after the slot's
+ *    value was used up (popped into a variable, a call, a list); a comprehension's list then
+ *    goes round its loop with no count at all. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
 
 typedef struct var_uses {
-    int defs, uses, def_block, def_pos, use_block, last_use, copy_uses, copy_dst;
+    int defs, uses, def_block, def_pos, use_block, last_use, copy_uses, copy_dst, other_defs;
     int source; /* the variable a single-definition copy reads, else -1 */
 } var_uses;
 
@@ -28,6 +33,7 @@ static void note_use(var_uses *u, int b, int k, const cj_instr *in) {
 
 static void note_def(var_uses *u, int b, int k, const cj_instr *in) {
     u->defs++;
+    u->other_defs += in->op != CJ_I_COPY || in->nargs != 1;
     u->def_block = b;
     u->def_pos = k;
     u->source = in->op == CJ_I_COPY && in->nargs == 1 ? in->args[0] : -1;
@@ -92,6 +98,13 @@ int cj_plan_refs(cj_lower *L) {
         cj_var *var = CJ_VAR(ir, v);
         if (var->is_temp && var->type != NULL && cj_counts_refs(L, var->type) &&
             borrows(ir, uses, v)) {
+            L->ref_plan[v] = CJ_REFS_BORROWED;
+        }
+    }
+    for (int v = 0; v < n; v++) {
+        cj_var *var = CJ_VAR(ir, v);
+        if (var->is_temp && var->type != NULL && cj_counts_refs(L, var->type) &&
+            strncmp(var->name, "$phi", 4) == 0 && uses[v].defs > 0 && uses[v].other_defs == 0) {
             L->ref_plan[v] = CJ_REFS_BORROWED;
         }
     }

@@ -43,7 +43,8 @@ LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it) {
     case CJ_ITER_RANGE:
         return i64x3(ctx); /* cur, stop, step */
     case CJ_ITER_ARRAY:
-    case CJ_ITER_TUPLE: {
+    case CJ_ITER_TUPLE:
+    case CJ_ITER_LIST: {
         LLVMTypeRef f[2] = {cj_llvm_type(ctx, it->source), i64}; /* container, index */
         return LLVMStructTypeInContext(ctx, f, 2, 0);
     }
@@ -101,6 +102,7 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
     case CJ_ITER:
         return LLVMPointerType(cj_iter_state_type(ctx, t), 0);
     case CJ_RECORD: /* by reference: a pointer to its bytes (lower_record.c) */
+    case CJ_LIST: /* abi.h: the cj_meminfo of its allocation */
         return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     default: /* none, void, omitted, compile-time objects, bound methods */
         return LLVMStructTypeInContext(ctx, NULL, 0, 0);
@@ -228,8 +230,8 @@ static LLVMValueRef cast_tuple(cj_lower *L, LLVMValueRef v, const cj_type *from,
 }
 
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to) {
-    if (from == to) {
-        return v;
+    if (from == to || (from->kind == CJ_LIST && to->kind == CJ_LIST)) {
+        return v; /* every list is its meminfo (an empty literal's type is refined) */
     }
     if (cj_type_is_number(from) && cj_type_is_number(to)) {
         if (to->kind == CJ_COMPLEX) {

@@ -28,6 +28,7 @@ size_t cj_abi_align(const cj_type *t) {
     case CJ_RANGE:
     case CJ_SLICE:
     case CJ_ITER:
+    case CJ_LIST:
         return 8;
     default:
         return 1;
@@ -69,6 +70,7 @@ size_t cj_abi_size(const cj_type *t) {
     case CJ_SLICE:
         return 24;
     case CJ_ITER:
+    case CJ_LIST: /* a pointer to its allocation (abi/list.c) */
         return 8;
     case CJ_RECORD:
         return (size_t)t->itemsize;
@@ -83,4 +85,21 @@ size_t cj_abi_value_size(const cj_type *t) {
 
 size_t cj_abi_value_align(const cj_type *t) {
     return t->kind == CJ_RECORD ? sizeof(void *) : cj_abi_align(t);
+}
+
+int cj_abi_ref_offsets(const cj_type *t, size_t base, int32_t *out, int *n, int max) {
+    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST) {
+        if (*n >= max) {
+            return -1;
+        }
+        /* abi.h: an array's meminfo is its last field; a list is its meminfo */
+        out[(*n)++] = (int32_t)(base + (t->kind == CJ_ARRAY ? cj_abi_size(t) - 8 : 0));
+        return 0;
+    }
+    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+        if (cj_abi_ref_offsets(t->items[i], base + cj_abi_tuple_offset(t, i), out, n, max) < 0) {
+            return -1;
+        }
+    }
+    return 0;
 }

@@ -1,6 +1,7 @@
 /* typeof.c: the cujit type of a Python argument value (the dispatcher's key), as numba types it:
  * int -> int64 (uint64 past int64's range), float -> float64, complex -> complex128,
- * NumPy scalars and arrays by dtype, tuples item by item, None -> none. Also the cached array
+ * NumPy scalars and arrays by dtype, tuples item by item, None -> none, a list -> reflected
+ * list of its first item's type, a cujit.typed.List -> its ListType. Also the cached array
  * type of a (type number, rank, layout, read-only), which the kernel launcher and the CUDA
  * ufuncs use too (cj_array_type_of_layout), and that of any dtype, records too
  * (cj_array_type_of_descr). */
@@ -129,7 +130,46 @@ static const cj_type *typeof_tuple(PyObject *value, int depth) {
     return cj_type_tuple((int)n, items);
 }
 
-const cj_type *cj_typeof(PyObject *value) { return typeof_nested(value, 0); }
+/* A Python list argument: numba's reflected list of its first item's type (the others are
+ * checked when it is unboxed, jit/reflect.c); numba's errors for an empty list and for lists
+ * inside it. */
+static const cj_type *typeof_list(PyObject *value) {
+    if (PyList_GET_SIZE(value) == 0) {
+        PyErr_SetString(PyExc_ValueError, "cannot compute fingerprint of empty list");
+        return NULL;
+    }
+    PyObject *first = PyList_GET_ITEM(value, 0);
+    const cj_type *item = PyList_CheckExact(first) ? typeof_list(first)
+                                                   : typeof_nested(first, 1);
+    if (item == NULL) {
+        return NULL;
+    }
+    if (item->kind == CJ_LIST) {
+        const cj_type *t = cj_type_list(item, 1);
+        if (t != NULL) {
+            PyErr_Format(PyExc_TypeError, "cannot reflect element of reflected container: %s",
+                         t->name);
+        }
+        return NULL;
+    }
+    return cj_type_list(item, 1);
+}
+
+/* A cujit.typed.List: its ListType (jit/typed_list.c). */
+static const cj_type *typeof_typed_list(PyObject *value) {
+    const cj_type *t = ((cj_typed_list_obj *)value)->type;
+    if (t == NULL) {
+        PyErr_SetString(PyExc_TypeError, "cujit.typed.List() with no item type yet (append an "
+                                         "item first, or make it with List.empty_list(type))");
+    }
+    return t;
+}
+
+const cj_type *cj_typeof(PyObject *value) {
+    return PyList_CheckExact(value)                 ? typeof_list(value)
+           : Py_TYPE(value) == cj_TypedListType     ? typeof_typed_list(value)
+                                                    : typeof_nested(value, 0);
+}
 
 /* depth: how many tuples hold `value` */
 static const cj_type *typeof_nested(PyObject *value, int depth) {
@@ -172,9 +212,9 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
     } else if (PyComplex_Check(value)) {
         return cj_t_complex128;
     }
-    const char *hint = PyList_Check(value) || PySet_Check(value)
-                           ? " (pass a NumPy array or a tuple: lists and sets are not supported "
-                             "as arguments yet)"
+    const char *hint = PyList_Check(value) ? " (lists inside tuples or lists are not supported "
+                                             "as arguments yet)"
+                       : PySet_Check(value) ? " (sets are not supported as arguments yet)"
                        : PyDict_Check(value) ? " (dicts are not supported as arguments yet)"
                        : PyUnicode_Check(value) || PyBytes_Check(value)
                            ? " (strings are not supported as arguments yet)"

@@ -222,6 +222,7 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
         break;
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
+    case CJ_ITER_LIST:
         pos = (size_t)PyOS_snprintf(name, sizeof(name), "iter(%s)", source->name);
         break;
     case CJ_ITER_FLAT: /* numba's names */
@@ -254,6 +255,35 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
                  .items = (const cj_type **)inner,
                  .step_one = kind == CJ_ITER_RANGE && source->step_one};
     return intern_named(&t, name);
+}
+
+/* The iterator type over a value: range, array, homogeneous tuple, or an iterator itself. */
+const cj_type *cj_type_iter_of(const cj_type *t) {
+    switch (t->kind) {
+    case CJ_RANGE:
+        return cj_type_iter(CJ_ITER_RANGE, cj_t_int64, t, 0, NULL);
+    case CJ_ARRAY: {
+        if (t->ndim == 0) {
+            return NULL; /* NumPy: iteration over a 0-d array */
+        }
+        const cj_type *y = t->ndim == 1
+                               ? t->dtype
+                               : cj_type_array(t->dtype, t->ndim - 1,
+                                               t->layout == 'C' ? 'C' : 'A', t->readonly);
+        return y ? cj_type_iter(CJ_ITER_ARRAY, y, t, 0, NULL) : NULL;
+    }
+    case CJ_TUPLE:
+        if (t->n > 0 && cj_type_is_unituple(t)) {
+            return cj_type_iter(CJ_ITER_TUPLE, t->items[0], t, 0, NULL);
+        }
+        return NULL;
+    case CJ_LIST:
+        return cj_type_iter(CJ_ITER_LIST, t->dtype, t, 0, NULL);
+    case CJ_ITER:
+        return t;
+    default:
+        return NULL;
+    }
 }
 
 /* Object types are keyed by identity; the name is for messages. */
@@ -309,6 +339,15 @@ const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name) {
     }
     cj_type t = {.kind = CJ_BOUND, .source = receiver, .obj = name};
     return intern_named(&t, buf);
+}
+
+const cj_type *cj_type_list(const cj_type *item, int reflected) {
+    char name[2200]; /* an item's name is at most 2048: never cut, as it is the key */
+    PyOS_snprintf(name, sizeof(name), reflected == CJ_LIST_TYPED ? "ListType[%s%s]"
+                                                                : "%slist(%s)<iv=None>",
+                  reflected == 1 ? "reflected " : "", item != NULL ? item->name : "undefined");
+    cj_type t = {.kind = CJ_LIST, .dtype = item, .reflected = reflected};
+    return intern_named(&t, name);
 }
 
 int cj_type_is_number(const cj_type *t) {

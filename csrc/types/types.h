@@ -27,6 +27,8 @@ typedef enum cj_kind {
     CJ_VOID,      /* return type of kernels and functions returning nothing (prints as none) */
     CJ_BOUND,     /* a method bound to a receiver: source = receiver type, obj = name */
     CJ_RECORD,    /* a NumPy structured dtype: n fields, itemsize, aligned; obj = the dtype */
+    CJ_LIST,      /* a list on the heap (abi/list.c): dtype = item type (NULL: not known yet,
+                   * numba's list(undefined)), reflected (a Python list passed in) */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -38,6 +40,7 @@ typedef enum cj_iter_kind {
     CJ_ITER_FLAT,        /* a.flat: the elements in C order; also indexed by a flat index */
     CJ_ITER_NDENUMERATE, /* np.ndenumerate(a): ((i, j, ...), element) in C order */
     CJ_ITER_NDINDEX,     /* np.ndindex(shape): the index tuples of a shape in C order */
+    CJ_ITER_LIST,        /* the items of a list (source) */
 } cj_iter_kind;
 
 typedef struct cj_type cj_type;
@@ -56,10 +59,11 @@ struct cj_type {
     cj_kind kind;
     int bits;                /* CJ_INT / CJ_FLOAT / CJ_COMPLEX */
     int is_signed;           /* CJ_INT */
-    const cj_type *dtype;    /* CJ_ARRAY: element type */
+    const cj_type *dtype;    /* CJ_ARRAY: element type; CJ_LIST: item type (NULL: undefined) */
     int ndim;                /* CJ_ARRAY */
     char layout;             /* CJ_ARRAY: 'C', 'F' or 'A' */
     int readonly;            /* CJ_ARRAY */
+    int reflected;           /* CJ_LIST: numba's reflected list (an argument from Python) */
     int n;                   /* CJ_TUPLE: item count; CJ_ITER: count of inner iterators */
     const cj_type **items;   /* CJ_TUPLE items; CJ_ITER inner iterators (enumerate/zip) */
     cj_iter_kind iter_kind;  /* CJ_ITER */
@@ -100,11 +104,26 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
 /* The interned type equal to `proto` under `key` (its unique name), made on first use: the
  * constructors' common step (record.c's too). */
 const cj_type *cj_type_intern(const cj_type *proto, const char *key);
+/* The iterator type over a value of type `t` (range, array, homogeneous tuple, list, an
+ * iterator itself), or NULL (no exception unless a type could not be made). */
+const cj_type *cj_type_iter_of(const cj_type *t);
 /* `obj` is borrowed; the type keeps its own reference. */
 const cj_type *cj_type_const_obj(PyObject *obj);
 const cj_type *cj_type_omitted(PyObject *default_value);
 /* `name` (a str) is borrowed; BoundFunction(complex128.conjugate). */
 const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name);
+/* list(int64)<iv=None>; item NULL: list(undefined)<iv=None>, an empty literal's type until an
+ * append refines it; reflected: 1 a Python list passed in (numba's reflected list), or
+ * CJ_LIST_TYPED, a cujit.typed.List (numba's ListType[int64]). */
+const cj_type *cj_type_list(const cj_type *item, int reflected);
+#define CJ_LIST_TYPED 2
+/* cujit.typed.List objects (jit/typed_list.c): the list they hold and its ListType. */
+typedef struct cj_typed_list_obj {
+    PyObject_HEAD
+    cj_meminfo *mi;     /* NULL until the item type is known */
+    const cj_type *type;
+} cj_typed_list_obj;
+extern PyTypeObject *cj_TypedListType;
 
 int cj_type_is_number(const cj_type *t);     /* bool, int, float, complex */
 int cj_type_is_integer(const cj_type *t);    /* bool or int */
@@ -210,5 +229,8 @@ size_t cj_abi_value_size(const cj_type *t);
 size_t cj_abi_value_align(const cj_type *t);
 /* Byte offset of item `i` of a tuple type, or of field i of an array struct. */
 size_t cj_abi_tuple_offset(const cj_type *t, int i);
+/* The byte offsets (from `base`) of the meminfo pointers a value of type `t` holds (its
+ * arrays' and lists' allocations), appended at out[*n] (at most `max`); -1 when more. */
+int cj_abi_ref_offsets(const cj_type *t, size_t base, int32_t *out, int *n, int max);
 
 #endif

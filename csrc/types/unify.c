@@ -1,5 +1,6 @@
 /* unify.c: numba's unification (NumPy's promote_types for numbers; tuples item by item; arrays
- * of one dtype and ndim to the weaker layout) and the arithmetic result rules, which follow
+ * of one dtype and ndim to the weaker layout; list(undefined) to a refined list) and the
+ * arithmetic result rules, which follow
  * numba's overload resolution rather than NumPy's (uint8 + uint8 -> uint64). */
 #include "types/types.h"
 
@@ -99,6 +100,17 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
             }
         }
         return cj_type_tuple(a->n, items);
+    }
+    if (a->kind == CJ_LIST && b->kind == CJ_LIST && (a->dtype == NULL || b->dtype == NULL)) {
+        return a->dtype == NULL ? b : a; /* an empty literal's list takes the refined type */
+    }
+    if (a->kind == CJ_LIST && b->kind == CJ_LIST && a->dtype == b->dtype) {
+        return cj_type_list(a->dtype, 0); /* a reflected list and a list: one pointer */
+    }
+    if (a->kind == CJ_BOUND && b->kind == CJ_BOUND && a->source->kind == CJ_LIST &&
+        PyUnicode_Compare(a->obj, b->obj) == 0) { /* l.append of a list being refined */
+        const cj_type *source = cj_unify(a->source, b->source);
+        return source != NULL ? cj_type_bound(source, a->obj) : NULL;
     }
     return unify_ranges(a, b);
 }

@@ -156,6 +156,10 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
                         : cj_unsupported_error(c, in, "array attribute '%s' of %s is not "
                                                       "supported yet", name, t->name);
     }
+    if (t->kind == CJ_LIST) { /* its methods, typed by lists.c when called */
+        *out = cj_type_bound(t, in->obj);
+        return *out ? 1 : -1;
+    }
     if (cj_type_is_number(t)) {
         if (strcmp(name, "real") == 0 || strcmp(name, "imag") == 0) {
             *out = t->kind == CJ_COMPLEX ? (t->bits == 64 ? cj_t_float32 : cj_t_float64)
@@ -312,6 +316,9 @@ int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (cj_type_is_flat(t)) { /* a.flat[i] */
         return cj_type_flat_getitem(c, in, t, idx, out);
     }
+    if (t->kind == CJ_LIST) {
+        return cj_type_list_getitem(c, in, t, idx, out); /* lists.c */
+    }
     if (t->kind != CJ_ARRAY) {
         return cj_invalid_use(c, in, "getitem");
     }
@@ -347,6 +354,8 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
     } else if (in->flags & CJ_F_ATTR) {
         return cj_unsupported_error(c, in, "cujit does not support attribute assignment "
                                            "(to %s): only a record's fields take one", t->name);
+    } else if (t->kind == CJ_LIST) {
+        return cj_type_list_setitem(c, in, t, idx, val); /* lists.c */
     }
     const cj_type *arr = cj_type_is_flat(t) ? t->source : t; /* a.flat[i] = v: a's */
     if (arr->kind != CJ_ARRAY) {

@@ -380,10 +380,20 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return type_math_special(c, in, id, out);
     case CJ_B_MIN:
     case CJ_B_MAX:
-        return type_minmax(c, in, out, name);
+    case CJ_B_LIST:
+    case CJ_B_SORTED:
+    case CJ_B_SUM: {
+        int list = cj_type_list_builtin(c, in, id, out); /* lists.c */
+        return list != 2                          ? list
+               : id == CJ_B_MIN || id == CJ_B_MAX ? type_minmax(c, in, out, name)
+                                                  : cj_no_match(c, in, name);
+    }
     case CJ_B_LEN:
+        if (n == 1 && a->kind == CJ_LIST && a->dtype == NULL) {
+            return 0; /* an empty list literal waits for its first append */
+        }
         if (n == 1 && (a->kind == CJ_TUPLE || a->kind == CJ_ARRAY || a->kind == CJ_RANGE ||
-                       cj_type_is_flat(a))) {
+                       a->kind == CJ_LIST || cj_type_is_flat(a))) {
             *out = cj_t_int64;
             return 1;
         }
@@ -488,6 +498,9 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return rc;
     }
     int numpy = strcmp(b->module, "numpy") == 0;
+    if (id == CJ_B_SORTED) {
+        return cj_type_list_builtin(c, in, id, out); /* lists.c: reverse= */
+    }
     if (in->index > 0) {
         return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
     }
@@ -594,6 +607,9 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
         *out = bound->source->kind == CJ_BOOL ? cj_t_int64 : bound->source;
         return 1;
     }
+    if (bound->source->kind == CJ_LIST) {
+        return cj_type_list_method(c, in, bound, out); /* lists.c */
+    }
     int reduction = bound->source->kind == CJ_ARRAY ? cj_reduction_by_name(name) : -1;
     if (reduction >= 0 && strcmp(name, "amin") != 0 && strcmp(name, "amax") != 0) {
         return cj_type_array_reduce(c, in, reduction, bound->source, out);
@@ -685,8 +701,9 @@ static int untyped_global(cj_infer_ctx *c, cj_instr *in) {
 
 int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     for (int i = 0; i < in->nargs; i++) {
-        if (cj_vt(c, in->args[i]) == NULL) {
-            return 0;
+        const cj_type *t = cj_vt(c, in->args[i]);
+        if (t == NULL || (i > 0 && t->kind == CJ_LIST && t->dtype == NULL)) {
+            return 0; /* an argument not typed yet, or a list not yet refined (lists.c) */
         }
     }
     const cj_type *callee = cj_vt(c, in->args[0]);
@@ -700,6 +717,10 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     int ext = cj_type_extension_call(c, in, obj, out); /* overloads come first (numba) */
     if (ext != 2) {
         return ext;
+    }
+    int typed_list = cj_type_typed_list_call(c, in, obj, out); /* lists.c */
+    if (typed_list != 2) {
+        return typed_list;
     }
     const cj_type *cast = cj_type_from_py(obj);
     if (cast == NULL) {

@@ -84,6 +84,9 @@ typedef enum cj_builtin_rule {
     X(COMPLEX, "builtins", "complex", CJ_R_SPECIAL, "")                             \
     X(DIVMOD, "builtins", "divmod", CJ_R_SPECIAL, "")                               \
     X(PRINT, "builtins", "print", CJ_R_SPECIAL, "")                                 \
+    X(LIST, "builtins", "list", CJ_R_SPECIAL, "")                                   \
+    X(SORTED, "builtins", "sorted", CJ_R_SPECIAL, "")                               \
+    X(SUM, "builtins", "sum", CJ_R_SPECIAL, "")                                     \
     X(M_SQRT, "math", "sqrt", CJ_R_F1, "sqrt")                                      \
     X(M_EXP, "math", "exp", CJ_R_F1, "exp")                                         \
     X(M_EXPM1, "math", "expm1", CJ_R_F1, "expm1")                                   \

@@ -199,6 +199,9 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if ((a->kind == CJ_ARRAY || b->kind == CJ_ARRAY) && !identity_to_none) {
         return cj_type_array_op(c, in, out); /* array_expr.c */
     }
+    if (b->kind == CJ_LIST && (in->sub == CJ_IN || in->sub == CJ_NOTIN)) {
+        return cj_type_list_contains(c, in, a, b, out); /* lists.c */
+    }
     *out = cj_rule_compare(in->sub, a, b, &in->optype);
     if (*out == NULL) {
         return cj_typing_error(c, in, "No implementation of function Function(<built-in "
@@ -296,7 +299,7 @@ static int known_value(cj_infer_ctx *c, const cj_instr *in) {
 }
 
 /* Unifies `t` into variable `var`; TypingError when the two cannot unify. */
-static int assign(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t) {
+int cj_assign(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t) {
     cj_var *v = CJ_VAR(c->ir, var);
     if (t == NULL) {
         return 0;
@@ -377,6 +380,10 @@ static int type_raise(cj_infer_ctx *c, cj_instr *in) {
 
 static int type_build_tuple(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     const cj_type *items[256];
+    int list = in->flags & CJ_F_LIST ? cj_type_list_literal(c, in, out) : 2;
+    if (list != 2) {
+        return list; /* lists.c: a list, unless np.array() or a join reads it */
+    }
     for (int i = 0; i < in->nargs; i++) {
         items[i] = cj_vt(c, in->args[i]);
         if (items[i] == NULL) {
@@ -455,43 +462,6 @@ static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
     return 0;
 }
 
-/* Whether `var` is a list literal (CJ_F_LIST). */
-static int is_list(cj_infer_ctx *c, int var) {
-    return c->def[var] != NULL && (c->def[var]->flags & CJ_F_LIST);
-}
-
-/* Lists exist only as literals read by np.array()/np.asarray(), np.concatenate() ...
- * np.column_stack() (or by enclosing literals). */
-static int reject_lists(cj_infer_ctx *c, cj_instr *in) {
-    if (in->flags & CJ_F_LIST) {
-        if (in->op == CJ_I_COPY && (!is_list(c, in->args[1]) ||
-                                    c->def[in->args[1]]->op != CJ_I_BUILD_TUPLE ||
-                                    c->def[in->args[1]]->nargs != 0)) {
-            return cj_unsupported_error(c, in, "cujit does not support lists (a list literal "
-                                               "only as np.array()'s argument or as the "
-                                               "arrays of np.concatenate(), np.stack() ...)");
-        }
-        return 0;
-    }
-    if (in->op == CJ_I_CALL) {
-        const cj_type *callee = cj_vt(c, in->args[0]);
-        int id = callee != NULL && callee->kind == CJ_CONST_OBJ ? cj_builtin_lookup(callee->obj)
-                                                                : -1;
-        if (callee == NULL || id == CJ_B_NP_ARRAY || id == CJ_B_NP_ASARRAY ||
-            cj_builtin_joins_fresh(id)) {
-            return 0; /* np.array([1, 2]), np.concatenate([a, b]); an unknown callee waits */
-        }
-    }
-    for (int i = 0; i < in->nargs; i++) {
-        if (is_list(c, in->args[i])) {
-            return cj_unsupported_error(c, in, "cujit does not support lists (a list literal "
-                                               "only as np.array()'s argument or as the "
-                                               "arrays of np.concatenate(), np.stack() ...)");
-        }
-    }
-    return 0;
-}
-
 /* CONST: its Python value's type. */
 static int type_const(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     return cj_const_type_at(c, in, in->obj, out);
@@ -500,6 +470,9 @@ static int type_const(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 /* ARG: the argument's type; an omitted argument is its default, a constant. */
 static int type_arg(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     *out = c->argtypes[in->index];
+    if ((*out)->kind == CJ_LIST && c->env->target == CJ_TARGET_CUDA) {
+        return cj_unsupported_error(c, in, "lists are not supported in CUDA code");
+    }
     return (*out)->kind == CJ_OMITTED ? cj_const_type_at(c, in, (*out)->obj, out) : 1;
 }
 
@@ -521,7 +494,7 @@ static int type_iternext(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (it == NULL) {
         return 0;
     }
-    if (assign(c, in, in->dst2, cj_t_bool) < 0 || assign_known(c, in->dst2, KNOWN_VARIES) < 0) {
+    if (cj_assign(c, in, in->dst2, cj_t_bool) < 0 || assign_known(c, in->dst2, KNOWN_VARIES) < 0) {
         return -1;
     }
     *out = it->yield;
@@ -543,7 +516,8 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return type_global(c, in, out);
     case CJ_I_COPY:
         *out = cj_vt(c, in->args[0]);
-        return *out != NULL;
+        rc = *out == NULL ? 0 : in->flags & CJ_F_LIST ? cj_type_list_literal(c, in, out) : 1;
+        return rc == 2 ? 1 : rc; /* a folded list literal is a list (lists.c) */
     case CJ_I_BINOP:
         return type_binop(c, in, out);
     case CJ_I_UNARY:
@@ -579,7 +553,7 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 
 /* Types one instruction; 1 done, 0 operands not known yet, -1 error. */
 static int type_instr(cj_infer_ctx *c, cj_instr *in) {
-    if (reject_strings(c, in) < 0 || reject_lists(c, in) < 0) {
+    if (reject_strings(c, in) < 0) {
         return -1;
     }
     switch (in->op) { /* the instructions without a value */
@@ -604,7 +578,7 @@ static int type_instr(cj_infer_ctx *c, cj_instr *in) {
         return rc;
     }
     in->rtype = out;
-    if (assign(c, in, in->dst, out) < 0) {
+    if (cj_assign(c, in, in->dst, out) < 0) {
         return -1;
     }
     return assign_known(c, in->dst, known_value(c, in)) < 0 ? -1 : 1;
@@ -784,6 +758,9 @@ int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typin
         if (!c.changed) {
             break;
         }
+    }
+    if (cj_check_list_types(&c) < 0) { /* lists.c: no list(undefined) is left */
+        return -1;
     }
     cj_instr *untyped = cj_work_first_untyped(&c);
     if (untyped != NULL) {

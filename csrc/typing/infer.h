@@ -23,7 +23,20 @@ typedef enum cj_call_kind {
                           * the IR); the result is its declared output type */
     CJ_CALL_UFUNC,       /* a NumPy ufunc (builtin id) on arrays, element by element: args
                           * are its inputs, then `out` when given (array_expr.c) */
+    CJ_CALL_LIST,        /* a list method (lists.c): builtin = cj_list_op; receiver as for
+                          * CJ_CALL_METHOD */
 } cj_call_kind;
+
+typedef enum cj_list_op {
+    /* methods (the receiver as for CJ_CALL_METHOD) */
+    CJ_LIST_APPEND, CJ_LIST_POP, CJ_LIST_EXTEND, CJ_LIST_INSERT, CJ_LIST_REMOVE, CJ_LIST_INDEX,
+    CJ_LIST_COUNT, CJ_LIST_CLEAR, CJ_LIST_COPY, CJ_LIST_REVERSE, CJ_LIST_SORT,
+    CJ_LIST_DELITEM, /* del l[i] (the frontend's l.__delitem__(i)) */
+    /* builtins of an argument (args[0]): list(), list(iterable), sorted(), sum(), min(), max() */
+    CJ_LIST_NEW, CJ_LIST_SORTED, CJ_LIST_SUM, CJ_LIST_MIN, CJ_LIST_MAX,
+} cj_list_op;
+/* Whether a CJ_CALL_LIST op is a method (its receiver bound by GETATTR). */
+static inline int cj_list_op_is_method(int op) { return op <= CJ_LIST_DELITEM; }
 
 typedef struct cj_call {
     cj_call_kind kind;

@@ -153,6 +153,31 @@ int cj_record_return_check(cj_infer_ctx *c, cj_instr *in, const cj_type *t);
 int cj_type_record_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                            const cj_type *val);
 
+/* infer.c: unifies `t` into variable `var` (widening it); TypingError when they cannot. */
+int cj_assign(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t);
+/* lists.c: a list literal (BUILD_TUPLE or LIST_EXTEND's COPY flagged CJ_F_LIST): 1 typed as
+ * a list, 2 when np.array()/np.asarray() or a join reads it (a tuple, as before), 0 wait, -1
+ * error. For the COPY, *out comes in as the folded tuple's type. */
+int cj_type_list_literal(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* lists.c: l.append(x) ... l.pop(i) (`bound` the method's type). */
+int cj_type_list_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
+                        const cj_type **out);
+int cj_type_list_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *idx,
+                         const cj_type **out);
+int cj_type_list_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *idx,
+                         const cj_type *val);
+/* lists.c: list(), list(it), sorted(it), and sum/min/max of a list (builtin `id`): 1, 0,
+ * -1, or 2 when the arguments are not those (the caller types them). */
+int cj_type_list_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* lists.c: `x in l` / `x not in l`. */
+int cj_type_list_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *x, const cj_type *lt,
+                          const cj_type **out);
+/* lists.c: a call of cujit.typed.List or List.empty_list (ListType lists made in compiled
+ * code): 1, 0, -1, or 2 when `obj` is neither. */
+int cj_type_typed_list_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
+/* lists.c: numba's "Cannot infer the type of variable" for a list never refined; -1. */
+int cj_check_list_types(cj_infer_ctx *c);
+
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
     return CJ_VAR(c->ir, var)->type;
 }

@@ -1,38 +1,11 @@
 /* iterators.c: typing of iteration. iter(x) over a range, an array (elements or rows), a
- * homogeneous tuple or an iterator; enumerate() and zip(); a.flat (iterated, read and written
+ * homogeneous tuple, a list or an iterator; enumerate() and zip(); a.flat (iterated, read and written
  * at a flat index, len()); np.ndenumerate(a) and np.ndindex(shape). Iterator states are
  * lowered by lower/lower_iter.c. */
 #include "typing/infer_internal.h"
 
-/* The iterator type over a value: range, array, homogeneous tuple, or an iterator itself. */
-static const cj_type *iter_over(const cj_type *t) {
-    switch (t->kind) {
-    case CJ_RANGE:
-        return cj_type_iter(CJ_ITER_RANGE, cj_t_int64, t, 0, NULL);
-    case CJ_ARRAY: {
-        if (t->ndim == 0) {
-            return NULL; /* NumPy: iteration over a 0-d array */
-        }
-        const cj_type *y = t->ndim == 1
-                               ? t->dtype
-                               : cj_type_array(t->dtype, t->ndim - 1,
-                                               t->layout == 'C' ? 'C' : 'A', t->readonly);
-        return y ? cj_type_iter(CJ_ITER_ARRAY, y, t, 0, NULL) : NULL;
-    }
-    case CJ_TUPLE:
-        if (t->n > 0 && cj_type_is_unituple(t)) {
-            return cj_type_iter(CJ_ITER_TUPLE, t->items[0], t, 0, NULL);
-        }
-        return NULL;
-    case CJ_ITER:
-        return t;
-    default:
-        return NULL;
-    }
-}
-
 static const cj_type *iter_or_error(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
-    const cj_type *it = iter_over(t);
+    const cj_type *it = cj_type_iter_of(t);
     if (it == NULL && !PyErr_Occurred()) {
         if (t->kind == CJ_TUPLE) {
             cj_unsupported_error(c, in, "iterating over a heterogeneous tuple %s is not "
@@ -48,8 +21,8 @@ static const cj_type *iter_or_error(cj_infer_ctx *c, cj_instr *in, const cj_type
 
 int cj_type_getiter(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     const cj_type *t = cj_vt(c, in->args[0]);
-    if (t == NULL) {
-        return 0;
+    if (t == NULL || (t->kind == CJ_LIST && t->dtype == NULL)) {
+        return 0; /* an empty list literal waits for its first append */
     }
     *out = iter_or_error(c, in, t);
     return *out ? 1 : -1;

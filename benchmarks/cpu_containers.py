@@ -1,0 +1,88 @@
+"""Lists in compiled code (issue 13): cujit vs numba vs the interpreter, side by side in one run,
+as ratios of cujit's time, and each jit's first call (compile + run).
+  (a)  a list of 10**6 floats built with append, its length returned;
+  (a2) the same list built by a comprehension;
+  (b)  a list of 10**6 random floats (made from an array inside the function) sorted with
+       l.sort(), its middle item returned;
+  (b2) the list made from the array alone (what (b) spends before sorting).
+Usage: python benchmarks/cpu_containers.py"""
+import time
+import warnings
+
+import numpy as np
+
+from _common import best_of
+
+N = 10**6
+
+
+def build_append(n):
+    lst = []
+    for i in range(n):
+        lst.append(i * 0.5)
+    return len(lst)
+
+
+def build_comprehension(n):
+    lst = [i * 0.5 for i in range(n)]
+    return len(lst)
+
+
+def sort_floats(a):
+    lst = list(a)
+    lst.sort()
+    return lst[len(lst) // 2]
+
+
+def list_of_array(a):
+    lst = list(a)
+    return lst[len(lst) // 2]
+
+
+def cases():
+    """(title, function, arguments, repeats)."""
+    floats = np.random.default_rng(0).random(N)
+    return [
+        ("(a) 10**6 appends of a float", build_append, (N,), 5),
+        ("(a2) [i * 0.5 for i in range(10**6)]", build_comprehension, (N,), 5),
+        ("(b) l.sort() of 10**6 random floats", sort_floats, (floats,), 5),
+        ("(b2) list(a) of 10**6 floats (the part of (b) before sorting)", list_of_array,
+         (floats,), 5),
+    ]
+
+
+def main():
+    import cujit
+    jits = {"cujit": cujit.njit}
+    try:
+        import numba
+        jits["numba"] = numba.njit
+    except ImportError:
+        print("numba not installed: cujit alone")
+    table = cases()
+    times = {name: [] for name in list(jits) + ["python"]}
+    first = {name: [] for name in jits}
+    for name, jit in jits.items():
+        for title, f, args, repeats in table:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compiled = jit(f)
+                t0 = time.perf_counter()
+                compiled(*args)
+                first[name].append(time.perf_counter() - t0)
+            times[name].append(best_of(lambda: compiled(*args), repeats))
+    for title, f, args, repeats in table:
+        times["python"].append(best_of(lambda: f(*args), 1))
+    for k, (title, *_rest) in enumerate(table):
+        print(title)
+        base = times["cujit"][k]
+        for name, row in times.items():
+            print(f"  {name:6} {1e3 * row[k]:10.2f} ms  {row[k] / base:6.2f}x cujit's time")
+        print("  first call: " + "  ".join(f"{n} {1e3 * first[n][k]:.0f} ms" for n in first))
+    if "numba" in times:
+        print("cujit/numba:", " ".join(f"{times['cujit'][k] / times['numba'][k]:.2f}"
+                                       for k in range(len(table))))
+
+
+if __name__ == "__main__":
+    main()
