@@ -170,7 +170,6 @@ def test_unbound_local_reads_zero_not_garbage():
 
 @pytest.mark.parametrize("stmt, what", [
     ("from cujit import stencil", "cujit.stencil: numba.stencil"),
-    ("import cujit; cujit.typed", "cujit.typed: numba.typed"),
     ("from cujit import cfunc", "cujit.cfunc: numba.cfunc"),
 ])
 def test_numba_names_not_there_yet_say_so(stmt, what):

@@ -61,6 +61,8 @@ static PyObject *core_fields(const cj_type *t) {
         return Py_BuildValue("(s(O))", "object", t->obj);
     case CJ_BOUND:
         return Py_BuildValue("(s(NO))", "bound", py_or_none(t->source), t->obj);
+    case CJ_LIST: /* reflected: 0, 1 (a Python list passed in) or CJ_LIST_TYPED */
+        return Py_BuildValue("(s(Nis))", "list", py_or_none(t->dtype), t->reflected, t->name);
     case CJ_RECORD:
         return Py_BuildValue("(s(Os))", "record", t->obj, t->name); /* dtype, numba's name */
     }

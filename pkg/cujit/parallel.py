@@ -31,7 +31,7 @@ def diagnostics(dispatcher, loops):
     versions = loops.items() if isinstance(loops, dict) else [(None, loops)]
     name = getattr(dispatcher.py_func, "__qualname__", "?")
     for argtypes, lines in versions:
-        where = "" if argtypes is None else f" for {argtypes}"
+        where = "" if argtypes is None else f" for ({', '.join(map(str, argtypes))})"
         print("=" * 80)
         print(f" Parallel diagnostics: function {name}{where} (cujit)")
         print("=" * 80)

@@ -17,7 +17,8 @@ from .abstract import (ArrayCompatible, Callable, ConstSized, Container, DTypeSp
                        Sequence, Sized, Type, TypeRef)
 from .common import Buffer, Opaque, SimpleIterableType, SimpleIteratorType
 from .containers import (BaseAnonymousTuple, BaseContainerIterator, BaseNamedTuple, BaseTuple,
-                         NamedTuple, NamedUniTuple, Tuple, UnionType, UniTuple, UniTupleIter,
+                         List, ListType, NamedTuple, NamedUniTuple, Tuple, UnionType, UniTuple,
+                         UniTupleIter,
                          is_homogeneous)
 from .functions import BoundFunction, Dispatcher, Function, NumberClass
 from .iterators import (ArrayIterator, EnumerateType, RangeIteratorType, RangeType, ZipType)
@@ -96,6 +97,11 @@ def _from_core(kind, fields):
         return _object_class(fields[0])
     if kind == "bound":
         return BoundFunction, fields
+    if kind == "list":
+        dtype, reflected, core_name = fields
+        if reflected == 2:  # a cujit.typed.List
+            return ListType, (dtype, core_name)
+        return List, (dtype, bool(reflected), None, core_name)
     if kind == "record":
         return Record, _record_args(*fields)
     raise TypeError(f"cujit.types has no class for C types of kind {kind!r}")

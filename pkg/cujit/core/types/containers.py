@@ -1,10 +1,12 @@
-"""Tuple types, as numba.core.types.containers: UniTuple, Tuple, NamedUniTuple, NamedTuple.
-Anonymous tuples of types the compiler knows are made by the C core (``UniTuple(int64, 3)``,
-``Tuple((int64, float32))``); named tuples are Python-only for now."""
+"""Tuple and list types, as numba.core.types.containers: UniTuple, Tuple, NamedUniTuple,
+NamedTuple, List, ListType. Anonymous tuples of types the compiler knows are made by the C core
+(``UniTuple(int64, 3)``, ``Tuple((int64, float32))``), and so are the lists compiled code
+makes or takes (``list(int64)<iv=None>``); named tuples, and lists made from Python, are
+Python-only for now."""
 from collections.abc import Iterable
 
 from ... import _core
-from .abstract import ConstSized, Hashable, Sequence, Type
+from .abstract import ConstSized, Hashable, MutableSequence, Sequence, Type
 from .common import SimpleIteratorType
 from .misc import unliteral
 
@@ -213,3 +215,44 @@ class NamedTuple(_HeterogeneousTuple, BaseNamedTuple):
     @property
     def key(self):
         return self.instance_class, self.types
+
+
+class List(MutableSequence):
+    """numba's list type: ``list(int64)<iv=None>``, ``reflected list(int64)<iv=None>`` for a
+    Python list passed in. The compiler's lists are made by the C core (csrc/types/types.c);
+    ``List(int64)`` made from Python is Python-only (a signature with it is UnsupportedError)."""
+
+    mutable = True
+
+    def __init__(self, dtype, reflected=False, initial_value=None, core_name=None):
+        self.dtype = dtype
+        self.reflected = reflected
+        self.initial_value = initial_value
+        kind = "reflected list" if reflected else "list"
+        super().__init__(core_name or "%s(%s)<iv=%s>" % (kind, dtype, initial_value))
+
+    @property
+    def key(self):
+        return self.dtype, self.reflected, str(self.initial_value)
+
+    @property
+    def iterator_type(self):
+        return BaseContainerIterator(self)
+
+
+class ListType(MutableSequence):
+    """numba's type of a typed List (``cujit.typed.List``): ``ListType[int64]``."""
+
+    mutable = True
+
+    def __init__(self, itemty, core_name=None):
+        self.item_type = self.dtype = itemty
+        super().__init__(core_name or "ListType[%s]" % (itemty,))
+
+    @property
+    def key(self):
+        return self.item_type
+
+    @property
+    def iterator_type(self):
+        return BaseContainerIterator(self)
