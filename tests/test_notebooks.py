@@ -18,6 +18,9 @@ def test_there_are_notebooks():
     assert len(NOTEBOOKS) >= 3
 
 
+# a Jupyter kernel per notebook: run by dev/test.sh (and on the GPU by dev/gpu_suite.sh's
+# notebooks/run.py), not again under the sanitizers
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=os.path.basename)
 def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # cache=True cells write here

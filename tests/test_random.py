@@ -243,6 +243,7 @@ def test_numbas_streams_agree_for_random_and_normal():
         np.testing.assert_array_equal(g, w)
 
 
+@pytest.mark.slow  # compiles every generator in numba too: dev/test.sh, not the sanitizers
 def test_result_types_and_shapes_are_numbas(nrt_balanced):
     numba = pytest.importorskip("numba")
     cases = [lambda: np.random.random(), lambda: np.random.random(3),
