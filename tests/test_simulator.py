@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
@@ -17,6 +19,7 @@ def _run(args, extra_env, stdin=None, timeout=120):
                           text=True, timeout=timeout, cwd=ROOT)
 
 
+@pytest.mark.slow  # the seed kernels in Python threads: dev/test.sh, not under the sanitizers
 def test_simulator_runs_the_seed_kernels_and_the_checks():
     r = _run([os.path.join(HERE, "simulator_checks.py")], {"CUJIT_ENABLE_CUDASIM": "1"})
     assert r.returncode == 0 and "ALL OK" in r.stdout, r.stdout[-3000:] + r.stderr[-3000:]

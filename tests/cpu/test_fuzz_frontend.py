@@ -24,7 +24,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not H.HAVE_COMPILER, reason=H.SKIP_REASON)
 
-# one generator for both fuzzers: tests/fuzz/fuzzgen.py (the seeded run there covers 5,000
+# one generator for both fuzzers: tests/fuzz/fuzzgen.py (the seeded run there covers 2,500
 # programs with edge values in child processes; this one lets hypothesis shrink a failure)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "fuzz"))
@@ -58,7 +58,7 @@ def test_fuzz_quick(src, arg_sets):
 
 
 @pytest.mark.slow
-@fuzz_settings(max_examples=1500)
+@fuzz_settings(max_examples=750)
 @given(programs(), st.lists(ARGS, min_size=1, max_size=3))
 def test_fuzz_many(src, arg_sets):
     check_program(src, arg_sets)
