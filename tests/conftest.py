@@ -1,5 +1,8 @@
 import os
+import signal
 import sys
+import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -11,6 +14,24 @@ if not hasattr(np, "row_stack"):
 
 # run from a checkout without installing: the in-place build lives in pkg/
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pkg"))
+
+
+@pytest.fixture(autouse=True)
+def _sigint_as_python_has_it(request):
+    """After each test, SIGINT is Python's own again and not blocked in the main thread. An
+    ignored or blocked SIGINT survives fork and exec, so a test (or a library it drives) that
+    left one behind made later tests' child processes deaf to Ctrl-C (the interrupt tests then
+    hung or read 'not interrupted'); the test that did is named in a warning."""
+    yield
+    if threading.current_thread() is not threading.main_thread():
+        return
+    changed = signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    if changed:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if changed or blocked:
+        warnings.warn(f"{request.node.nodeid} left SIGINT "
+                      f"{'blocked' if blocked else 'handled elsewhere'}: restored")
 
 
 def _gpu_present():
