@@ -30,14 +30,14 @@ def event_time(cuda_events, fn, calls):
     return end(t0) / calls
 
 
-def cujit_row(x):
-    from cujit import cuda
+def reduce_row(cuda, label, x, calls):
+    """The three timings of `cuda`'s reduce (cujit's or numba-cuda's: the same API)."""
     total = cuda.reduce(lambda a, b: a + b)
     d = cuda.to_device(x)
     res = cuda.device_array(1)
     want = x.sum()
     got = total(d)
-    assert abs(got - want) <= 1e-9 * abs(want), ("cujit", got, want)
+    assert abs(got - want) <= 1e-9 * abs(want), (label, got, want)
 
     def start():
         e = cuda.event()
@@ -51,10 +51,15 @@ def cujit_row(x):
         return cuda.event_elapsed_time(e0, e1) / 1e3
 
     return {
-        "to host": per_call(lambda: total(d), cuda.synchronize, CALLS),
-        "on device": per_call(lambda: total(d, res=res), cuda.synchronize, CALLS),
-        "GPU time": event_time((start, end, cuda.synchronize), lambda: total(d, res=res), CALLS),
+        "to host": per_call(lambda: total(d), cuda.synchronize, calls),
+        "on device": per_call(lambda: total(d, res=res), cuda.synchronize, calls),
+        "GPU time": event_time((start, end, cuda.synchronize), lambda: total(d, res=res), calls),
     }
+
+
+def cujit_row(x):
+    from cujit import cuda
+    return reduce_row(cuda, "cujit", x, CALLS)
 
 
 def cupy_row(x):
@@ -88,30 +93,7 @@ def numba_row(x):
     if not hasattr(np, "row_stack"):
         np.row_stack = np.vstack  # numba-cuda 0.30 with NumPy 2.5
     from numba import cuda
-    total = cuda.reduce(lambda a, b: a + b)
-    d = cuda.to_device(x)
-    res = cuda.device_array(1)
-    want = x.sum()
-    got = total(d)
-    assert abs(got - want) <= 1e-9 * abs(want), ("numba-cuda", got, want)
-
-    def start():
-        e = cuda.event()
-        e.record()
-        return e
-
-    def end(e0):
-        e1 = cuda.event()
-        e1.record()
-        e1.synchronize()
-        return cuda.event_elapsed_time(e0, e1) / 1e3
-
-    calls = CALLS // 10  # about 13x slower
-    return {
-        "to host": per_call(lambda: total(d), cuda.synchronize, calls),
-        "on device": per_call(lambda: total(d, res=res), cuda.synchronize, calls),
-        "GPU time": event_time((start, end, cuda.synchronize), lambda: total(d, res=res), calls),
-    }
+    return reduce_row(cuda, "numba-cuda", x, CALLS // 10)  # about 13x slower
 
 
 def floor_seconds(nbytes):
