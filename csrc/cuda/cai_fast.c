@@ -65,7 +65,7 @@ static int kind_of(PyTypeObject *tp) {
  * several per argument: making each name's str every time cost as much as the reads) */
 static PyObject *attr(PyObject *obj, const char *name) {
     static const char *texts[] = {"dtype", "shape", "strides", "data", "ptr", "is_cuda",
-                                  "requires_grad", "is_sparse"};
+                                  "requires_grad", "is_sparse", "_c_contiguous"};
     static PyObject *interned[sizeof(texts) / sizeof(texts[0])];
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
         if (texts[i] == name || strcmp(texts[i], name) == 0) {
@@ -76,6 +76,15 @@ static PyObject *attr(PyObject *obj, const char *name) {
         }
     }
     return PyObject_GetAttrString(obj, name);
+}
+
+/* Whether obj.name is True (1), False (0) or anything else (-1, no exception). */
+static int flag(PyObject *obj, const char *name) {
+    PyObject *v = attr(obj, name);
+    int f = v == Py_True ? 1 : v == Py_False ? 0 : -1;
+    Py_XDECREF(v);
+    PyErr_Clear();
+    return f;
 }
 
 /* out->data from an int pointer (a new reference, consumed); -1 + exception. */
@@ -93,6 +102,15 @@ static int take_pointer(PyObject *ptr, cj_cai *out) {
     }
     out->data = (CUdeviceptr)p;
     return 0;
+}
+
+/* A CuPy array's strides (a new reference): None, meaning C order, when its own flag says it
+ * is C-contiguous (building the strides tuple was a fifth of the read); NULL + exception. */
+static PyObject *cupy_strides(PyObject *obj) {
+    if (flag(obj, "_c_contiguous") == 1) {
+        return Py_NewRef(Py_None);
+    }
+    return attr(obj, "strides");
 }
 
 /* CuPy: dtype (a NumPy dtype), shape and strides (bytes), data.ptr. */
@@ -116,7 +134,7 @@ static int read_cupy(PyObject *obj, cj_cai *out) {
     if (!plain) {
         return 0;
     }
-    PyObject *shape = attr(obj, "shape"), *strides = shape ? attr(obj, "strides") : NULL;
+    PyObject *shape = attr(obj, "shape"), *strides = shape ? cupy_strides(obj) : NULL;
     int rc = strides != NULL && cj_cai_set_typestr(typestr, out) == 0 &&
                      cj_cai_set_layout(shape, strides, out) == 0
                  ? 0
@@ -159,15 +177,6 @@ static const char *torch_typestr(PyObject *dtype) {
         Py_DECREF(known_str); /* the dict keeps it */
     }
     return PyUnicode_AsUTF8(known_str);
-}
-
-/* Whether obj.name is True (1), False (0) or anything else (-1, no exception). */
-static int flag(PyObject *obj, const char *name) {
-    PyObject *v = attr(obj, name);
-    int f = v == Py_True ? 1 : v == Py_False ? 0 : -1;
-    Py_XDECREF(v);
-    PyErr_Clear();
-    return f;
 }
 
 /* A tensor's strides in bytes (a new tuple): stride() counts elements. */

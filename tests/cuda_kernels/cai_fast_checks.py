@@ -101,6 +101,28 @@ def check_cupy_and_torch_give_the_dicts_parameters():
     assert touch._launcher.loaded == loaded + 1 and params()[3:5] == [48, 8]
 
 
+class ContiguousCupyArray(CupyArray):
+    """Says it is C-contiguous (CuPy's _c_contiguous): its strides are then C order and are not
+    read (building that tuple was a fifth of the read), so reading them fails the check."""
+    _c_contiguous = True
+
+    @property
+    def strides(self):
+        raise AssertionError("the strides were read")
+
+    @strides.setter
+    def strides(self, value):
+        pass
+
+
+def check_a_c_contiguous_cupy_array_skips_its_strides():
+    b = Tensor(0x20000, (4,), (1,), FakeDtype("float32"))
+    touch[1, 32](ContiguousCupyArray(0x10000, (4, 3), None, np.dtype("float64")), b)
+    assert params()[:5] == [0x10000, 4, 3, 24, 8], params()
+    touch[1, 32](ContiguousCupyArray(0x10000, (0, 3), None, np.dtype("float64")), b)
+    assert params()[1:5] == [0, 3, 24, 8], params()
+
+
 def check_bad_attributes_are_errors_not_crashes():
     b = Tensor(0x20000, (4,), (1,), FakeDtype("float32"))
     raises(ValueError, "negative extent", touch[1, 32],
