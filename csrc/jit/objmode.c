@@ -1,5 +1,6 @@
 /* objmode.c: `with objmode(...)` blocks at run time (numba.objmode; the block becomes a call,
- * pkg/cujit/withcontexts.py). Compiled CPU code calls cj_objmode_call at each block: it boxes
+ * pkg/cujit/withcontexts.py), and print() (the builtin called with no outputs; a constant
+ * string argument is passed as itself). Compiled CPU code calls cj_objmode_call at each: it boxes
  * the block's inputs (boxing.c: an array goes back as the object it came from), calls the
  * block's Python function under the GIL, and unboxes its outputs as their declared types,
  * checked as arguments are. A Python exception leaves the block as CJ_EXC_PYTHON, still set.
@@ -42,8 +43,13 @@ int cj_objmode_site(cj_lower_env *env, PyObject *block, const cj_type *const *ar
         PyMem_Free(site);
         return site ? -1 : (PyErr_NoMemory(), -1);
     }
-    site->func = PyObject_GetAttrString(block, "py_func");
-    site->outputs = site->func ? PyObject_GetAttrString(block, "outputs") : NULL;
+    if (PyCFunction_Check(block)) { /* print(): called as it is, returning None */
+        site->func = Py_NewRef(block);
+        site->outputs = PyTuple_New(0);
+    } else {
+        site->func = PyObject_GetAttrString(block, "py_func");
+        site->outputs = site->func ? PyObject_GetAttrString(block, "outputs") : NULL;
+    }
     site->argtypes = PyMem_Calloc((size_t)nargs + 1, sizeof(cj_type *));
     site->nargs = nargs;
     site->ret = ret;
@@ -147,7 +153,8 @@ static int unbox_outputs(const objmode_site *site, PyObject *result, void *out) 
 static PyObject *box_inputs(const objmode_site *site, void **in) {
     PyObject *args = PyTuple_New(site->nargs);
     for (int i = 0; args != NULL && i < site->nargs; i++) {
-        PyObject *item = cj_box(in[i], site->argtypes[i]);
+        const cj_type *t = site->argtypes[i]; /* a compile-time constant is its object */
+        PyObject *item = t->kind == CJ_CONST_OBJ ? Py_NewRef(t->obj) : cj_box(in[i], t);
         if (item == NULL) {
             Py_CLEAR(args);
             break;

@@ -72,7 +72,10 @@ static int calls_builtin(const cj_instr *in, int id) {
  * has a state per thread: each worker draws from its own.) */
 static const char *forbidden(const cj_instr *in) {
     const cj_call *call = in->op == CJ_I_CALL ? in->resolved : NULL;
-    return call != NULL && call->kind == CJ_CALL_OBJMODE ? "an objmode block" : NULL;
+    if (call == NULL || call->kind != CJ_CALL_OBJMODE) {
+        return NULL;
+    }
+    return PyCFunction_Check((PyObject *)call->callee) ? "print()" : "an objmode block";
 }
 
 /* The successors of block b that typing kept. */

@@ -422,8 +422,6 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_B_OP_TRUTH:
         *out = n == 1 && cj_rule_has_truth(a) ? cj_t_bool : NULL;
         return *out ? 1 : cj_no_match(c, in, name);
-    case CJ_B_PRINT:
-        return cj_unsupported_error(c, in, "print() is not supported on the CPU target yet");
     default:
         return cj_no_match(c, in, name);
     }
@@ -498,8 +496,9 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return rc;
     }
     int numpy = strcmp(b->module, "numpy") == 0;
-    if (id == CJ_B_SORTED) {
-        return cj_type_list_builtin(c, in, id, out); /* lists.c: reverse= */
+    if (id == CJ_B_SORTED || id == CJ_B_PRINT) { /* lists.c: reverse=; Python's print */
+        return id == CJ_B_SORTED ? cj_type_list_builtin(c, in, id, out)
+                                 : cj_type_print_call(c, in, out); /* objmode_typing.c */
     }
     if (in->index > 0) {
         return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);

@@ -1,8 +1,9 @@
-/* objmode_typing.c: the call a `with objmode(...)` block became (pkg/cujit/withcontexts.py).
- * The callee is an ObjModeBlock: its inputs must be values Python can see (numbers, arrays,
- * None, tuples of them), and the call's type is the outputs' declared type, which the block
- * resolves (`_cujit_type_()`: none, one type, or a tuple). CPU only: CUDA code cannot call
- * into Python. */
+/* objmode_typing.c: calls from compiled CPU code into Python. The call a `with objmode(...)`
+ * block became (pkg/cujit/withcontexts.py): the callee is an ObjModeBlock, its inputs must be
+ * values Python can see (numbers, arrays, None, tuples of them), and the call's type is the
+ * outputs' declared type, which the block resolves (`_cujit_type_()`: none, one type, or a
+ * tuple). And print(): Python's own print of the boxed arguments (numba prints through
+ * sys.stdout too, so a notebook shows it). CPU only: CUDA code cannot call into Python. */
 #include "typing/infer_internal.h"
 
 int cj_is_objmode_block(PyObject *obj) {
@@ -99,5 +100,48 @@ int cj_type_objmode_call(cj_infer_ctx *c, cj_instr *in, PyObject *block, const c
     }
     call->callee = block;
     *out = ret;
+    return 1;
+}
+
+/* Whether print() can show a value of type `t`: what boxing.c boxes, and constant strings. */
+static int printable(const cj_type *t) {
+    switch (t->kind) {
+    case CJ_LIST:
+    case CJ_RECORD:
+        return 1;
+    case CJ_CONST_OBJ:
+        return PyUnicode_Check(t->obj);
+    case CJ_TUPLE:
+        for (int i = 0; i < t->n; i++) {
+            if (!printable(t->items[i])) {
+                return 0;
+            }
+        }
+        return 1;
+    default:
+        return crosses_to_python(t);
+    }
+}
+
+int cj_type_print_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    if (in->index > 0) {
+        return cj_unsupported_error(c, in, "cujit's print() function implementation does not "
+                                           "support keyword arguments.");
+    }
+    for (int i = 1; i < in->nargs; i++) {
+        const cj_type *t = cj_vt(c, in->args[i]);
+        if (!printable(t)) {
+            return cj_unsupported_error(c, in, "print() of a value of type %s is not supported "
+                                               "(numbers, strings, arrays, lists, records, None "
+                                               "and tuples of them are)", t->name);
+        }
+    }
+    PyObject *print = PyDict_GetItemString(PyEval_GetBuiltins(), "print"); /* borrowed */
+    cj_call *call = print ? cj_plain_call(c, in, CJ_CALL_OBJMODE, -1) : NULL;
+    if (call == NULL || cj_ir_keep(c->ir, print) == NULL) {
+        return PyErr_Occurred() ? -1 : cj_typing_error(c, in, "no builtin print()");
+    }
+    call->callee = print;
+    *out = cj_t_none;
     return 1;
 }
