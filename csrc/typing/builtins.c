@@ -478,8 +478,11 @@ static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_ty
 static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const cj_builtin_info *b = &cj_builtin_table[id];
     int n = in->nargs - 1;
-    if (cj_builtin_makes_array(id)) { /* array_new.c: keywords too */
-        return cj_type_array_new(c, in, id, out);
+    /* keywords: array_new.c, sorted's reverse= (lists.c), print's (objmode_typing.c) */
+    if (cj_builtin_makes_array(id) || id == CJ_B_SORTED || id == CJ_B_PRINT) {
+        return id == CJ_B_SORTED  ? cj_type_list_builtin(c, in, id, out)
+               : id == CJ_B_PRINT ? cj_type_print_call(c, in, out)
+                                  : cj_type_array_new(c, in, id, out);
     }
     if (cj_builtin_random(id) || cj_builtin_py_random(id)) { /* np.random, random */
         return cj_builtin_random(id) ? cj_type_array_random(c, in, id, out)
@@ -496,10 +499,6 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return rc;
     }
     int numpy = strcmp(b->module, "numpy") == 0;
-    if (id == CJ_B_SORTED || id == CJ_B_PRINT) { /* lists.c: reverse=; Python's print */
-        return id == CJ_B_SORTED ? cj_type_list_builtin(c, in, id, out)
-                                 : cj_type_print_call(c, in, out); /* objmode_typing.c */
-    }
     if (in->index > 0) {
         return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
     }
