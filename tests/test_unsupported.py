@@ -16,8 +16,9 @@ def plain(x):
 
 
 CASES = [
-    ("try", "def f(x):\n    try:\n        return x\n    except Exception:\n        return 0\n",
-     (1,), UnsupportedError, "try/except"),
+    ("except_as", "def f(x):\n    try:\n        return 1 // x\n    except Exception as e:\n"
+     "        return 0\n", (1,), UnsupportedError,
+     "Exception object cannot be stored into variable (e)."),
     ("with", "def f(x):\n    with open('x') as g:\n        return x\n", (1,), UnsupportedError,
      "with"),
     ("yield", "def f(x):\n    yield x\n", (1,), UnsupportedError, "generators"),

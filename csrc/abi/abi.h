@@ -41,6 +41,12 @@ void cj_exc_raise(int id);
 int cj_exc_register_at(int id, PyObject *exc);
 /* The exception registered at `id` (borrowed), or NULL. */
 PyObject *cj_exc_lookup(int id);
+/* try/except in compiled code (lower/lower_try.c), with or without the GIL held. The id a
+ * handler catches for `status`: a Python exception that is set (CJ_EXC_PYTHON) is taken out of
+ * the thread state and registered, so handlers deal only in ids. */
+int32_t cj_exc_catch(int32_t status);
+/* 1 when the exception of id `status` is an instance of the class registered at `cls_id`. */
+int32_t cj_exc_match(int32_t status, int32_t cls_id);
 /* Ids of the built-in errors (numba's messages). */
 enum {
     CJ_EXC_INT_DIV_ZERO = 1,  /* ZeroDivisionError('integer division by zero') */

@@ -2,7 +2,9 @@
  * the dispatcher raises a fresh exception from the entry: a class is called with no arguments,
  * an instance is rebuilt from its type and args (so tracebacks don't accumulate).
  * Ids are stable across processes (a hash of the exception's class and arguments), so cached
- * code can be loaded by another process: the built-in errors have fixed small ids. */
+ * code can be loaded by another process: the built-in errors have fixed small ids.
+ * try/except in compiled code asks here whether a caught id is an instance of a class (also
+ * registered by id), and turns a Python exception it catches into an id. */
 #include "abi/abi.h"
 
 #define FIRST_HASHED_ID 64
@@ -143,6 +145,41 @@ void cj_exc_raise(int id) {
         PyErr_SetObject((PyObject *)Py_TYPE(fresh), fresh);
         Py_DECREF(fresh);
     }
+}
+
+int32_t cj_exc_catch(int32_t status) {
+    if (status != CJ_EXC_PYTHON) {
+        return status;
+    }
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    int id = value != NULL ? cj_exc_register(value) : -1;
+    if (id < 0) { /* not describable: the handler sees a SystemError that says so */
+        PyErr_Clear();
+        PyObject *why = PyObject_CallFunction(PyExc_SystemError, "s", "cujit: an exception "
+                                              "caught in compiled code could not be kept");
+        id = why != NULL ? cj_exc_register(why) : -1;
+        Py_XDECREF(why);
+        PyErr_Clear();
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    PyGILState_Release(gil);
+    return id < 0 ? CJ_EXC_MEMORY : id;
+}
+
+int32_t cj_exc_match(int32_t status, int32_t cls_id) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject *exc = cj_exc_lookup(status), *cls = cj_exc_lookup(cls_id); /* borrowed */
+    int hit = exc != NULL && cls != NULL && PyErr_GivenExceptionMatches(exc, cls);
+    if (exc == NULL || cls == NULL) {
+        PyErr_Clear(); /* a lookup's failure is no match */
+    }
+    PyGILState_Release(gil);
+    return hit;
 }
 
 static int register_builtin(int id, PyObject *type, const char *message) {

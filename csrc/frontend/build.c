@@ -82,8 +82,8 @@ int cj_fe_bc_index_at(const cj_builder *b, int offset) {
 }
 
 /* The entry state of the block at bc index `k`, given the stack arriving there (the first
- * `depth` slots of b->stack); creates the block and queues it on first arrival. */
-static cj_entry_state *arrive(cj_builder *b, int k, int depth) {
+ * `depth` slots of `stack`); creates the block and queues it on first arrival. */
+cj_entry_state *cj_fe_arrive(cj_builder *b, int k, int depth, const int *stack) {
     cj_entry_state *e = &b->entry[k];
     if (e->started) {
         if (e->depth != depth) {
@@ -101,12 +101,12 @@ static cj_entry_state *arrive(cj_builder *b, int k, int depth) {
         return NULL;
     }
     for (int i = 0; i < depth; i++) {
-        if (b->stack[i] < CJ_NULL) {
+        if (stack[i] < CJ_NULL) {
             cj_unsupported_at(b->ir, b->line, "a comprehension whose iterable branches "
                                               "(build the iterable first)");
             return NULL;
         }
-        if (b->stack[i] == CJ_NULL) {
+        if (stack[i] == CJ_NULL) {
             e->slots[i] = CJ_NULL;
             continue;
         }
@@ -117,6 +117,7 @@ static cj_entry_state *arrive(cj_builder *b, int k, int depth) {
             return NULL;
         }
         CJ_VAR(b->ir, e->slots[i])->is_temp = 1;
+        CJ_VAR(b->ir, e->slots[i])->caught = CJ_VAR(b->ir, stack[i])->caught;
     }
     b->worklist[b->nwork++] = k;
     return e;
@@ -153,7 +154,7 @@ int cj_fe_jump_to(cj_builder *b, int offset, int depth) {
     if (k < 0) {
         return -1;
     }
-    cj_entry_state *e = arrive(b, k, depth);
+    cj_entry_state *e = cj_fe_arrive(b, k, depth, b->stack);
     if (e == NULL || emit_edge_copies(b, e) < 0) {
         return -1;
     }
@@ -172,7 +173,7 @@ static int edge_block(cj_builder *b, int offset, int depth) {
     if (k < 0) {
         return -1;
     }
-    cj_entry_state *e = arrive(b, k, depth);
+    cj_entry_state *e = cj_fe_arrive(b, k, depth, b->stack);
     if (e == NULL) {
         return -1;
     }
@@ -184,6 +185,7 @@ static int edge_block(cj_builder *b, int offset, int depth) {
     if (edge < 0) {
         return -1;
     }
+    CJ_BLOCK(b->ir, edge)->handler = b->try_handler; /* its source's (only copies here) */
     b->cur = edge;
     int rc = emit_edge_copies(b, e);
     cj_instr *in = rc < 0 ? NULL : cj_fe_emit(b, CJ_I_JUMP, -1, 0, NULL);
@@ -232,6 +234,9 @@ static int build_block(cj_builder *b, int k) {
     b->cur = e->block;
     b->sp = e->depth;
     memcpy(b->stack, e->slots, sizeof(int) * (size_t)e->depth);
+    if (cj_fe_enter_try(b, k, e) < 0) { /* build_try.c */
+        return -1;
+    }
     for (int i = k; i < b->bc.n; i++) {
         const cj_bc *in = &b->bc.ins[i];
         if (i > k && b->leader[i]) { /* fall through into the next block */
@@ -250,6 +255,9 @@ static int build_block(cj_builder *b, int k) {
 /* Marks block leaders: jump targets and what follows a branch or block end. */
 int cj_fe_find_leaders(cj_builder *b) {
     b->leader[0] = 1;
+    if (cj_fe_try_leaders(b) < 0) { /* build_try.c: where try ranges start and end */
+        return -1;
+    }
     for (int i = 0; i < b->bc.n; i++) {
         const cj_bc *in = &b->bc.ins[i];
         if (in->jump >= 0) {
@@ -267,20 +275,6 @@ int cj_fe_find_leaders(cj_builder *b) {
         }
     }
     return 0;
-}
-
-/* 3.12 inlines comprehensions (PEP 709) with an exception handler that only restores the
- * iteration variable and re-raises: never reached by cujit's code (which raises by returning),
- * so such a table is allowed; try/except and with statements are not. */
-static int only_comprehension_handlers(const cj_builder *b) {
-    int fast_and_clear = 0, other = 0;
-    for (int i = 0; i < b->bc.n; i++) {
-        const char *name = b->bc.ins[i].name;
-        fast_and_clear |= strcmp(name, "LOAD_FAST_AND_CLEAR") == 0;
-        other |= strcmp(name, "PUSH_EXC_INFO") == 0 || strcmp(name, "BEFORE_WITH") == 0 ||
-                 strcmp(name, "CHECK_EXC_MATCH") == 0;
-    }
-    return fast_and_clear && !other;
 }
 
 static int reject_unsupported_function(cj_func_ir *ir, PyCodeObject *code) {
@@ -334,6 +328,7 @@ static int make_locals(cj_builder *b) {
 static int builder_init(cj_builder *b, cj_func_ir *ir, PyObject *pyfunc) {
     memset(b, 0, sizeof(*b));
     b->ir = ir;
+    b->try_handler = -1;
     b->code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
     b->globals = PyFunction_GetGlobals(pyfunc);
     b->builtins = PyDict_GetItemString(b->globals, "__builtins__");
@@ -353,16 +348,7 @@ static int builder_init(cj_builder *b, cj_func_ir *ir, PyObject *pyfunc) {
         reject_unsupported_function(ir, b->code) < 0) {
         return -1;
     }
-    if (cj_fe_setup(b) < 0) {
-        return -1;
-    }
-    if (PyBytes_GET_SIZE(b->code->co_exceptiontable) > 0 && !only_comprehension_handlers(b)) {
-        return cj_unsupported_at(ir, ir->firstline,
-                                 "cujit does not support try/except or with statements (but "
-                                 "for `with objmode(...)` blocks in CPU code, which need the "
-                                 "function's source file)");
-    }
-    return 0;
+    return cj_fe_setup(b) < 0 || cj_fe_read_exception_table(b) < 0 ? -1 : 0; /* build_try.c */
 }
 
 int cj_fe_setup(cj_builder *b) {

@@ -144,6 +144,7 @@ int cj_fe_inline_comprehension(cj_builder *b, int iter, int cont) {
     inner.builtins = b->builtins;
     inner.outer = b;
     inner.cont = cont;
+    inner.try_handler = b->try_handler;
     inner.line = b->line;
     b->made_code = NULL;
     if (cj_fe_setup(&inner) < 0 || cj_fe_find_leaders(&inner) < 0 ||

@@ -18,7 +18,15 @@ typedef struct cj_entry_state {
     int block;     /* IR block */
     int depth;
     int *slots;    /* entry variable per stack slot, or CJ_NULL */
+    int catching;  /* an exception handler's entry (build_try.c): its last slot is the caught
+                    * exception, the one before the saved lasti when `lasti` */
+    int lasti;
 } cj_entry_state;
+
+/* One entry of co_exceptiontable, in byte offsets: [start, end) goes to target. */
+typedef struct cj_try_range {
+    int start, end, target, depth, lasti;
+} cj_try_range;
 
 typedef struct cj_builder {
     cj_func_ir *ir;
@@ -44,6 +52,10 @@ typedef struct cj_builder {
     PyObject *made_code;  /* LOAD_CONST's code object, then MAKE_FUNCTION's (borrowed) */
     struct cj_builder *outer; /* an inlined comprehension's (3.11): whose code it returns to */
     int cont;             /* ... at this byte offset of the outer code */
+    cj_try_range *ranges; /* co_exceptiontable (build_try.c) */
+    int nranges;
+    int try_handler;      /* the IR handler block of the block being built, or -1 (an inlined
+                           * comprehension's blocks take the handler of its call site) */
 } cj_builder;
 
 /* ---- build.c: the stack (-1 with SystemError on over/underflow) ---- */
@@ -67,6 +79,24 @@ int cj_fe_jump_to(cj_builder *b, int offset, int depth);
  * number of stack slots (the stack array holds the union). */
 int cj_fe_branch(cj_builder *b, int cond, int true_off, int true_depth, int false_off,
                  int false_depth);
+
+/* The entry state of the block at bc index `k` for `depth` slots of `stack` arriving there:
+ * made and queued on first arrival (SystemError when a later arrival's depth differs). */
+cj_entry_state *cj_fe_arrive(cj_builder *b, int k, int depth, const int *stack);
+
+/* ---- build_try.c: try/except/finally ---- */
+int cj_fe_read_exception_table(cj_builder *b); /* b->ranges; -1 with an exception */
+int cj_fe_try_leaders(cj_builder *b);          /* marks range starts, ends and handlers */
+/* At the start of building the block at bc index `k` (entry `e`): a handler's own start (the
+ * caught exception), then this block's handler: its entry slots copied, the block marked. */
+int cj_fe_enter_try(cj_builder *b, int k, const cj_entry_state *e);
+int cj_fe_op_PUSH_EXC_INFO(cj_builder *b, const cj_bc *in);
+int cj_fe_op_CHECK_EXC_MATCH(cj_builder *b, const cj_bc *in);
+int cj_fe_op_POP_EXCEPT(cj_builder *b, const cj_bc *in);
+int cj_fe_op_RERAISE(cj_builder *b, const cj_bc *in);
+int cj_fe_reraise_current(cj_builder *b); /* a bare `raise` inside an except block */
+/* UnsupportedError when `v` (to be stored in a named variable) is a caught exception. */
+int cj_fe_check_not_caught(cj_builder *b, int v, int local);
 
 /* ---- build.c: the driver, for the inlined code of comprehensions too ---- */
 /* Decodes b->code and allocates the per-instruction state (b->ir, b->code set). */

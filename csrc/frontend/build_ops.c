@@ -196,6 +196,9 @@ static int op_STORE_FAST(cj_builder *b, const cj_bc *in) {
     if (v == CJ_NULL) {
         return 0; /* LOAD_FAST_AND_CLEAR's saved value */
     }
+    if (cj_fe_check_not_caught(b, v, b->locals[in->arg]) < 0) { /* except E as e */
+        return -1;
+    }
     return cj_fe_emit(b, CJ_I_COPY, b->locals[in->arg], 1, &v) ? 0 : -1;
 }
 
@@ -732,9 +735,8 @@ static int op_RETURN_CONST(cj_builder *b, const cj_bc *in) {
 static int op_RAISE_VARARGS(cj_builder *b, const cj_bc *in) {
     b->ended = 1;
     if (in->arg != 1) {
-        return cj_unsupported_at(b->ir, b->line, in->arg == 0 ? "cujit does not support a "
-                                                                "bare 'raise' (re-raise)"
-                                                              : "cujit does not support "
+        return in->arg == 0 ? cj_fe_reraise_current(b) /* build_try.c */
+                            : cj_unsupported_at(b->ir, b->line, "cujit does not support "
                                                                 "'raise ... from ...'");
     }
     int v;
@@ -752,8 +754,7 @@ static const struct {
 } unsupported_names[] = {
     {"BUILD_SET", "sets"}, {"SET_ADD", "sets"}, {"BUILD_MAP", "dicts"},
     {"BUILD_CONST_KEY_MAP", "dicts"}, {"MAP_ADD", "dicts"}, {"DICT_UPDATE", "dicts"},
-    {"BEFORE_WITH", "with statements other than `with objmode(...)` blocks in CPU code"}, {"PUSH_EXC_INFO", "try/except"},
-    {"CHECK_EXC_MATCH", "try/except"}, {"RERAISE", "try/except"},
+    {"BEFORE_WITH", "with statements other than `with objmode(...)` blocks in CPU code"},
     {"YIELD_VALUE", "generators (yield)"}, {"RETURN_GENERATOR", "generators (yield)"},
     {"GET_YIELD_FROM_ITER", "generators (yield)"}, {"LOAD_BUILD_CLASS", "class definitions"},
     {"FORMAT_VALUE", "f-strings and string formatting"},
@@ -773,6 +774,11 @@ static int op_unsupported(cj_builder *b, const cj_bc *in) {
     return cj_unsupported_at(b->ir, b->line, "cujit does not support the bytecode %s",
                              in->name);
 }
+
+#define op_PUSH_EXC_INFO cj_fe_op_PUSH_EXC_INFO /* build_try.c */
+#define op_CHECK_EXC_MATCH cj_fe_op_CHECK_EXC_MATCH
+#define op_POP_EXCEPT cj_fe_op_POP_EXCEPT
+#define op_RERAISE cj_fe_op_RERAISE
 
 static const op_handler handlers[] = {
     [CJ_OP_UNKNOWN] = op_unsupported,

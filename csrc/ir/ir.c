@@ -67,6 +67,7 @@ int cj_ir_new_block(cj_func_ir *ir, int offset) {
     }
     b->offset = offset;
     b->reachable = 1;
+    b->handler = -1;
     return ir->blocks.len - 1;
 }
 

@@ -31,11 +31,16 @@ typedef enum cj_iop {
     CJ_I_STATIC_ITEM,  /* dst = args[0][index], for UNPACK_SEQUENCE (index is a constant) */
     CJ_I_GETITER,      /* dst = iter(args[0]) */
     CJ_I_ITERNEXT,     /* dst = next value of iterator args[0], dst2 = whether there was one */
+    CJ_I_CATCH,        /* dst = the status of the exception that brought control to this handler
+                        * block (try/except; its var is `caught`) */
+    CJ_I_EXC_MATCH,    /* dst = whether caught exception args[0] is an instance of args[1] (a
+                        * class or a tuple of classes known at compile time) */
     /* terminators */
     CJ_I_JUMP,         /* goto target */
     CJ_I_BRANCH,       /* if truth(args[0]) goto target else goto target2 */
     CJ_I_RETURN,       /* return args[0] */
-    CJ_I_RAISE,        /* raise args[0] (an exception class or instance known at compile time) */
+    CJ_I_RAISE,        /* raise args[0] (an exception class or instance known at compile time,
+                        * or a caught exception: re-raise) */
 } cj_iop;
 
 typedef enum cj_binop {
@@ -92,6 +97,7 @@ typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */
     cj_vec instrs;  /* of cj_instr */
     int reachable;  /* set by typing: 0 when pruned (a branch decided at compile time) */
+    int handler;    /* the block an exception raised here goes to (try/except), or -1 */
 } cj_block;
 
 typedef struct cj_var {
@@ -100,6 +106,7 @@ typedef struct cj_var {
     int line;              /* line of the first definition, for messages */
     const cj_type *type;   /* set by typing */
     int known;             /* typing: -1 unknown, else the compile-time truth value (pruning) */
+    int caught;            /* holds a caught exception (CJ_I_CATCH): never a named variable */
 } cj_var;
 
 typedef struct cj_func_ir {

@@ -97,6 +97,10 @@ static PyObject *format_rhs(const cj_func_ir *ir, const cj_instr *in) {
         return PyUnicode_FromFormat("getiter(%s)", vname(ir, a[0]));
     case CJ_I_ITERNEXT:
         return PyUnicode_FromFormat("iternext(%s)", vname(ir, a[0]));
+    case CJ_I_CATCH:
+        return PyUnicode_FromString("catch");
+    case CJ_I_EXC_MATCH:
+        return PyUnicode_FromFormat("exception_match(%s, %s)", vname(ir, a[0]), vname(ir, a[1]));
     case CJ_I_JUMP:
         return PyUnicode_FromFormat("jump %d", in->target);
     case CJ_I_BRANCH:
@@ -166,8 +170,12 @@ PyObject *cj_ir_dump(const cj_func_ir *ir, int typed) {
     }
     for (int b = 0; b < ir->blocks.len; b++) {
         const cj_block *block = &CJ_VEC_AT(ir->blocks, cj_block, b);
-        if (append(lines, PyUnicode_FromFormat("label %d (offset %d)%s:", b, block->offset,
-                                               block->reachable ? "" : " [pruned]")) < 0) {
+        char handler[32] = "";
+        if (block->handler >= 0) {
+            PyOS_snprintf(handler, sizeof(handler), " [except -> %d]", block->handler);
+        }
+        if (append(lines, PyUnicode_FromFormat("label %d (offset %d)%s%s:", b, block->offset,
+                                               handler, block->reachable ? "" : " [pruned]")) < 0) {
             goto fail;
         }
         for (int i = 0; i < block->instrs.len; i++) {

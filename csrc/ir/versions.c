@@ -124,7 +124,29 @@ static int successors(cj_block *blk, int *succ) {
     return 0;
 }
 
-/* Forward dataflow to a fixpoint: in[b] = union of out[pred]; out[b] = transfer(in[b]). */
+/* An exception can leave block b at any instruction: its handler sees what reached b and
+ * every definition b makes. Returns whether the handler's in-set grew. */
+static int merge_into_handler(versioning *v, int b, const uint64_t *in, const uint64_t *out) {
+    int h = CJ_BLOCK(v->ir, b)->handler, changed = 0;
+    uint64_t *hin = v->in + (size_t)h * (size_t)v->words;
+    for (int w = 0; w < v->words; w++) {
+        uint64_t merged = hin[w] | in[w] | out[w];
+        changed |= merged != hin[w];
+        hin[w] = merged;
+    }
+    cj_block *blk = CJ_BLOCK(v->ir, b);
+    for (int i = 0; i < blk->instrs.len; i++) {
+        int d = v->def_of_instr[v->instr_base[b] + i];
+        if (d >= 0 && !BIT_GET(hin, d)) {
+            BIT_SET(hin, d);
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* Forward dataflow to a fixpoint: in[b] = union of out[pred] (and of what reaches anywhere
+ * in a block whose handler b is); out[b] = transfer(in[b]). */
 static int reaching(versioning *v) {
     cj_func_ir *ir = v->ir;
     int nb = ir->blocks.len;
@@ -163,6 +185,9 @@ static int reaching(versioning *v) {
                         changed = 1;
                     }
                 }
+            }
+            if (CJ_BLOCK(ir, b)->handler >= 0 && merge_into_handler(v, b, in, out)) {
+                changed = 1;
             }
         }
     }

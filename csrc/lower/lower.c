@@ -62,7 +62,7 @@ int cj_store_var(cj_lower *L, int var, LLVMValueRef value, const cj_type *from) 
 }
 
 void cj_emit_raise(cj_lower *L, int id) {
-    cj_emit_return(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
+    cj_emit_fail(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
     LLVMPositionBuilderAtEnd(L->b, cj_new_bb(L, "after_raise"));
 }
 
@@ -71,7 +71,7 @@ void cj_emit_raise_if(cj_lower *L, LLVMValueRef cond, int id) {
     LLVMBasicBlockRef ok = cj_new_bb(L, "ok");
     LLVMBuildCondBr(L->b, cond, fail, ok);
     LLVMPositionBuilderAtEnd(L->b, fail);
-    cj_emit_return(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
+    cj_emit_fail(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
     LLVMPositionBuilderAtEnd(L->b, ok);
 }
 
@@ -93,7 +93,7 @@ void cj_emit_check_status(cj_lower *L, LLVMValueRef status) {
     LLVMBasicBlockRef ok = cj_new_bb(L, "ok");
     LLVMBuildCondBr(L->b, failed, fail, ok);
     LLVMPositionBuilderAtEnd(L->b, fail);
-    cj_emit_return(L, status);
+    cj_emit_fail(L, status);
     LLVMPositionBuilderAtEnd(L->b, ok);
 }
 
@@ -467,6 +467,9 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
         return lower_build_slice(L, in);
     case CJ_I_ITERNEXT:
         return lower_iternext(L, in);
+    case CJ_I_CATCH:
+    case CJ_I_EXC_MATCH:
+        return cj_lower_try(L, in); /* lower_try.c */
     case CJ_I_JUMP:
     case CJ_I_BRANCH:
     case CJ_I_RETURN:
@@ -510,6 +513,8 @@ static int make_slots(cj_lower *L) {
 int cj_lower_block(cj_lower *L, int i) {
     cj_block *blk = CJ_BLOCK(L->ir, i);
     LLVMPositionBuilderAtEnd(L->b, L->blocks[i]);
+    L->in_try = blk->handler >= 0;
+    L->handler = blk->handler;
     for (int k = 0; k < blk->instrs.len; k++) {
         if (L->env->at_line != NULL) {
             L->env->at_line(L->env, L->b, L->fn, CJ_INSTR(blk, k)->line);
@@ -521,6 +526,7 @@ int cj_lower_block(cj_lower *L, int i) {
     if (cj_block_terminator(blk) == NULL) {
         LLVMBuildUnreachable(L->b);
     }
+    L->in_try = 0;
     return 0;
 }
 

@@ -746,6 +746,10 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
 int cj_lower_raise(cj_lower *L, cj_instr *in) {
     cj_func_ir *ir = L->ir;
     const cj_type *t = vt(L, in->args[0]);
+    if (CJ_VAR(ir, in->args[0])->caught) { /* re-raise (lower_try.c) */
+        cj_emit_fail(L, cj_load_var(L, in->args[0]));
+        return 0;
+    }
     PyObject *exc = t->obj;
     int var = in->args[0];
     /* follow copies back to the instruction that made the value */
@@ -773,7 +777,7 @@ int cj_lower_raise(cj_lower *L, cj_instr *in) {
     if (id < 0) {
         return -1;
     }
-    cj_emit_return(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
+    cj_emit_fail(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
     return 0;
 }
 

@@ -29,6 +29,10 @@ typedef struct cj_lower {
     cj_vec held;                  /* cj_held: hidden owners (an iterator's array), lower_refs.c */
     unsigned char *ref_plan;      /* per variable: cj_refs_plan (lower_refs_plan.c) */
     struct cj_pranges *pranges;   /* parallel loops to outline (lower_prange.c), or NULL */
+    int in_try;                   /* the IR block lowered now has an exception handler (0 in
+                                   * functions made without blocks: zero-initialised) */
+    int handler;                  /* ... that block, when in_try */
+    LLVMValueRef caught_status;   /* lower_try.c: the status a handler catches, or NULL */
 } cj_lower;
 
 /* How a variable holding arrays counts references (lower_refs_plan.c). */
@@ -54,6 +58,10 @@ void cj_emit_raise_if(cj_lower *L, LLVMValueRef cond, int id);
 /* if (cond) raise type(text): an exception registered by its words (excinfo.c) and kept with
  * the function's (cj_exc_id); -1 with an exception. */
 int cj_emit_raise_text_if(cj_lower *L, LLVMValueRef cond, PyObject *type, const char *text);
+/* Raises `status`: to the current block's exception handler, else returns it (lower_try.c). */
+void cj_emit_fail(cj_lower *L, LLVMValueRef status);
+/* lower_try.c: CJ_I_CATCH and CJ_I_EXC_MATCH */
+int cj_lower_try(cj_lower *L, cj_instr *in);
 /* Propagates a callee's status: if (status != 0) return status. */
 void cj_emit_check_status(cj_lower *L, LLVMValueRef status);
 LLVMValueRef cj_const_value(cj_lower *L, PyObject *obj, const cj_type *t); /* NULL + exc */

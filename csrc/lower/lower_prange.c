@@ -291,7 +291,10 @@ static int classify(cj_lower *L, prange_loop *p, cj_instr **def) {
         cj_block *blk = CJ_BLOCK(L->ir, b);
         for (int k = 0; p->in_body[b] && k < blk->instrs.len; k++) {
             cj_instr *in = CJ_INSTR(blk, k);
-            const char *why = forbidden(in);
+            /* a try inside the body: its handler would be outside the outlined body */
+            const char *why = blk->handler != CJ_BLOCK(L->ir, p->header)->handler
+                                  ? "try/except"
+                                  : forbidden(in);
             if (why != NULL) {
                 return refuse(L, in, why);
             }

@@ -101,6 +101,8 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_py_random_seed", (void (*)(void))cj_py_random_seed},
         {"cj_py_random_gauss", (void (*)(void))cj_py_random_gauss},
         {"cj_py_random_swap", (void (*)(void))cj_py_random_swap},
+        {"cj_exc_catch", (void (*)(void))cj_exc_catch},
+        {"cj_exc_match", (void (*)(void))cj_exc_match},
     };
     enum { N = sizeof(runtime) / sizeof(runtime[0]) };
     LLVMJITCSymbolMapPair pairs[N];

@@ -363,8 +363,8 @@ static int type_return(cj_infer_ctx *c, cj_instr *in) {
 
 static int type_raise(cj_infer_ctx *c, cj_instr *in) {
     const cj_type *t = cj_vt(c, in->args[0]);
-    if (t == NULL) {
-        return 0;
+    if (t == NULL || CJ_VAR(c->ir, in->args[0])->caught) {
+        return t == NULL ? 0 : 1; /* a caught exception: raised again */
     }
     PyObject *obj = t->kind == CJ_CONST_OBJ ? t->obj : NULL;
     int is_class = obj && PyType_Check(obj) &&
@@ -545,6 +545,9 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return cj_type_getiter(c, in, out);
     case CJ_I_ITERNEXT:
         return type_iternext(c, in, out);
+    case CJ_I_CATCH:
+    case CJ_I_EXC_MATCH:
+        return cj_type_try(c, in, out); /* try_except.c */
     default:
         CJ_UNREACHABLE("unknown IR op");
         return -1;
@@ -585,9 +588,10 @@ static int type_instr(cj_infer_ctx *c, cj_instr *in) {
 }
 
 /* The blocks `blk` may go to: a branch whose condition is known at compile time goes to
- * one side only, one not typed yet to none; -1 for no target. */
-static void block_targets(cj_infer_ctx *c, cj_block *blk, int targets[2]) {
+ * one side only, one not typed yet to none; its exception handler; -1 for no target. */
+static void block_targets(cj_infer_ctx *c, cj_block *blk, int targets[3]) {
     targets[0] = targets[1] = -1;
+    targets[2] = blk->handler;
     cj_instr *t = cj_block_terminator(blk);
     if (t == NULL) {
         return;
@@ -622,9 +626,9 @@ static void walk_reachable(cj_infer_ctx *c) {
         cj_work_open_block(c, 0);
     }
     while (sp > 0) {
-        int targets[2];
+        int targets[3];
         block_targets(c, CJ_BLOCK(ir, w->stack[--sp]), targets);
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < 3; k++) {
             if (targets[k] >= 0 && !w->seen[targets[k]]) {
                 w->seen[targets[k]] = 1;
                 w->stack[sp++] = targets[k];
@@ -661,9 +665,9 @@ static int infer_round(cj_infer_ctx *c) {
         }
         w->typed[pos] = rc > 0;
         if (pos + 1 == w->first[b + 1]) {
-            int targets[2];
+            int targets[3];
             block_targets(c, CJ_BLOCK(c->ir, b), targets);
-            for (int k = 0; k < 2; k++) {
+            for (int k = 0; k < 3; k++) {
                 if (targets[k] >= 0 && !CJ_BLOCK(c->ir, targets[k])->reachable) {
                     cj_work_open_block(c, targets[k]);
                     c->changed = 1;

@@ -119,6 +119,8 @@ int cj_reduction_by_name(const char *name); /* the builtin id of a.<name>(), or 
 int cj_is_objmode_block(PyObject *obj);
 int cj_type_objmode_call(cj_infer_ctx *c, cj_instr *in, PyObject *block, const cj_type **out);
 int cj_type_print_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out); /* CPU print() */
+/* try_except.c: CJ_I_CATCH and CJ_I_EXC_MATCH */
+int cj_type_try(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 /* The binary operator (cj_binop) of operator.add/iadd/... */
 int cj_binop_of_builtin(int id);
 int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
