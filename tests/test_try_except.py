@@ -235,7 +235,18 @@ def objmode_error(x):
     return y
 
 
+def comprehension_in_try(n):
+    # 3.12 inlines the comprehension with its own handler: the try's catches through it
+    try:
+        items = [10 // (i - 2) for i in range(n)]
+        r = len(items)
+    except ZeroDivisionError:
+        r = -1
+    return r
+
+
 CASES = [
+    (comprehension_in_try, [(2,), (5,)]),
     (by_class, [(0,), (3,), (-4,)]),
     (by_exception, [(0,), (2,)]),
     (bare, [(0,), (5,)]),
