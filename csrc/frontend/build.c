@@ -55,6 +55,9 @@ cj_instr *cj_fe_emit_push(cj_builder *b, cj_iop op, int nargs, const int *args) 
 }
 
 int cj_fe_check_value(cj_builder *b, int v) {
+    if (cj_fe_is_made(v)) {
+        return cj_fe_refuse_made(b); /* build_closure.c */
+    }
     if (v < 0) { /* CJ_NULL, or a comprehension's marker used as a value */
         return cj_unsupported_at(b->ir, b->line, "cujit cannot compile this construct "
                                                  "(a NULL reached a value position)");
@@ -102,6 +105,10 @@ cj_entry_state *cj_fe_arrive(cj_builder *b, int k, int depth, const int *stack) 
     }
     for (int i = 0; i < depth; i++) {
         if (stack[i] < CJ_NULL) {
+            if (cj_fe_is_made(stack[i])) {
+                cj_fe_refuse_made(b);
+                return NULL;
+            }
             cj_unsupported_at(b->ir, b->line, "a comprehension whose iterable branches "
                                               "(build the iterable first)");
             return NULL;
@@ -329,6 +336,7 @@ static int builder_init(cj_builder *b, cj_func_ir *ir, PyObject *pyfunc) {
     memset(b, 0, sizeof(*b));
     b->ir = ir;
     b->try_handler = -1;
+    b->outer_handler = -1;
     b->code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
     b->globals = PyFunction_GetGlobals(pyfunc);
     b->builtins = PyDict_GetItemString(b->globals, "__builtins__");
@@ -353,7 +361,7 @@ static int builder_init(cj_builder *b, cj_func_ir *ir, PyObject *pyfunc) {
 
 int cj_fe_setup(cj_builder *b) {
     cj_func_ir *ir = b->ir;
-    if (cj_decode(&ir->arena, b->code, &b->bc) < 0) {
+    if (cj_decode(&ir->arena, b->code, &b->bc) < 0 || cj_fe_scan_function_locals(b) < 0) {
         return -1;
     }
     int n = b->bc.n + 1;

@@ -65,6 +65,9 @@ int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in) {
     }
     PyCodeObject *co = (PyCodeObject *)b->made_code;
     const char *name = co != NULL ? PyUnicode_AsUTF8(co->co_name) : NULL;
+    if (code == CJ_CODE_MARK && name != NULL && (name[0] != '<' || !strcmp(name, "<lambda>"))) {
+        return cj_fe_make_inner_function(b, in, closure); /* build_closure.c */
+    }
     if (code != CJ_CODE_MARK || closure != CJ_CELL_MARK || (in->arg & ~8) != 0 ||
         name == NULL || strcmp(name, "<listcomp>") != 0) {
         PyErr_Clear();
@@ -144,7 +147,7 @@ int cj_fe_inline_comprehension(cj_builder *b, int iter, int cont) {
     inner.builtins = b->builtins;
     inner.outer = b;
     inner.cont = cont;
-    inner.try_handler = b->try_handler;
+    inner.outer_handler = b->try_handler;
     inner.line = b->line;
     b->made_code = NULL;
     if (cj_fe_setup(&inner) < 0 || cj_fe_find_leaders(&inner) < 0 ||

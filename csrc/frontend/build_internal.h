@@ -12,6 +12,8 @@
 #define CJ_CODE_MARK (-2)
 #define CJ_CELL_MARK (-3)
 #define CJ_FUNC_MARK (-4)
+/* An inner function or lambda (build_closure.c): CJ_MADE_BASE - its index, down to -79 */
+#define CJ_MADE_BASE (-16)
 
 typedef struct cj_entry_state {
     int started;   /* an IR block exists and its entry stack is fixed */
@@ -54,8 +56,12 @@ typedef struct cj_builder {
     int cont;             /* ... at this byte offset of the outer code */
     cj_try_range *ranges; /* co_exceptiontable (build_try.c) */
     int nranges;
-    int try_handler;      /* the IR handler block of the block being built, or -1 (an inlined
-                           * comprehension's blocks take the handler of its call site) */
+    int try_handler;      /* the IR handler block of the block being built, or -1 */
+    int outer_handler;    /* that of a block outside every try range: -1, or for inlined code
+                           * (a comprehension, an inner function) its call site's */
+    void *made;           /* build_closure.c: the functions MAKE_FUNCTION made (outermost) */
+    int nmade;
+    int *fn_binding;      /* per local: whether it holds an inner function, and which */
 } cj_builder;
 
 /* ---- build.c: the stack (-1 with SystemError on over/underflow) ---- */
@@ -97,6 +103,21 @@ int cj_fe_op_RERAISE(cj_builder *b, const cj_bc *in);
 int cj_fe_reraise_current(cj_builder *b); /* a bare `raise` inside an except block */
 /* UnsupportedError when `v` (to be stored in a named variable) is a caught exception. */
 int cj_fe_check_not_caught(cj_builder *b, int v, int local);
+
+/* ---- build_closure.c: inner functions and lambdas, inlined where they are called ---- */
+int cj_fe_push_value(cj_builder *b, PyObject *v, PyObject *name); /* build_ops.c */
+int cj_fe_is_made(int v);          /* whether a stack value is an inner function's marker */
+int cj_fe_refuse_made(cj_builder *b); /* UnsupportedError: a function used as a value */
+int cj_fe_scan_function_locals(cj_builder *b); /* b->fn_binding, before building */
+int cj_fe_load_function_local(cj_builder *b, int local);
+int cj_fe_store_function_local(cj_builder *b, int local, int v);
+/* MAKE_FUNCTION of a function other than a 3.11 comprehension's (closure: its cells popped) */
+int cj_fe_make_inner_function(cj_builder *b, const cj_bc *in, int closure);
+/* A call of marker `marker` with `nargs` args (the last b->kwnames of them by keyword): its
+ * code built inline, returning to byte offset `cont` with the value pushed. */
+int cj_fe_inline_call(cj_builder *b, int marker, const int *args, int nargs, int cont);
+int cj_fe_op_LOAD_DEREF(cj_builder *b, const cj_bc *in);
+int cj_fe_op_STORE_DEREF(cj_builder *b, const cj_bc *in);
 
 /* ---- build.c: the driver, for the inlined code of comprehensions too ---- */
 /* Decodes b->code and allocates the per-instruction state (b->ir, b->code set). */

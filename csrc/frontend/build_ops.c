@@ -23,7 +23,7 @@ static int is_frozen_constant(PyObject *v) {
 
 /* Pushes a compile-time value: numbers/tuples/strings/None as constants, arrays as read-only
  * constants, anything else as a global object for typing to resolve. */
-static int push_value(cj_builder *b, PyObject *v, PyObject *name) {
+int cj_fe_push_value(cj_builder *b, PyObject *v, PyObject *name) {
     if (cj_ir_keep(b->ir, v) == NULL) {
         return -1;
     }
@@ -67,69 +67,7 @@ static int load_global(cj_builder *b, PyObject *name) {
         }
         return -1;
     }
-    return push_value(b, v, name);
-}
-
-/* LOAD_DEREF: -> value (a cell variable that comprehensions read, a local here; a free
- * variable's current cell contents, frozen like a global) */
-static int op_LOAD_DEREF(cj_builder *b, const cj_bc *in) {
-    PyObject *name = PyObject_CallMethod((PyObject *)b->code, "_varname_from_oparg", "i",
-                                         in->arg);
-    if (name == NULL) {
-        return -1;
-    }
-    int cell = cj_fe_cell_var(b, name); /* build_inline.c */
-    if (cell >= 0) {
-        Py_DECREF(name);
-        return cj_fe_emit_push(b, CJ_I_COPY, 1, &cell) ? 0 : -1;
-    }
-    while (b->outer != NULL) { /* an inlined comprehension's: its function's free variable */
-        b = b->outer;
-    }
-    PyObject *freevars = PyObject_GetAttrString((PyObject *)b->code, "co_freevars");
-    Py_ssize_t idx = -1;
-    if (freevars != NULL) {
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(freevars); i++) {
-            if (PyUnicode_Compare(PyTuple_GET_ITEM(freevars, i), name) == 0) {
-                idx = i;
-            }
-        }
-        Py_DECREF(freevars);
-    }
-    PyObject *closure = PyFunction_GetClosure(b->ir->pyfunc); /* borrowed */
-    if (idx < 0 || closure == NULL || idx >= PyTuple_GET_SIZE(closure)) {
-        int rc = cj_unsupported_at(b->ir, b->line,
-                                   "cujit does not support variables captured by inner "
-                                   "functions ('%U')", name);
-        Py_DECREF(name);
-        return rc;
-    }
-    PyObject *v = PyCell_GET(PyTuple_GET_ITEM(closure, idx));
-    if (v == NULL) {
-        cj_ir_error(b->ir, cj_TypingError, b->line,
-                    "NameError: free variable '%U' referenced before assignment", name);
-        Py_DECREF(name);
-        return -1;
-    }
-    int rc = cj_ir_keep(b->ir, name) ? push_value(b, v, name) : -1;
-    Py_DECREF(name);
-    return rc;
-}
-
-/* STORE_DEREF: value -> (a cell variable, a local that comprehensions read) */
-static int op_STORE_DEREF(cj_builder *b, const cj_bc *in) {
-    PyObject *name = PyObject_CallMethod((PyObject *)b->code, "_varname_from_oparg", "i",
-                                         in->arg);
-    int v, cell = name ? cj_fe_cell_var(b, name) : -1;
-    Py_XDECREF(name);
-    if (name == NULL || cj_fe_pop(b, &v) < 0 || cj_fe_check_value(b, v) < 0) {
-        return -1;
-    }
-    if (cell < 0) {
-        return cj_unsupported_at(b->ir, b->line, "cujit does not support assignment to "
-                                                 "closure variables");
-    }
-    return cj_fe_emit(b, CJ_I_COPY, cell, 1, &v) ? 0 : -1;
+    return cj_fe_push_value(b, v, name);
 }
 
 /* ---- stack bookkeeping ---- */
@@ -176,6 +114,9 @@ static int op_SWAP(cj_builder *b, const cj_bc *in) {
 
 /* LOAD_FAST: -> value (a snapshot, so later stores do not change what was loaded) */
 static int op_LOAD_FAST(cj_builder *b, const cj_bc *in) {
+    if (b->fn_binding[in->arg] != 0) { /* an inner function's local (build_closure.c) */
+        return cj_fe_load_function_local(b, in->arg);
+    }
     int local = b->locals[in->arg];
     return cj_fe_emit_push(b, CJ_I_COPY, 1, &local) ? 0 : -1;
 }
@@ -190,11 +131,15 @@ static int op_LOAD_FAST_AND_CLEAR(cj_builder *b, const cj_bc *in) {
 /* STORE_FAST: value -> */
 static int op_STORE_FAST(cj_builder *b, const cj_bc *in) {
     int v;
-    if (cj_fe_pop(b, &v) < 0 || (v != CJ_NULL && cj_fe_check_value(b, v) < 0)) {
+    if (cj_fe_pop(b, &v) < 0 ||
+        (v != CJ_NULL && !cj_fe_is_made(v) && cj_fe_check_value(b, v) < 0)) {
         return -1;
     }
     if (v == CJ_NULL) {
         return 0; /* LOAD_FAST_AND_CLEAR's saved value */
+    }
+    if (b->fn_binding[in->arg] != 0 || cj_fe_is_made(v)) { /* build_closure.c */
+        return cj_fe_store_function_local(b, in->arg, v);
     }
     if (cj_fe_check_not_caught(b, v, b->locals[in->arg]) < 0) { /* except E as e */
         return -1;
@@ -257,7 +202,7 @@ static int op_LOAD_METHOD(cj_builder *b, const cj_bc *in) { return load_attr(b, 
 
 /* LOAD_ASSERTION_ERROR: -> AssertionError */
 static int op_LOAD_ASSERTION_ERROR(cj_builder *b, const cj_bc *in) {
-    return push_value(b, PyExc_AssertionError, NULL);
+    return cj_fe_push_value(b, PyExc_AssertionError, NULL);
 }
 
 /* ---- calls ---- */
@@ -279,6 +224,10 @@ static int op_CALL(cj_builder *b, const cj_bc *in) {
     if (first == CJ_FUNC_MARK && argc == 0) { /* 3.11: a list comprehension's function */
         b->sp -= 2;
         return cj_fe_inline_comprehension(b, second, in->next);
+    }
+    if (first == CJ_NULL && cj_fe_is_made(second)) { /* an inner function (build_closure.c) */
+        b->sp -= argc + 2;
+        return cj_fe_inline_call(b, second, &b->stack[b->sp + 2], argc, in->next);
     }
     int n = 0;
     args[n++] = first == CJ_NULL ? second : first;
@@ -527,7 +476,7 @@ static int op_STORE_SUBSCR(cj_builder *b, const cj_bc *in) {
 static int op_STORE_ATTR(cj_builder *b, const cj_bc *in) {
     PyObject *name = PyTuple_GetItem(b->code->co_names, in->arg); /* borrowed */
     int vo[3];
-    if (name == NULL || pop_n(b, 2, vo) < 0 || push_value(b, name, NULL) < 0 ||
+    if (name == NULL || pop_n(b, 2, vo) < 0 || cj_fe_push_value(b, name, NULL) < 0 ||
         cj_fe_pop(b, &vo[2]) < 0) {
         return -1;
     }
@@ -775,6 +724,8 @@ static int op_unsupported(cj_builder *b, const cj_bc *in) {
                              in->name);
 }
 
+#define op_LOAD_DEREF cj_fe_op_LOAD_DEREF /* build_closure.c */
+#define op_STORE_DEREF cj_fe_op_STORE_DEREF
 #define op_PUSH_EXC_INFO cj_fe_op_PUSH_EXC_INFO /* build_try.c */
 #define op_CHECK_EXC_MATCH cj_fe_op_CHECK_EXC_MATCH
 #define op_POP_EXCEPT cj_fe_op_POP_EXCEPT

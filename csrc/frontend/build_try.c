@@ -153,13 +153,10 @@ int cj_fe_enter_try(cj_builder *b, int k, const cj_entry_state *e) {
     if (e->catching && start_handler(b, e) < 0) {
         return -1;
     }
-    if (b->nranges == 0) { /* an inlined comprehension: its call site's handler */
+    const cj_try_range *r = b->nranges > 0 ? handler_range(b, b->bc.ins[k].start) : NULL;
+    if (r == NULL) { /* outside every range: inlined code takes its call site's handler */
+        b->try_handler = b->outer_handler;
         CJ_BLOCK(b->ir, b->cur)->handler = b->try_handler;
-        return 0;
-    }
-    const cj_try_range *r = handler_range(b, b->bc.ins[k].start);
-    b->try_handler = -1;
-    if (r == NULL) {
         return PyErr_Occurred() ? -1 : 0;
     }
     cj_entry_state *h = arrive_at_handler(b, r);
