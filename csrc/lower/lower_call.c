@@ -135,7 +135,11 @@ static LLVMValueRef minmax(cj_lower *L, cj_instr *in, const cj_call *call, int i
         LLVMPositionBuilderAtEnd(L->b, done);
         return LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, rt), acc_slot, "max");
     }
-    LLVMValueRef acc = arg_as(L, call, 0, rt);
+    LLVMValueRef acc;
+    if (cj_cuda_float_minmax(L, call, is_max, rt, &acc)) {
+        return acc;
+    }
+    acc = arg_as(L, call, 0, rt);
     for (int i = 1; acc && i < call->nargs; i++) {
         acc = cj_pick_minmax(L, is_max, acc, arg_as(L, call, i, rt), rt);
     }

@@ -367,6 +367,11 @@ int cj_lower_prange_header(cj_lower *L, int block); /* goes to the loop's exit *
 int cj_prange_at(cj_lower *L, const cj_instr *getiter); /* this GETITER starts one */
 int cj_lower_prange(cj_lower *L, cj_instr *getiter); /* outlines it and calls the pool */
 LLVMValueRef cj_lower_thread_query(cj_lower *L, int id); /* get_thread_id/get_num_threads() */
+/* CUDA's min(x, y)/max(x, y) of two float32/float64 values, as numba-cuda: libdevice's
+ * fmin/fmax (PTX min/max: a NaN operand yields the other). 1 with *out set, 0 (nothing
+ * emitted) when the call is not that form or the target is the CPU (lower_num.c). */
+int cj_cuda_float_minmax(cj_lower *L, const cj_call *call, int is_max, const cj_type *rt,
+                         LLVMValueRef *out);
 /* lower_call.c: max(acc, x) (is_max) or min(acc, x) of numbers of type t, Python's rule: acc
  * unless x compares greater (less). */
 LLVMValueRef cj_pick_minmax(cj_lower *L, int is_max, LLVMValueRef acc, LLVMValueRef x,
