@@ -356,6 +356,8 @@ LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
 int cj_cuda_lower_getattr(cj_lower *L, cj_instr *in);
 /* lower_libdevice.c: a call of a libdevice function (builtin CJ_CU_LIBDEVICE) */
 LLVMValueRef cj_cuda_lower_libdevice(cj_lower *L, cj_instr *in, const cj_call *call);
+/* lower_cuda_atomic.c: cuda.atomic.* (ids CJ_CU_ATOMIC_ADD..CJ_CU_ATOMIC_CAS2): the old value */
+LLVMValueRef cj_cuda_lower_atomic(cj_lower *L, const cj_call *call, int id);
 /* lower_cuda_sync.c: syncwarp, nanosleep, cooperative groups' sync (ids from CJ_CU_SYNCWARP) */
 LLVMValueRef cj_cuda_lower_sync(cj_lower *L, cj_instr *in, const cj_call *call, int id);
 

@@ -308,12 +308,13 @@ static int atomic_dtype_ok(int id, const cj_type *d) {
     int i32_64 = d->kind == CJ_INT && (d->bits == 32 || d->bits == 64);
     int f32_64 = d->kind == CJ_FLOAT && (d->bits == 32 || d->bits == 64);
     switch (id) {
-    case CJ_CU_ATOMIC_ADD:
+    case CJ_CU_ATOMIC_ADD: /* float16 (sm_70+ PTX): beyond numba-cuda */
     case CJ_CU_ATOMIC_SUB:
     case CJ_CU_ATOMIC_MAX:
     case CJ_CU_ATOMIC_MIN:
     case CJ_CU_ATOMIC_NANMAX:
     case CJ_CU_ATOMIC_NANMIN:
+        return i32_64 || f32_64 || d == cj_t_float16;
     case CJ_CU_ATOMIC_EXCH:
         return i32_64 || f32_64;
     case CJ_CU_ATOMIC_INC:
