@@ -411,10 +411,12 @@ static LLVMValueRef lower_misc(cj_lower *L, cj_instr *in, const cj_call *call, i
         LLVMValueRef args[3] = {x, y, z};
         return call_named(L, "llvm.fma.f16", LLVMTypeOf(x), args, 3);
     }
-    case CJ_CU_HMAX:
-        return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOGT, x, y, ""), x, y, "");
-    case CJ_CU_HMIN:
-        return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOLT, x, y, ""), x, y, "");
+    case CJ_CU_HMAX: /* PTX max.f16/min.f16: a NaN operand yields the other */
+    case CJ_CU_HMIN: {
+        LLVMValueRef wins = LLVMBuildFCmp(B, id == CJ_CU_HMAX ? LLVMRealOGT : LLVMRealOLT, x, y, "");
+        wins = LLVMBuildOr(B, wins, LLVMBuildFCmp(B, LLVMRealUNO, y, y, ""), "");
+        return LLVMBuildSelect(B, wins, x, y, "");
+    }
     case CJ_CU_HEQ:
         return LLVMBuildFCmp(B, LLVMRealOEQ, x, y, "");
     case CJ_CU_HNE:
@@ -430,7 +432,9 @@ static LLVMValueRef lower_misc(cj_lower *L, cj_instr *in, const cj_call *call, i
     case CJ_CU_HRCP:
         return LLVMBuildFDiv(B, cj_float_const(L, cj_t_float16, 1.0), x, "");
     default: { /* through float32 libdevice */
-        static const char *const fns[] = {"sqrt", "exp", "log", "sin", "cos", "floor", "ceil"};
+        static const char *const fns[] = {"sqrt",  "exp",  "log",   "sin",  "cos",
+                                          "floor", "ceil", "rsqrt", "exp2", "exp10",
+                                          "log2",  "log10", "trunc", "rint"};
         f32 = LLVMBuildFPExt(B, x, LLVMFloatTypeInContext(L->ctx), "");
         f32 = cj_math_call(L, fns[id - CJ_CU_HSQRT], cj_t_float32, 1, &f32);
         return LLVMBuildFPTrunc(B, f32, LLVMHalfTypeInContext(L->ctx), "");

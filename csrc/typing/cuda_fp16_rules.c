@@ -1,0 +1,20 @@
+/* cuda_fp16_rules.c: numba-cuda's typing of float16 operators in kernels (its cudadecl.py
+ * _fp16_binary_operator): a + - * / whose one operand is float16 and whose other converts to
+ * float16 exactly or safely (float16 itself, an 8-bit integer) computes in float16, as PTX
+ * add.f16 and friends; anything wider takes the usual rule (float64 for an int64 or a
+ * float64 literal). */
+#include "typing/infer_internal.h"
+
+static int fp16_safe(const cj_type *t) {
+    return t == cj_t_float16 || (t->kind == CJ_INT && t->bits == 8);
+}
+
+void cj_cuda_fp16_binop(int op, const cj_type *a, const cj_type *b, const cj_type **out,
+                        const cj_type **optype) {
+    int arith = op == CJ_ADD || op == CJ_SUB || op == CJ_MUL || op == CJ_TRUEDIV;
+    if (!arith || (a != cj_t_float16 && b != cj_t_float16) || !fp16_safe(a) || !fp16_safe(b)) {
+        return;
+    }
+    *out = cj_t_float16;
+    *optype = cj_t_float16;
+}
