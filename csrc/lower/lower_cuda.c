@@ -359,6 +359,8 @@ static LLVMValueRef int_intrinsic(cj_lower *L, const char *base, LLVMValueRef x,
     return call_named(L, name, LLVMTypeOf(x), args, with_flag ? 2 : 1);
 }
 
+static LLVMValueRef lower_fp16(cj_lower *L, const cj_call *call, int id, LLVMValueRef x);
+
 static LLVMValueRef lower_misc(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
     const cj_type *rt = in->rtype;
     const cj_type *a = vt(L, call->args[0]);
@@ -386,9 +388,12 @@ static LLVMValueRef lower_misc(cj_lower *L, cj_instr *in, const cj_call *call, i
         return LLVMBuildSelect(L->b, cj_truth(L, x, a), arg_as(L, call, 1, rt),
                                arg_as(L, call, 2, rt), "selp");
     default:
-        break;
+        return lower_fp16(L, call, id, x);
     }
-    /* fp16 */
+}
+
+/* cuda.fp16.*: half arithmetic as LLVM half ops; the rest through float32 libdevice. */
+static LLVMValueRef lower_fp16(cj_lower *L, const cj_call *call, int id, LLVMValueRef x) {
     LLVMBuilderRef B = L->b;
     LLVMValueRef y = call->nargs > 1 ? cj_load_var(L, call->args[1]) : NULL;
     LLVMValueRef z = call->nargs > 2 ? cj_load_var(L, call->args[2]) : NULL;
