@@ -134,6 +134,34 @@ def test_reshape_ravel_view():
         d.view(object)
 
 
+def test_flags_and_squeeze():
+    """numba-cuda's: .flags a new dict each time; squeeze(axis=None, stream=0) a view."""
+    a = np.arange(6, dtype=np.float64).reshape(1, 3, 1, 2)
+    d = cuda.to_device(a)
+    assert d.flags == {"C_CONTIGUOUS": True, "F_CONTIGUOUS": False}
+    assert type(d.flags) is dict and d.flags is not d.flags
+    assert d.T.flags == {"C_CONTIGUOUS": False, "F_CONTIGUOUS": True}
+    assert d[:, :, :, ::2].flags == {"C_CONTIGUOUS": False, "F_CONTIGUOUS": False}
+    f = cuda.device_array((3, 4), dtype=np.int32, order="F")
+    assert f.flags == {"C_CONTIGUOUS": False, "F_CONTIGUOUS": True} and f.strides == (4, 12)
+    for axis in [None, 0, 2, -2, (0, 2)]:
+        s = d.squeeze() if axis is None else d.squeeze(axis=axis)
+        assert s.shape == a.squeeze(axis=axis).shape, axis
+        np.testing.assert_array_equal(s.copy_to_host(), a.squeeze(axis=axis))
+        assert s.device_pointer_value == d.device_pointer_value
+    with pytest.raises(ValueError, match="size not equal to one"):
+        d.squeeze(axis=1)
+    with pytest.raises(ValueError, match="out of bounds"):
+        d.squeeze(axis=4)
+    with pytest.raises(ValueError, match="out of bounds"):
+        d.squeeze(axis="0")
+    stream = cuda.stream()
+    s = d.squeeze(stream=stream)
+    assert s.stream is stream and s.shape == (3, 2)
+    assert d.squeeze(0).squeeze().shape == (3, 2)
+    assert np.asarray(d).shape == a.shape and np.asarray(d, dtype=np.float32).dtype == np.float32
+
+
 def test_setitem():
     a = np.zeros((4, 5), dtype=np.float64)
     d = cuda.to_device(a)
