@@ -496,6 +496,35 @@ def test_pinned_and_mapped():
         cuda.pinned_array(-1)
 
 
+def test_managed_array():
+    """numba-cuda's cuda.managed_array: a host ndarray in cuMemAllocManaged memory, the same
+    bytes on the device (zero copy)."""
+    m = cuda.managed_array((3, 4), dtype=np.int32)
+    assert isinstance(m, cuda.ManagedNDArray) and isinstance(m, np.ndarray)
+    assert m.shape == (3, 4) and m.dtype == np.int32 and m.flags.c_contiguous
+    m[:] = np.arange(12).reshape(3, 4)
+    cai = m.__cuda_array_interface__
+    assert cai["data"][0] == m.__array_interface__["data"][0]  # one address for both
+    np.testing.assert_array_equal(cuda.as_cuda_array(m).copy_to_host(), m)
+    f = cuda.managed_array((2, 5), dtype=np.float64, order="F", attach_global=False)
+    assert f.flags.f_contiguous and f.strides == (8, 16)
+    np.testing.assert_array_equal(cuda.as_cuda_array(m[1:]).copy_to_host(), m[1:])
+    assert cuda.managed_array(0).size == 0
+    with pytest.raises(ValueError, match="negative"):
+        cuda.managed_array(-1)
+    d = cuda.to_device(np.arange(12, dtype=np.int32).reshape(3, 4) * 2)
+    cuda.as_cuda_array(m).copy_to_device(d)
+    cuda.synchronize()
+    np.testing.assert_array_equal(m, np.arange(12).reshape(3, 4) * 2)
+
+
+def test_profiler_switches():
+    cuda.profile_start()
+    cuda.profile_stop()
+    with cuda.profiling():
+        cuda.to_device(np.arange(4)).copy_to_host()
+
+
 # ---- threads, close ----
 
 def test_eight_threads_allocate_and_copy():
