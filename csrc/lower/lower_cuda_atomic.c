@@ -194,6 +194,12 @@ LLVMValueRef cj_cuda_lower_atomic(cj_lower *L, const cj_call *call, int id) {
     LLVMValueRef p = vi == 1 ? elem_ptr(L, arr, at, cj_i64(L, 0), cj_t_int64)
                              : elem_ptr(L, arr, at, cj_load_var(L, call->args[1]),
                                         vt(L, call->args[1]));
+    if (t->bits == 16 && L->env->cc > 0 && L->env->cc < 70) { /* atom.*.f16/b16: sm_70+ */
+        PyErr_Format(cj_UnsupportedError, "cuda.%s on float16 needs compute capability 7.0 "
+                     "or later (compiling for %d.%d)", cj_cuda_intrinsic_names[id],
+                     L->env->cc / 10, L->env->cc % 10);
+        return NULL;
+    }
     LLVMValueRef v = arg_as(L, call, vi, t);
     if (v == NULL) {
         return NULL;

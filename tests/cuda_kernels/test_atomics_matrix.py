@@ -136,6 +136,30 @@ def test_unsupported_combination_is_numba_cudas_typing_error(op, aty, args, nvvm
         cuda.compile_ptx(g["k"], f"void({aty})")
 
 
+def test_float16_atomics_need_sm_70(nvvm):
+    from cujit.errors import UnsupportedError
+
+    def k(a):
+        cuda.atomic.add(a, 0, a[1])
+
+    with pytest.raises(UnsupportedError, match=r"cuda\.atomic\.add on float16 needs compute "
+                                               r"capability 7\.0 or later \(compiling for 6\.1\)"):
+        cuda.compile_ptx(k, "void(float16[:])", cc=(6, 1))
+    ptx, _ = cuda.compile_ptx(k, "void(float16[:])", cc=(7, 5))
+    assert "atom.add.noftz.f16" in ptx
+
+
+def test_zero_d_array_with_an_empty_tuple_index(nvvm):
+    """cujit's addition: a 0-d array takes the index (); numba-cuda does not type 0-d."""
+    from cujit import types, void
+
+    def k(a):
+        cuda.atomic.add(a, (), 1)
+
+    ptx, _ = cuda.compile_ptx(k, void(types.Array(int32, 0, "C")))
+    assert re.search(r"atom(\.global)?\.add\.u32", ptx)
+
+
 # ---- on the device: final and old values against NumPy ----
 
 N = 64
