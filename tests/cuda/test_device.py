@@ -160,6 +160,8 @@ def test_flags_and_squeeze():
     assert s.stream is stream and s.shape == (3, 2)
     assert d.squeeze(0).squeeze().shape == (3, 2)
     assert np.asarray(d).shape == a.shape and np.asarray(d, dtype=np.float32).dtype == np.float32
+    with pytest.raises(ValueError, match="`copy=False` is not supported. A copy is always"):
+        d.__array__(copy=False)
 
 
 def test_setitem():
