@@ -83,6 +83,10 @@ const cj_type *cj_rule_binop(int op, const cj_type *a, const cj_type *b, const c
  * float32). Sets *out and *optype when the operation is one of those. */
 void cj_cuda_fp16_binop(int op, const cj_type *a, const cj_type *b, const cj_type **out,
                         const cj_type **optype);
+/* Whether builtin `id` called with these `nargs` arguments (the first `a`) is one of
+ * numba-cuda's float16 math functions (math.sin cos sqrt exp log log2 log10 fabs floor ceil
+ * trunc of a float16), whose result is float16 in kernels. */
+int cj_cuda_fp16_math(int id, int nargs, const cj_type *a);
 const cj_type *cj_rule_unary(int op, const cj_type *a);
 const cj_type *cj_rule_compare(int op, const cj_type *a, const cj_type *b,
                                const cj_type **optype);

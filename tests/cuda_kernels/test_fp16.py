@@ -48,6 +48,7 @@ def k_operators(x, y, out):
     out[i, 7] = math.sqrt(a)
     out[i, 8] = 1.0 if a < b else 0.0
     out[i, 9] = 1.0 if a == b else 0.0
+    out[i, 10] = math.floor(a) + math.ceil(b) + math.trunc(a) + float(a)
 
 
 _PTX = {}
@@ -80,10 +81,17 @@ def test_operators_and_math_compile_and_assemble(assemble):
     ("cuda.fp16.hadd(a, a)", "float16"), ("cuda.fp16.hrsqrt(a)", "float16"),
     ("cuda.fp16.hlog10(a)", "float16"), ("cuda.fp16.hle(a, a)", "bool"),
     ("cuda.fp16.hfma(a, a, a)", "float16"), ("a + a", "float16"), ("a * a", "float16"),
-    ("-a", "float16"), ("a < a", "bool"),
+    ("-a", "float16"), ("a < a", "bool"), ("abs(a)", "float16"),
+    # numba-cuda's cudamath: these math functions of a float16 stay float16 (floor too)
+    ("math.sin(a)", "float16"), ("math.cos(a)", "float16"), ("math.sqrt(a)", "float16"),
+    ("math.exp(a)", "float16"), ("math.log(a)", "float16"), ("math.log2(a)", "float16"),
+    ("math.log10(a)", "float16"), ("math.fabs(a)", "float16"), ("math.floor(a)", "float16"),
+    ("math.ceil(a)", "float16"), ("math.trunc(a)", "float16"), ("float(a)", "float16"),
+    # an int64 or float64 operand does not convert safely: numba's usual float64
+    ("a + 1", "float64"), ("a * 2.0", "float64"), ("math.tanh(a)", "float32"),
 ])
 def test_result_types(expr, expected, nvvm):
-    g = {"cuda": cuda}
+    g = {"cuda": cuda, "math": math}
     exec(f"def f(a):\n    return {expr}\n", g)
     _, resty = cuda.compile_ptx(g["f"], (float16,), device=True)
     assert str(resty) == expected
@@ -135,10 +143,11 @@ def test_functions_against_numpy():
 def test_operators_against_numpy():
     x = np.linspace(0.25, 3.0, 64).astype(np.float16)
     y = x[::-1].copy()
-    out = np.zeros((64, 10), dtype=np.float16)
+    out = np.zeros((64, 11), dtype=np.float16)
     cuda.jit("void(float16[:], float16[:], float16[:, :])")(k_operators)[1, 64](x, y, out)
     f, g = x.astype(np.float32), y.astype(np.float32)
     ref = np.stack([f + g, f - g, f * g, f / g, -f, np.abs(f), np.sin(f), np.sqrt(f),
-                    (f < g).astype(np.float32), (f == g).astype(np.float32)], axis=1)
+                    (f < g).astype(np.float32), (f == g).astype(np.float32),
+                    np.floor(f) + np.ceil(g) + np.trunc(f) + f], axis=1)
     np.testing.assert_allclose(out.astype(np.float32), ref.astype(np.float16).astype(np.float32),
                                rtol=4e-3, atol=4e-3)
