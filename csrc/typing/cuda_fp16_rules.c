@@ -1,6 +1,6 @@
 /* cuda_fp16_rules.c: numba-cuda's typing of float16 operators in kernels (its cudadecl.py
  * _fp16_binary_operator): a + - * / whose one operand is float16 and whose other converts to
- * float16 exactly or safely (float16 itself, an 8-bit integer) computes in float16, as PTX
+ * float16 exactly or safely (float16 itself, an int8) computes in float16, as PTX
  * add.f16 and friends; anything wider takes the usual rule (float64 for an int64 or a
  * float64 literal). Its math functions of a float16 (cudamath.py's Math_unary_with_fp16) give
  * float16 too: floor/ceil/trunc included, which give an int64 elsewhere (float() of a float16
@@ -9,7 +9,7 @@
 #include "typing/infer_internal.h"
 
 static int fp16_safe(const cj_type *t) {
-    return t == cj_t_float16 || (t->kind == CJ_INT && t->bits == 8);
+    return t == cj_t_float16 || (t->kind == CJ_INT && t->bits == 8 && t->is_signed);
 }
 
 void cj_cuda_fp16_binop(int op, const cj_type *a, const cj_type *b, const cj_type **out,

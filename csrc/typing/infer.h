@@ -79,7 +79,7 @@ int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typin
  * *optype receives the type both operands are converted to before operating. */
 const cj_type *cj_rule_binop(int op, const cj_type *a, const cj_type *b, const cj_type **optype);
 /* cuda_fp16_rules.c: numba-cuda's float16 operators in kernels: + - * / of float16 with
- * float16 (or an 8-bit integer, converted safely) stay float16 (the CPU's rule computes in
+ * float16 (or an int8, converted safely) stay float16 (the CPU's rule computes in
  * float32). Sets *out and *optype when the operation is one of those. */
 void cj_cuda_fp16_binop(int op, const cj_type *a, const cj_type *b, const cj_type **out,
                         const cj_type **optype);

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from cujit import cuda, float16, float32, float64, int16, int32, int64, uint32, uint64
+from cujit import cuda, float16, float32, float64, int32, int64, uint32, uint64
 from cujit.errors import TypingError
 
 INTS = ("int32", "uint32", "int64", "uint64")

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from cujit import cuda, float16, void
+from cujit import cuda, float16, int8, int64
 from cujit.errors import TypingError
 
 UNARY = ["hneg", "habs", "hsqrt", "hrsqrt", "hexp", "hexp2", "hexp10", "hlog", "hlog2",
@@ -95,6 +95,15 @@ def test_result_types(expr, expected, nvvm):
     exec(f"def f(a):\n    return {expr}\n", g)
     _, resty = cuda.compile_ptx(g["f"], (float16,), device=True)
     assert str(resty) == expected
+
+
+def test_int8_operand_stays_float16_wider_ones_do_not(nvvm):
+    """numba-cuda: an int8 converts to float16 safely (float16 result); an int64 does not."""
+    def f(a, i8, i64):
+        return a + i8, i8 * a, a - i64
+
+    _, resty = cuda.compile_ptx(f, (float16, int8, int64), device=True)
+    assert str(resty) == "Tuple(float16, float16, float64)"
 
 
 @pytest.mark.parametrize("call", ["cuda.fp16.hrsqrt(f)", "cuda.fp16.hadd(f, f)",
