@@ -136,6 +136,32 @@ def test_unsupported_combination_is_numba_cudas_typing_error(op, aty, args, nvvm
         cuda.compile_ptx(g["k"], f"void({aty})")
 
 
+def test_numba_cuda_rejects_the_same_combinations():
+    """The oracle, where numba-cuda is installed: each BAD combination fails its typing too
+    (cujit's additions, float16 and float exch, are checked apart)."""
+    pytest.importorskip("numba.cuda")
+    from numba import cuda as ncuda, types as nt
+    from numba.cuda.compiler import compile_cuda
+
+    def numba_types(op, aty, args):
+        g = {"cuda": ncuda}
+        exec(f"def k(a):\n    cuda.atomic.{op}({args})\n", g)
+        name, dims = aty.split("[")
+        dtype = getattr(nt, name)
+        try:
+            compile_cuda(g["k"], nt.void, (nt.Array(dtype, dims.count(":"), "A"),), cc=(9, 0))
+        except Exception as exc:  # noqa: BLE001 - any failure is a rejection
+            if "driver" in str(exc).lower():
+                pytest.skip("numba-cuda needs a driver here")
+            return False
+        return True
+
+    accepted = [(op, aty) for op, aty, args in BAD if numba_types(op, aty, args)]
+    assert accepted == [], accepted
+    assert numba_types("add", "float16[:]", "a, 0, 1") is False  # cujit's addition
+    assert numba_types("exch", "float32[:]", "a, 0, 1") is False  # cujit's addition
+
+
 def test_float16_atomics_need_sm_70(nvvm):
     from cujit.errors import UnsupportedError
 
