@@ -28,13 +28,19 @@ static int squeezed_axes(const cj_DeviceNDArrayObject *a, PyObject *axis, int *d
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(seq); i++) {
         PyObject *item = PyTuple_GET_ITEM(seq, i);
-        Py_ssize_t d = PyLong_Check(item) ? PyLong_AsSsize_t(item) : -1 - a->ndim;
+        if (!PyLong_Check(item) || PyBool_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "squeeze: axis must be None, an int or a tuple of "
+                         "ints, not %.80s", Py_TYPE(item)->tp_name);
+            Py_DECREF(seq);
+            return -1;
+        }
+        Py_ssize_t d = PyLong_AsSsize_t(item);
         if (d == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
         }
         d = d < 0 ? d + a->ndim : d;
-        if (!PyLong_Check(item) || d < 0 || d >= a->ndim) {
+        if (d < 0 || d >= a->ndim) {
             PyErr_Format(PyExc_ValueError, "squeeze: axis %R is out of bounds for an array "
                          "of %d dimensions", item, a->ndim);
             Py_DECREF(seq);
@@ -75,7 +81,12 @@ PyObject *cj_devicearray_squeeze_meth(PyObject *self, PyObject *args, PyObject *
     }
     v->generation = SELF->generation;
     v->readonly = SELF->readonly;
-    if (stream == NULL || stream == Py_None) {
+    /* stream 0 (or none): the array's own stream, as numba-cuda's _default_stream */
+    int overflow = 0;
+    int keep = stream == NULL || stream == Py_None ||
+               (PyLong_CheckExact(stream) && PyLong_AsLongAndOverflow(stream, &overflow) == 0 &&
+                !overflow);
+    if (keep) {
         return (PyObject *)v;
     }
     /* numba-cuda: the stream given becomes the view's default (as bind(stream)) */

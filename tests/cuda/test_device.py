@@ -153,11 +153,16 @@ def test_flags_and_squeeze():
         d.squeeze(axis=1)
     with pytest.raises(ValueError, match="out of bounds"):
         d.squeeze(axis=4)
-    with pytest.raises(ValueError, match="out of bounds"):
+    with pytest.raises(TypeError, match="axis must be"):
         d.squeeze(axis="0")
+    with pytest.raises(TypeError, match="axis must be"):
+        d.squeeze(axis=(0, 1.5))
+    with pytest.raises(OverflowError):
+        d.squeeze(axis=2 ** 70)
     stream = cuda.stream()
     s = d.squeeze(stream=stream)
     assert s.stream is stream and s.shape == (3, 2)
+    assert s.squeeze().stream is stream and s.squeeze(stream=0).stream is stream
     assert d.squeeze(0).squeeze().shape == (3, 2)
     assert np.asarray(d).shape == a.shape and np.asarray(d, dtype=np.float32).dtype == np.float32
     with pytest.raises(ValueError, match="`copy=False` is not supported. A copy is always"):
