@@ -377,6 +377,7 @@ static LLVMValueRef lower_misc(cj_lower *L, cj_instr *in, const cj_call *call, i
         return call_named(L, wide ? "__nv_ffsll" : "__nv_ffs", i32t(L), &x, 1);
     }
     case CJ_CU_CBRT:
+        x = arg_as(L, call, 0, rt);
         return cj_math_call(L, "cbrt", rt, 1, &x);
     case CJ_CU_FMA: {
         LLVMValueRef args[3] = {arg_as(L, call, 0, rt), arg_as(L, call, 1, rt),

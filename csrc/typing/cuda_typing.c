@@ -165,6 +165,19 @@ static int bad_args(cj_infer_ctx *c, cj_instr *in, int id) {
 static int is_int(const cj_type *t) { return t != NULL && t->kind == CJ_INT; }
 static int is_float(const cj_type *t) { return t != NULL && t->kind == CJ_FLOAT; }
 
+static const cj_type *const *one_float(void *table, int i, int *nargs) {
+    *nargs = 1;
+    return (const cj_type *const *)table + i;
+}
+
+/* numba-cuda's choice between a (float32) and a (float64) signature by its conversion rule
+ * (int8/int16/uint8/bool/float16: float32; wider ints: float64), NULL when neither takes it. */
+static const cj_type *float32_or_64(const cj_type *a) {
+    const cj_type *sigs[2] = {cj_t_float32, cj_t_float64};
+    int i = a != NULL ? cj_best_conversion(&a, 1, one_float, (void *)sigs, 2) : -1;
+    return i < 0 || a->kind == CJ_COMPLEX ? NULL : sigs[i];
+}
+
 /* A dtype argument: a cujit type, a NumPy scalar class or a NumPy dtype (records too). */
 static const cj_type *dtype_of(PyObject *obj) {
     if (obj == NULL) {
@@ -467,7 +480,7 @@ static int type_misc(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out)
         *out = n == 1 && is_int(a) && a->bits >= 32 ? cj_t_uint32 : NULL;
         break;
     case CJ_CU_CBRT:
-        *out = n == 1 && is_float(a) && a->bits >= 32 ? a : NULL;
+        *out = n == 1 ? float32_or_64(a) : NULL;
         break;
     case CJ_CU_FMA:
         if (n == 3 && is_float(a) && is_float(b) && is_float(d) && a->bits >= 32) {

@@ -147,3 +147,39 @@ def test_bad_shared_shape_is_a_typing_error(nvvm):
 
     with pytest.raises(TypingError):
         cuda.compile_ptx(k, "void(float32[:], int64)")
+
+
+# numba-cuda's cbrt has a float32 and a float64 signature; an argument picks one by numba's
+# conversion rule (checked against numba-cuda 0.68 on this machine)
+CBRT = [("int8", "float32"), ("int16", "float32"), ("uint8", "float32"), ("uint16", "float64"),
+        ("int32", "float64"), ("uint32", "float64"), ("int64", "float64"),
+        ("uint64", "float64"), ("boolean", "float32"), ("float16", "float32"),
+        ("float32", "float32"), ("float64", "float64")]
+
+
+@pytest.mark.parametrize("arg,expected", CBRT, ids=[a for a, _ in CBRT])
+def test_cbrt_picks_numba_cudas_signature(arg, expected, nvvm):
+    import cujit
+
+    def f(a):
+        return cuda.cbrt(a)
+
+    ptx, resty = cuda.compile_ptx(f, (getattr(cujit, arg),), device=True)
+    assert str(resty) == expected
+    assert f"st.{'f32' if expected == 'float32' else 'f64'} " in ptx  # the result stored
+
+
+def test_cbrt_matches_numba_cuda():
+    numba_cuda = pytest.importorskip("numba.cuda")
+    from numba.cuda.compiler import compile_cuda
+    from numba.core import types
+
+    def f(a):
+        return numba_cuda.cbrt(a)
+
+    try:
+        got = [str(compile_cuda(f, None, (getattr(types, a),), cc=(9, 0)).signature.return_type)
+               for a, _ in CBRT]
+    except Exception as exc:  # numba-cuda needs a driver for some of its stubs
+        pytest.skip(f"numba-cuda cannot type this here: {type(exc).__name__}")
+    assert got == [e for _, e in CBRT]
