@@ -165,17 +165,29 @@ static int bad_args(cj_infer_ctx *c, cj_instr *in, int id) {
 static int is_int(const cj_type *t) { return t != NULL && t->kind == CJ_INT; }
 static int is_float(const cj_type *t) { return t != NULL && t->kind == CJ_FLOAT; }
 
-static const cj_type *const *one_float(void *table, int i, int *nargs) {
-    *nargs = 1;
-    return (const cj_type *const *)table + i;
+typedef struct float_sigs {
+    int n;
+    const cj_type *t[2][3];
+} float_sigs;
+
+static const cj_type *const *float_sig(void *table, int i, int *nargs) {
+    *nargs = ((float_sigs *)table)->n;
+    return ((float_sigs *)table)->t[i];
 }
 
-/* numba-cuda's choice between a (float32) and a (float64) signature by its conversion rule
- * (int8/int16/uint8/bool/float16: float32; wider ints: float64), NULL when neither takes it. */
-static const cj_type *float32_or_64(const cj_type *a) {
-    const cj_type *sigs[2] = {cj_t_float32, cj_t_float64};
-    int i = a != NULL ? cj_best_conversion(&a, 1, one_float, (void *)sigs, 2) : -1;
-    return i < 0 || a->kind == CJ_COMPLEX ? NULL : sigs[i];
+/* numba-cuda's choice between the all-float32 and the all-float64 signature of cbrt (n = 1) or
+ * fma (n = 3) by its conversion rule (int8/int16/uint8/bool/float16: float32; wider ints,
+ * float64), NULL when neither takes the arguments. */
+static const cj_type *float32_or_64(const cj_type *const *args, int n) {
+    float_sigs s = {n, {{cj_t_float32, cj_t_float32, cj_t_float32},
+                        {cj_t_float64, cj_t_float64, cj_t_float64}}};
+    for (int i = 0; i < n; i++) {
+        if (args[i] == NULL || args[i]->kind == CJ_COMPLEX) {
+            return NULL;
+        }
+    }
+    int i = cj_best_conversion(args, n, float_sig, &s, 2);
+    return i < 0 ? NULL : s.t[i][0];
 }
 
 /* A dtype argument: a cujit type, a NumPy scalar class or a NumPy dtype (records too). */
@@ -480,15 +492,11 @@ static int type_misc(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out)
         *out = n == 1 && is_int(a) && a->bits >= 32 ? cj_t_uint32 : NULL;
         break;
     case CJ_CU_CBRT:
-        *out = n == 1 ? float32_or_64(a) : NULL;
+    case CJ_CU_FMA: {
+        const cj_type *args[3] = {a, b, d};
+        *out = n == (id == CJ_CU_FMA ? 3 : 1) ? float32_or_64(args, n) : NULL;
         break;
-    case CJ_CU_FMA:
-        if (n == 3 && is_float(a) && is_float(b) && is_float(d) && a->bits >= 32) {
-            *out = a == b && b == d ? a : cj_t_float64;
-        } else {
-            *out = NULL;
-        }
-        break;
+    }
     case CJ_CU_SELP:
         if (n == 3 && cj_rule_has_truth(a) && cj_type_is_number(b) && cj_type_is_number(d)) {
             *out = cj_unify(b, d);

@@ -183,3 +183,35 @@ def test_cbrt_matches_numba_cuda():
     except Exception as exc:  # numba-cuda needs a driver for some of its stubs
         pytest.skip(f"numba-cuda cannot type this here: {type(exc).__name__}")
     assert got == [e for _, e in CBRT]
+
+
+FMA = [(("int32", "int32", "int32"), "float64"), (("float16", "float16", "float16"), "float32"),
+       (("float32", "float32", "float64"), "float64"), (("int8", "float32", "int16"), "float32"),
+       (("float64", "int64", "float32"), "float64"), (("uint16", "float32", "float32"), "float64")]
+
+
+@pytest.mark.parametrize("args,expected", FMA, ids=[",".join(a) for a, _ in FMA])
+def test_fma_picks_numba_cudas_signature(args, expected, nvvm):
+    import cujit
+
+    def f(a, b, c):
+        return cuda.fma(a, b, c)
+
+    _, resty = cuda.compile_ptx(f, tuple(getattr(cujit, a) for a in args), device=True)
+    assert str(resty) == expected
+
+
+def test_fma_matches_numba_cuda():
+    numba_cuda = pytest.importorskip("numba.cuda")
+    from numba.cuda.compiler import compile_cuda
+    from numba.core import types
+
+    def f(a, b, c):
+        return numba_cuda.fma(a, b, c)
+
+    try:
+        got = [str(compile_cuda(f, None, tuple(getattr(types, t) for t in a),
+                                cc=(9, 0)).signature.return_type) for a, _ in FMA]
+    except Exception as exc:  # numba-cuda needs a driver for some of its stubs
+        pytest.skip(f"numba-cuda cannot type this here: {type(exc).__name__}")
+    assert got == [e for _, e in FMA]
