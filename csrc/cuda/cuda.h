@@ -16,6 +16,7 @@
  *   staging.c        big pageable host <-> device copies through pinned buffers
  *   devicearray.c    DeviceNDArray: the type, construction, attributes
  *   devicearray_view.c  its views: transpose, reshape, ravel, view, bind, indexing
+ *   devicearray_attrs.c .flags and squeeze (numba-cuda's)
  *   devicearray_copy.c  host/device copies, __setitem__, and the slots that copy (__array__,
  *                    __getitem__ of one element)
  *   dlpack.c         __dlpack__ export and from_dlpack import
@@ -196,6 +197,9 @@ PyObject *cj_devicearray_reshape_meth(PyObject *self, PyObject *args, PyObject *
 PyObject *cj_devicearray_ravel_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *cj_devicearray_view_meth(PyObject *self, PyObject *arg);
 PyObject *cj_devicearray_bind_meth(PyObject *self, PyObject *args, PyObject *kwargs);
+/* ---- devicearray_attrs.c: .flags, squeeze ---- */
+PyObject *cj_devicearray_get_flags(PyObject *self, void *closure);
+PyObject *cj_devicearray_squeeze_meth(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* ---- devicearray_copy.c ---- */
 /* Copies the device array into `host` (same shape and dtype), or into a new array when `host`

@@ -545,6 +545,8 @@ static PyMethodDef methods[] = {
     {"view", cj_devicearray_view_meth, METH_O, "view(dtype): the same bytes seen as another dtype."},
     {"bind", (PyCFunction)(void (*)(void))cj_devicearray_bind_meth, METH_VARARGS | METH_KEYWORDS,
      "bind(stream=0): a view whose operations default to `stream`."},
+    {"squeeze", (PyCFunction)(void (*)(void))cj_devicearray_squeeze_meth,
+     METH_VARARGS | METH_KEYWORDS, "squeeze(axis=None, stream=0): a view without axes of 1."},
     {"__array__", (PyCFunction)(void (*)(void))cj_devicearray_array_meth, METH_VARARGS | METH_KEYWORDS, NULL},
     {"__dlpack__", (PyCFunction)(void (*)(void))cj_devicearray_dlpack,
      METH_VARARGS | METH_KEYWORDS, "DLPack export (zero copy)."},
@@ -570,6 +572,7 @@ static PyGetSetDef getset[] = {
     {"device_id", get_device_id, NULL, "The id of the device that holds the memory.", NULL},
     {"readonly", get_readonly, NULL, "Whether the array may not be written (a read-only source).", NULL},
     {"T", cj_devicearray_get_T, NULL, "Transposed view.", NULL},
+    {"flags", cj_devicearray_get_flags, NULL, "{'C_CONTIGUOUS': .., 'F_CONTIGUOUS': ..}", NULL},
     {"__cuda_array_interface__", get_cai, NULL, "Version 3 of the CUDA Array Interface.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -542,8 +542,8 @@ PyObject *cj_devicearray_array_meth(PyObject *self, PyObject *args, PyObject *kw
         return NULL;
     }
     if (copy == Py_False) {
-        PyErr_SetString(PyExc_ValueError,
-                        "a device array cannot be seen as a host array without a copy");
+        PyErr_SetString(PyExc_ValueError, /* numba-cuda's text */
+                        "`copy=False` is not supported. A copy is always created.");
         return NULL;
     }
     PyObject *host = cj_copy_to_host(SELF, NULL, NULL);

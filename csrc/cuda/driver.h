@@ -75,6 +75,9 @@ typedef size_t (*CUoccupancyB2DSize)(int block_size);
     X(cuMemPoolSetAttribute, (CUmemoryPool pool, int attr, void *value))                      \
     X(cuMemPoolTrimTo, (CUmemoryPool pool, size_t min_bytes_to_keep))                         \
     X(cuMemGetAddressRange, (CUdeviceptr * base, size_t *size, CUdeviceptr ptr))              \
+    X(cuMemAllocManaged, (CUdeviceptr * ptr, size_t size, unsigned int flags))                \
+    X(cuProfilerStart, (void))                                                                \
+    X(cuProfilerStop, (void))                                                                 \
     X(cuMemHostAlloc, (void **ptr, size_t size, unsigned int flags))                          \
     X(cuMemFreeHost, (void *ptr))                                                             \
     X(cuMemHostRegister, (void *ptr, size_t size, unsigned int flags))                        \

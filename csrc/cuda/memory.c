@@ -674,7 +674,7 @@ static PyObject *memory_get_released(PyObject *self, void *closure) {
 
 static int memory_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     cj_MemoryObject *m = (cj_MemoryObject *)self;
-    if (m->kind != CJ_MEM_HOST || m->released) {
+    if (m->host_pointer == NULL || m->released) { /* pinned, registered or managed */
         PyErr_SetString(PyExc_BufferError,
                         m->released ? "this memory was freed" : "device memory has no host buffer");
         return -1;

@@ -31,6 +31,7 @@ struct cj_lower_env {
     int fastmath;
     int boundscheck;
     int parallel;        /* parallel=True: prange loops run on the thread pool (CPU) */
+    int cc;              /* CUDA: the compute capability, 10 * major + minor (0: unknown) */
     PyObject *diagnostics; /* list or NULL: a line (str) per prange loop run on the pool */
     PyObject *keep;      /* list owned by the compiled overload: objects the code points at */
     PyObject *exc_ids;   /* set of the exception ids the code can return (for caching) */

@@ -135,7 +135,11 @@ static LLVMValueRef minmax(cj_lower *L, cj_instr *in, const cj_call *call, int i
         LLVMPositionBuilderAtEnd(L->b, done);
         return LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, rt), acc_slot, "max");
     }
-    LLVMValueRef acc = arg_as(L, call, 0, rt);
+    LLVMValueRef acc;
+    if (cj_cuda_float_minmax(L, call, is_max, rt, &acc)) {
+        return acc;
+    }
+    acc = arg_as(L, call, 0, rt);
     for (int i = 1; acc && i < call->nargs; i++) {
         acc = cj_pick_minmax(L, is_max, acc, arg_as(L, call, i, rt), rt);
     }
@@ -292,8 +296,8 @@ static LLVMValueRef lower_rule_math(cj_lower *L, cj_instr *in, const cj_call *ca
         if (cj_type_is_integer(at)) {
             return arg_as(L, call, 0, cj_t_int64);
         }
-        LLVMValueRef x = cj_load_var(L, call->args[0]);
-        return cj_float_to_int_checked(L, cj_math1(L, bi->cname, at, x), cj_t_int64);
+        LLVMValueRef f = cj_math1(L, bi->cname, at, cj_load_var(L, call->args[0]));
+        return rt->kind == CJ_FLOAT ? f : cj_float_to_int_checked(L, f, cj_t_int64); /* f16 */
     }
     case CJ_R_PRED:
         return predicate(L, id, cj_load_var(L, call->args[0]), vt(L, call->args[0]));

@@ -1,9 +1,8 @@
 /* lower_cuda.c: the CUDA intrinsics as NVVM IR. Special registers and barriers are
- * llvm.nvvm.* intrinsics; atomics are atomicrmw/cmpxchg (monotonic, as numba-cuda), with
- * llvm.nvvm.atomic.load.add.f32/f64 for float adds and compare-and-swap loops where PTX has
- * no instruction (float max/min, inc/dec); shared arrays are addrspace(3) globals (a shape of
- * 0 is the dynamic shared memory, sized by the launch), local arrays allocas, const arrays
- * addrspace(4) constants, all seen through generic pointers; print() is vprintf. */
+ * llvm.nvvm.* intrinsics (atomics: lower_cuda_atomic.c); shared arrays are addrspace(3)
+ * globals (a shape of 0 is the dynamic shared memory, sized by the launch), local arrays
+ * allocas, const arrays addrspace(4) constants, all seen through generic pointers; print()
+ * is vprintf. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -261,176 +260,6 @@ static LLVMValueRef lower_const_array(cj_lower *L, cj_instr *in, const cj_call *
     return make_array(L, in->rtype, generic_data(L, g, elem, 4), shape, NULL);
 }
 
-/* ---- atomics ---- */
-
-/* &ary[idx] (negative indices wrap, as getitem). */
-static LLVMValueRef elem_ptr(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRef idx,
-                             const cj_type *it) {
-    LLVMValueRef offset = cj_i64(L, 0);
-    for (int d = 0; d < at->ndim; d++) {
-        LLVMValueRef i = idx;
-        const cj_type *t = it;
-        if (it->kind == CJ_TUPLE) {
-            i = LLVMBuildExtractValue(L->b, idx, (unsigned)d, "");
-            t = it->items[d];
-        }
-        i = cj_cast(L, i, t, cj_t_int64);
-        LLVMValueRef dim = cj_array_dim(L, arr, CJ_ARR_SHAPE, d);
-        LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, i, cj_i64(L, 0), "");
-        i = LLVMBuildSelect(L->b, neg, LLVMBuildAdd(L->b, i, dim, ""), i, "");
-        if (L->env->boundscheck) {
-            cj_emit_raise_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, i, dim, ""), CJ_EXC_INDEX);
-        }
-        LLVMValueRef stride = cj_array_dim(L, arr, CJ_ARR_STRIDES, d);
-        offset = LLVMBuildAdd(L->b, offset, LLVMBuildMul(L->b, i, stride, ""), "");
-    }
-    LLVMValueRef data = LLVMBuildExtractValue(L->b, arr, CJ_ARR_DATA, "");
-    LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
-    LLVMValueRef raw = LLVMBuildBitCast(L->b, data, LLVMPointerType(i8, 0), "");
-    LLVMValueRef p = LLVMBuildGEP2(L->b, i8, raw, &offset, 1, "");
-    return LLVMBuildBitCast(L->b, p, LLVMTypeOf(data), "");
-}
-
-static LLVMValueRef rmw(cj_lower *L, LLVMAtomicRMWBinOp op, LLVMValueRef p, LLVMValueRef v) {
-    return LLVMBuildAtomicRMW(L->b, op, p, v, LLVMAtomicOrderingMonotonic, 0);
-}
-
-typedef LLVMValueRef (*cas_update)(cj_lower *L, LLVMValueRef old, LLVMValueRef v,
-                                   const cj_type *t);
-
-/* old = *p; do { new = f(old, v) } while (!cas(p, old, new)); returns old (in type t). */
-static LLVMValueRef cas_loop(cj_lower *L, LLVMValueRef p, LLVMValueRef v, const cj_type *t,
-                             cas_update f) {
-    LLVMBuilderRef B = L->b;
-    LLVMTypeRef it = LLVMIntTypeInContext(L->ctx, (unsigned)t->bits);
-    LLVMTypeRef lt = cj_llvm_type(L->ctx, t);
-    LLVMValueRef ip = LLVMBuildBitCast(B, p, LLVMPointerType(it, 0), "");
-    LLVMValueRef first = LLVMBuildLoad2(B, it, ip, "");
-    LLVMSetVolatile(first, 1);
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
-    LLVMBasicBlockRef loop = cj_new_bb(L, "cas_loop"), done = cj_new_bb(L, "cas_done");
-    LLVMBuildBr(B, loop);
-    LLVMPositionBuilderAtEnd(B, loop);
-    LLVMValueRef old = LLVMBuildPhi(B, it, "old");
-    LLVMValueRef oldv = t->kind == CJ_FLOAT ? LLVMBuildBitCast(B, old, lt, "") : old;
-    LLVMValueRef newv = f(L, oldv, v, t);
-    LLVMValueRef newi = t->kind == CJ_FLOAT ? LLVMBuildBitCast(B, newv, it, "") : newv;
-    LLVMValueRef pair = LLVMBuildAtomicCmpXchg(B, ip, old, newi, LLVMAtomicOrderingMonotonic,
-                                               LLVMAtomicOrderingMonotonic, 0);
-    LLVMValueRef seen = LLVMBuildExtractValue(B, pair, 0, "");
-    LLVMValueRef ok = LLVMBuildExtractValue(B, pair, 1, "");
-    LLVMBasicBlockRef from[2] = {pre, LLVMGetInsertBlock(B)};
-    LLVMValueRef vals[2] = {first, seen};
-    LLVMAddIncoming(old, vals, from, 2);
-    LLVMBuildCondBr(B, ok, done, loop);
-    LLVMPositionBuilderAtEnd(B, done);
-    return oldv == old ? old : LLVMBuildBitCast(B, old, lt, "");
-}
-
-static LLVMValueRef upd_fmax(cj_lower *L, LLVMValueRef old, LLVMValueRef v, const cj_type *t) {
-    return LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, v, old, ""), v, old, "");
-}
-static LLVMValueRef upd_fmin(cj_lower *L, LLVMValueRef old, LLVMValueRef v, const cj_type *t) {
-    return LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, v, old, ""), v, old, "");
-}
-/* NaN wins: old NaN stays, a NaN value is stored */
-static LLVMValueRef upd_nan(cj_lower *L, LLVMValueRef old, LLVMValueRef v, LLVMValueRef better) {
-    LLVMBuilderRef B = L->b;
-    LLVMValueRef old_nan = LLVMBuildFCmp(B, LLVMRealUNO, old, old, "");
-    LLVMValueRef v_nan = LLVMBuildFCmp(B, LLVMRealUNO, v, v, "");
-    LLVMValueRef take_v = LLVMBuildAnd(B, LLVMBuildNot(B, old_nan, ""),
-                                       LLVMBuildOr(B, v_nan, better, ""), "");
-    return LLVMBuildSelect(B, take_v, v, old, "");
-}
-static LLVMValueRef upd_nanmax(cj_lower *L, LLVMValueRef old, LLVMValueRef v, const cj_type *t) {
-    return upd_nan(L, old, v, LLVMBuildFCmp(L->b, LLVMRealOGT, v, old, ""));
-}
-static LLVMValueRef upd_nanmin(cj_lower *L, LLVMValueRef old, LLVMValueRef v, const cj_type *t) {
-    return upd_nan(L, old, v, LLVMBuildFCmp(L->b, LLVMRealOLT, v, old, ""));
-}
-/* inc: old >= v ? 0 : old + 1; dec: (old == 0 || old > v) ? v : old - 1 (unsigned) */
-static LLVMValueRef upd_inc(cj_lower *L, LLVMValueRef old, LLVMValueRef v, const cj_type *t) {
-    LLVMValueRef wrap = LLVMBuildICmp(L->b, LLVMIntUGE, old, v, "");
-    LLVMValueRef next = LLVMBuildAdd(L->b, old, LLVMConstInt(LLVMTypeOf(old), 1, 0), "");
-    return LLVMBuildSelect(L->b, wrap, LLVMConstNull(LLVMTypeOf(old)), next, "");
-}
-static LLVMValueRef upd_dec(cj_lower *L, LLVMValueRef old, LLVMValueRef v, const cj_type *t) {
-    LLVMValueRef wrap = LLVMBuildOr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, old,
-                                                        LLVMConstNull(LLVMTypeOf(old)), ""),
-                                    LLVMBuildICmp(L->b, LLVMIntUGT, old, v, ""), "");
-    LLVMValueRef next = LLVMBuildSub(L->b, old, LLVMConstInt(LLVMTypeOf(old), 1, 0), "");
-    return LLVMBuildSelect(L->b, wrap, v, next, "");
-}
-
-static LLVMValueRef float_add(cj_lower *L, LLVMValueRef p, LLVMValueRef v, const cj_type *t) {
-    LLVMValueRef args[2] = {p, v};
-    return call_named(L, t->bits == 32 ? "llvm.nvvm.atomic.load.add.f32.p0f32"
-                                       : "llvm.nvvm.atomic.load.add.f64.p0f64",
-                      LLVMTypeOf(v), args, 2);
-}
-
-static LLVMValueRef lower_atomic(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
-    const cj_type *at = vt(L, call->args[0]);
-    const cj_type *t = at->dtype;
-    LLVMValueRef arr = cj_load_var(L, call->args[0]);
-    LLVMValueRef p;
-    int vi = 2;
-    if (id == CJ_CU_ATOMIC_CAS2) {
-        p = elem_ptr(L, arr, at, cj_i64(L, 0), cj_t_int64);
-        vi = 1;
-    } else {
-        p = elem_ptr(L, arr, at, cj_load_var(L, call->args[1]), vt(L, call->args[1]));
-    }
-    LLVMValueRef v = arg_as(L, call, vi, t);
-    if (v == NULL) {
-        return NULL;
-    }
-    int fl = t->kind == CJ_FLOAT, sg = t->kind == CJ_INT && t->is_signed;
-    switch (id) {
-    case CJ_CU_ATOMIC_ADD:
-        return fl ? float_add(L, p, v, t) : rmw(L, LLVMAtomicRMWBinOpAdd, p, v);
-    case CJ_CU_ATOMIC_SUB:
-        return fl ? float_add(L, p, LLVMBuildFNeg(L->b, v, ""), t)
-                  : rmw(L, LLVMAtomicRMWBinOpSub, p, v);
-    case CJ_CU_ATOMIC_AND:
-        return rmw(L, LLVMAtomicRMWBinOpAnd, p, v);
-    case CJ_CU_ATOMIC_OR:
-        return rmw(L, LLVMAtomicRMWBinOpOr, p, v);
-    case CJ_CU_ATOMIC_XOR:
-        return rmw(L, LLVMAtomicRMWBinOpXor, p, v);
-    case CJ_CU_ATOMIC_MAX:
-    case CJ_CU_ATOMIC_NANMAX:
-        if (fl) {
-            return cas_loop(L, p, v, t, id == CJ_CU_ATOMIC_MAX ? upd_fmax : upd_nanmax);
-        }
-        return rmw(L, sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax, p, v);
-    case CJ_CU_ATOMIC_MIN:
-    case CJ_CU_ATOMIC_NANMIN:
-        if (fl) {
-            return cas_loop(L, p, v, t, id == CJ_CU_ATOMIC_MIN ? upd_fmin : upd_nanmin);
-        }
-        return rmw(L, sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin, p, v);
-    case CJ_CU_ATOMIC_EXCH:
-        if (fl) {
-            LLVMTypeRef it = LLVMIntTypeInContext(L->ctx, (unsigned)t->bits);
-            LLVMValueRef ip = LLVMBuildBitCast(L->b, p, LLVMPointerType(it, 0), "");
-            LLVMValueRef old = rmw(L, LLVMAtomicRMWBinOpXchg, ip, LLVMBuildBitCast(L->b, v, it, ""));
-            return LLVMBuildBitCast(L->b, old, LLVMTypeOf(v), "");
-        }
-        return rmw(L, LLVMAtomicRMWBinOpXchg, p, v);
-    case CJ_CU_ATOMIC_INC:
-        return cas_loop(L, p, v, t, upd_inc);
-    case CJ_CU_ATOMIC_DEC:
-        return cas_loop(L, p, v, t, upd_dec);
-    default: { /* cas(ary, idx, old, val), compare_and_swap(ary, old, val) */
-        LLVMValueRef newv = arg_as(L, call, vi + 1, t);
-        LLVMValueRef pair = LLVMBuildAtomicCmpXchg(L->b, p, v, newv, LLVMAtomicOrderingMonotonic,
-                                                   LLVMAtomicOrderingMonotonic, 0);
-        return LLVMBuildExtractValue(L->b, pair, 0, "old");
-    }
-    }
-}
-
 /* ---- warp functions ---- */
 
 static LLVMValueRef mask_arg(cj_lower *L, const cj_call *call) {
@@ -530,6 +359,8 @@ static LLVMValueRef int_intrinsic(cj_lower *L, const char *base, LLVMValueRef x,
     return call_named(L, name, LLVMTypeOf(x), args, with_flag ? 2 : 1);
 }
 
+static LLVMValueRef lower_fp16(cj_lower *L, const cj_call *call, int id, LLVMValueRef x);
+
 static LLVMValueRef lower_misc(cj_lower *L, cj_instr *in, const cj_call *call, int id) {
     const cj_type *rt = in->rtype;
     const cj_type *a = vt(L, call->args[0]);
@@ -546,6 +377,7 @@ static LLVMValueRef lower_misc(cj_lower *L, cj_instr *in, const cj_call *call, i
         return call_named(L, wide ? "__nv_ffsll" : "__nv_ffs", i32t(L), &x, 1);
     }
     case CJ_CU_CBRT:
+        x = arg_as(L, call, 0, rt);
         return cj_math_call(L, "cbrt", rt, 1, &x);
     case CJ_CU_FMA: {
         LLVMValueRef args[3] = {arg_as(L, call, 0, rt), arg_as(L, call, 1, rt),
@@ -557,9 +389,12 @@ static LLVMValueRef lower_misc(cj_lower *L, cj_instr *in, const cj_call *call, i
         return LLVMBuildSelect(L->b, cj_truth(L, x, a), arg_as(L, call, 1, rt),
                                arg_as(L, call, 2, rt), "selp");
     default:
-        break;
+        return lower_fp16(L, call, id, x);
     }
-    /* fp16 */
+}
+
+/* cuda.fp16.*: half arithmetic as LLVM half ops; the rest through float32 libdevice. */
+static LLVMValueRef lower_fp16(cj_lower *L, const cj_call *call, int id, LLVMValueRef x) {
     LLVMBuilderRef B = L->b;
     LLVMValueRef y = call->nargs > 1 ? cj_load_var(L, call->args[1]) : NULL;
     LLVMValueRef z = call->nargs > 2 ? cj_load_var(L, call->args[2]) : NULL;
@@ -582,10 +417,12 @@ static LLVMValueRef lower_misc(cj_lower *L, cj_instr *in, const cj_call *call, i
         LLVMValueRef args[3] = {x, y, z};
         return call_named(L, "llvm.fma.f16", LLVMTypeOf(x), args, 3);
     }
-    case CJ_CU_HMAX:
-        return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOGT, x, y, ""), x, y, "");
-    case CJ_CU_HMIN:
-        return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOLT, x, y, ""), x, y, "");
+    case CJ_CU_HMAX: /* PTX max.f16/min.f16: a NaN operand yields the other */
+    case CJ_CU_HMIN: {
+        LLVMValueRef wins = LLVMBuildFCmp(B, id == CJ_CU_HMAX ? LLVMRealOGT : LLVMRealOLT, x, y, "");
+        wins = LLVMBuildOr(B, wins, LLVMBuildFCmp(B, LLVMRealUNO, y, y, ""), "");
+        return LLVMBuildSelect(B, wins, x, y, "");
+    }
     case CJ_CU_HEQ:
         return LLVMBuildFCmp(B, LLVMRealOEQ, x, y, "");
     case CJ_CU_HNE:
@@ -601,7 +438,9 @@ static LLVMValueRef lower_misc(cj_lower *L, cj_instr *in, const cj_call *call, i
     case CJ_CU_HRCP:
         return LLVMBuildFDiv(B, cj_float_const(L, cj_t_float16, 1.0), x, "");
     default: { /* through float32 libdevice */
-        static const char *const fns[] = {"sqrt", "exp", "log", "sin", "cos", "floor", "ceil"};
+        static const char *const fns[] = {"sqrt",  "exp",  "log",   "sin",  "cos",
+                                          "floor", "ceil", "rsqrt", "exp2", "exp10",
+                                          "log2",  "log10", "trunc", "rint"};
         f32 = LLVMBuildFPExt(B, x, LLVMFloatTypeInContext(L->ctx), "");
         f32 = cj_math_call(L, fns[id - CJ_CU_HSQRT], cj_t_float32, 1, &f32);
         return LLVMBuildFPTrunc(B, f32, LLVMHalfTypeInContext(L->ctx), "");
@@ -744,7 +583,7 @@ LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call) 
         break;
     }
     if (id >= CJ_CU_ATOMIC_ADD && id <= CJ_CU_ATOMIC_CAS2) {
-        return lower_atomic(L, in, call, id);
+        return cj_cuda_lower_atomic(L, call, id);
     }
     if (id >= CJ_CU_POPC && id <= CJ_CU_HRCP) {
         return lower_misc(L, in, call, id);

@@ -364,6 +364,8 @@ LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
 int cj_cuda_lower_getattr(cj_lower *L, cj_instr *in);
 /* lower_libdevice.c: a call of a libdevice function (builtin CJ_CU_LIBDEVICE) */
 LLVMValueRef cj_cuda_lower_libdevice(cj_lower *L, cj_instr *in, const cj_call *call);
+/* lower_cuda_atomic.c: cuda.atomic.* (ids CJ_CU_ATOMIC_ADD..CJ_CU_ATOMIC_CAS2): the old value */
+LLVMValueRef cj_cuda_lower_atomic(cj_lower *L, const cj_call *call, int id);
 /* lower_cuda_sync.c: syncwarp, nanosleep, cooperative groups' sync (ids from CJ_CU_SYNCWARP) */
 LLVMValueRef cj_cuda_lower_sync(cj_lower *L, cj_instr *in, const cj_call *call, int id);
 
@@ -375,6 +377,11 @@ int cj_lower_prange_header(cj_lower *L, int block); /* goes to the loop's exit *
 int cj_prange_at(cj_lower *L, const cj_instr *getiter); /* this GETITER starts one */
 int cj_lower_prange(cj_lower *L, cj_instr *getiter); /* outlines it and calls the pool */
 LLVMValueRef cj_lower_thread_query(cj_lower *L, int id); /* get_thread_id/get_num_threads() */
+/* CUDA's min(x, y)/max(x, y) of two float32/float64 values, as numba-cuda: libdevice's
+ * fmin/fmax (PTX min/max: a NaN operand yields the other). 1 with *out set, 0 (nothing
+ * emitted) when the call is not that form or the target is the CPU (lower_num.c). */
+int cj_cuda_float_minmax(cj_lower *L, const cj_call *call, int is_max, const cj_type *rt,
+                         LLVMValueRef *out);
 /* lower_call.c: max(acc, x) (is_max) or min(acc, x) of numbers of type t, Python's rule: acc
  * unless x compares greater (less). */
 LLVMValueRef cj_pick_minmax(cj_lower *L, int is_max, LLVMValueRef acc, LLVMValueRef x,

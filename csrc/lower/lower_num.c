@@ -57,7 +57,35 @@ LLVMValueRef cj_math_call(cj_lower *L, const char *cname, const cj_type *t, int 
         params[1] = LLVMInt32TypeInContext(L->ctx);
     }
     LLVMValueRef f = get_or_declare(L, name, ft, params, (unsigned)nargs);
-    return LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(f)), f, args, (unsigned)nargs, "");
+    LLVMTypeRef half = LLVMHalfTypeInContext(L->ctx);
+    if (t->bits != 16 || LLVMTypeOf(args[0]) != half) {
+        return LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(f)), f, args, (unsigned)nargs, "");
+    }
+    /* float16: computed in float32 (no half libm/libdevice), rounded back */
+    LLVMValueRef wide[3];
+    for (int i = 0; i < nargs && i < 3; i++) {
+        wide[i] = LLVMTypeOf(args[i]) == half ? LLVMBuildFPExt(L->b, args[i], ft, "") : args[i];
+    }
+    LLVMValueRef r = LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(f)), f, wide,
+                                    (unsigned)nargs, "");
+    return LLVMBuildFPTrunc(L->b, r, half, "");
+}
+
+int cj_cuda_float_minmax(cj_lower *L, const cj_call *call, int is_max, const cj_type *rt,
+                         LLVMValueRef *out) {
+    if (L->env->target != CJ_TARGET_CUDA || call->nargs != 2 || rt->kind != CJ_FLOAT) {
+        return 0;
+    }
+    LLVMValueRef args[2];
+    for (int i = 0; i < 2; i++) {
+        const cj_type *t = CJ_VAR(L->ir, call->args[i])->type;
+        if (t->kind != CJ_FLOAT || t->bits < 32) {
+            return 0;
+        }
+        args[i] = cj_cast(L, cj_load_var(L, call->args[i]), t, rt);
+    }
+    *out = cj_math_call(L, is_max ? "fmax" : "fmin", rt, 2, args);
+    return 1;
 }
 
 static LLVMValueRef intrinsic1(cj_lower *L, const char *base, LLVMValueRef x) {

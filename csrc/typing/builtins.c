@@ -283,8 +283,9 @@ static int type_cast_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *
     case CJ_B_INT:
         return type_cast(c, in, id, a && a->kind == CJ_INT && !a->is_signed && a->bits == 64
                                     ? cj_t_uint64 : cj_t_int64, out, "<class 'int'>");
-    case CJ_B_FLOAT:
-        return type_cast(c, in, id, cj_t_float64, out, "<class 'float'>");
+    case CJ_B_FLOAT: /* numba-cuda: float(float16) stays float16 in kernels */
+        return type_cast(c, in, id, c->env->target == CJ_TARGET_CUDA && a == cj_t_float16
+                                    ? cj_t_float16 : cj_t_float64, out, "<class 'float'>");
     case CJ_B_BOOL:
         if (n == 1 && cj_rule_has_truth(a)) {
             return type_cast(c, in, id, cj_t_bool, out, "<class 'bool'>");
@@ -506,12 +507,17 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return -1;
     }
     const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
+    if (c->env->target == CJ_TARGET_CUDA && cj_cuda_fp16_math(id, n, a)) {
+        *out = cj_t_float16; /* numba-cuda's math.sin(float16) and co. (cuda_fp16_rules.c) */
+        return 1;
+    }
     switch (b->rule) {
     case CJ_R_F1:
+    case CJ_R_TO_INT:
         if (n != 1 || !cj_type_is_number(a) || a->kind == CJ_COMPLEX) {
             return cj_no_match(c, in, b->attr);
         }
-        *out = numpy ? np_float_of(a) : float_of(a);
+        *out = b->rule == CJ_R_TO_INT ? cj_t_int64 : numpy ? np_float_of(a) : float_of(a);
         return 1;
     case CJ_R_F2:
         if (n != 2 || !all_numbers(c, in, 0)) {
@@ -521,12 +527,6 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         if (!numpy && (cj_type_is_integer(a) || cj_type_is_integer(cj_vt(c, in->args[2])))) {
             *out = cj_t_float64; /* math functions take integers as float64 */
         }
-        return 1;
-    case CJ_R_TO_INT:
-        if (n != 1 || !cj_type_is_number(a) || a->kind == CJ_COMPLEX) {
-            return cj_no_match(c, in, b->attr);
-        }
-        *out = cj_t_int64;
         return 1;
     case CJ_R_PRED:
         if (n != 1 || !cj_type_is_number(a)) {

@@ -36,7 +36,10 @@
     X(HMIN, "fp16.hmin") X(HEQ, "fp16.heq") X(HNE, "fp16.hne") X(HGT, "fp16.hgt")           \
     X(HGE, "fp16.hge") X(HLT, "fp16.hlt") X(HLE, "fp16.hle") X(HSQRT, "fp16.hsqrt")         \
     X(HEXP, "fp16.hexp") X(HLOG, "fp16.hlog") X(HSIN, "fp16.hsin") X(HCOS, "fp16.hcos")     \
-    X(HFLOOR, "fp16.hfloor") X(HCEIL, "fp16.hceil") X(HRCP, "fp16.hrcp")                    \
+    X(HFLOOR, "fp16.hfloor") X(HCEIL, "fp16.hceil") X(HRSQRT, "fp16.hrsqrt")                \
+    X(HEXP2, "fp16.hexp2") X(HEXP10, "fp16.hexp10") X(HLOG2, "fp16.hlog2")                  \
+    X(HLOG10, "fp16.hlog10") X(HTRUNC, "fp16.htrunc") X(HRINT, "fp16.hrint")                \
+    X(HRCP, "fp16.hrcp") /* HRCP last of the fp16 ids: ranges end at it */                  \
     X(PRINT, "print") X(LIBDEVICE, "libdevice")                                             \
     X(SYNCWARP, "syncwarp") X(NANOSLEEP, "nanosleep")                                       \
     X(CG_THIS_GRID, "cg.this_grid") X(CG_THIS_THREAD_BLOCK, "cg.this_thread_block")         \

@@ -165,6 +165,31 @@ static int bad_args(cj_infer_ctx *c, cj_instr *in, int id) {
 static int is_int(const cj_type *t) { return t != NULL && t->kind == CJ_INT; }
 static int is_float(const cj_type *t) { return t != NULL && t->kind == CJ_FLOAT; }
 
+typedef struct float_sigs {
+    int n;
+    const cj_type *t[2][3];
+} float_sigs;
+
+static const cj_type *const *float_sig(void *table, int i, int *nargs) {
+    *nargs = ((float_sigs *)table)->n;
+    return ((float_sigs *)table)->t[i];
+}
+
+/* numba-cuda's choice between the all-float32 and the all-float64 signature of cbrt (n = 1) or
+ * fma (n = 3) by its conversion rule (int8/int16/uint8/bool/float16: float32; wider ints,
+ * float64), NULL when neither takes the arguments. */
+static const cj_type *float32_or_64(const cj_type *const *args, int n) {
+    float_sigs s = {n, {{cj_t_float32, cj_t_float32, cj_t_float32},
+                        {cj_t_float64, cj_t_float64, cj_t_float64}}};
+    for (int i = 0; i < n; i++) {
+        if (args[i] == NULL || args[i]->kind == CJ_COMPLEX) {
+            return NULL;
+        }
+    }
+    int i = cj_best_conversion(args, n, float_sig, &s, 2);
+    return i < 0 ? NULL : s.t[i][0];
+}
+
 /* A dtype argument: a cujit type, a NumPy scalar class or a NumPy dtype (records too). */
 static const cj_type *dtype_of(PyObject *obj) {
     if (obj == NULL) {
@@ -308,12 +333,13 @@ static int atomic_dtype_ok(int id, const cj_type *d) {
     int i32_64 = d->kind == CJ_INT && (d->bits == 32 || d->bits == 64);
     int f32_64 = d->kind == CJ_FLOAT && (d->bits == 32 || d->bits == 64);
     switch (id) {
-    case CJ_CU_ATOMIC_ADD:
+    case CJ_CU_ATOMIC_ADD: /* float16 (sm_70+ PTX): beyond numba-cuda */
     case CJ_CU_ATOMIC_SUB:
     case CJ_CU_ATOMIC_MAX:
     case CJ_CU_ATOMIC_MIN:
     case CJ_CU_ATOMIC_NANMAX:
     case CJ_CU_ATOMIC_NANMIN:
+        return i32_64 || f32_64 || d == cj_t_float16;
     case CJ_CU_ATOMIC_EXCH:
         return i32_64 || f32_64;
     case CJ_CU_ATOMIC_INC:
@@ -466,15 +492,11 @@ static int type_misc(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out)
         *out = n == 1 && is_int(a) && a->bits >= 32 ? cj_t_uint32 : NULL;
         break;
     case CJ_CU_CBRT:
-        *out = n == 1 && is_float(a) && a->bits >= 32 ? a : NULL;
+    case CJ_CU_FMA: {
+        const cj_type *args[3] = {a, b, d};
+        *out = n == (id == CJ_CU_FMA ? 3 : 1) ? float32_or_64(args, n) : NULL;
         break;
-    case CJ_CU_FMA:
-        if (n == 3 && is_float(a) && is_float(b) && is_float(d) && a->bits >= 32) {
-            *out = a == b && b == d ? a : cj_t_float64;
-        } else {
-            *out = NULL;
-        }
-        break;
+    }
     case CJ_CU_SELP:
         if (n == 3 && cj_rule_has_truth(a) && cj_type_is_number(b) && cj_type_is_number(d)) {
             *out = cj_unify(b, d);

@@ -144,6 +144,9 @@ static int type_binop(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return cj_type_array_op(c, in, out); /* array_expr.c */
     }
     *out = cj_rule_binop(in->sub, a, b, &in->optype);
+    if (c->env->target == CJ_TARGET_CUDA) {
+        cj_cuda_fp16_binop(in->sub, a, b, out, &in->optype);
+    }
     in->flags &= ~CJ_F_CONST_EXP;
     if (*out != NULL && in->sub == CJ_POW && cj_type_is_integer(b)) {
         /* a constant integer exponent: multiplied out at lowering (numba's DetectStaticBinops

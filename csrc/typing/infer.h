@@ -78,6 +78,15 @@ int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typin
 /* Result types of operators; NULL (no exception) when the operation does not apply.
  * *optype receives the type both operands are converted to before operating. */
 const cj_type *cj_rule_binop(int op, const cj_type *a, const cj_type *b, const cj_type **optype);
+/* cuda_fp16_rules.c: numba-cuda's float16 operators in kernels: + - * / of float16 with
+ * float16 (or an int8, converted safely) stay float16 (the CPU's rule computes in
+ * float32). Sets *out and *optype when the operation is one of those. */
+void cj_cuda_fp16_binop(int op, const cj_type *a, const cj_type *b, const cj_type **out,
+                        const cj_type **optype);
+/* Whether builtin `id` called with these `nargs` arguments (the first `a`) is one of
+ * numba-cuda's float16 math functions (math.sin cos sqrt exp log log2 log10 fabs floor ceil
+ * trunc of a float16), whose result is float16 in kernels. */
+int cj_cuda_fp16_math(int id, int nargs, const cj_type *a);
 const cj_type *cj_rule_unary(int op, const cj_type *a);
 const cj_type *cj_rule_compare(int op, const cj_type *a, const cj_type *b,
                                const cj_type **optype);

@@ -80,6 +80,12 @@ static CUresult release(CUdeviceptr p) {
 }
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t size) { return alloc(p, size); }
 CUresult cuMemFree_v2(CUdeviceptr p) { return release(p); }
+/* managed memory is host memory here as everything else */
+CUresult cuMemAllocManaged(CUdeviceptr *p, size_t size, unsigned int flags) {
+    return flags == 1 || flags == 2 ? alloc(p, size) : 1;
+}
+CUresult cuProfilerStart(void) { return 0; }
+CUresult cuProfilerStop(void) { return 0; }
 CUresult cuMemAllocAsync(CUdeviceptr *p, size_t size, void *s) { return alloc(p, size); }
 CUresult cuMemFreeAsync(CUdeviceptr p, void *s) { return release(p); }
 CUresult cuDeviceGetDefaultMemPool(void **pool, int d) { *pool = primary_ctx; return 0; }

@@ -134,6 +134,41 @@ def test_reshape_ravel_view():
         d.view(object)
 
 
+def test_flags_and_squeeze():
+    """numba-cuda's: .flags a new dict each time; squeeze(axis=None, stream=0) a view."""
+    a = np.arange(6, dtype=np.float64).reshape(1, 3, 1, 2)
+    d = cuda.to_device(a)
+    assert d.flags == {"C_CONTIGUOUS": True, "F_CONTIGUOUS": False}
+    assert type(d.flags) is dict and d.flags is not d.flags
+    assert d.T.flags == {"C_CONTIGUOUS": False, "F_CONTIGUOUS": True}
+    assert d[:, :, :, ::2].flags == {"C_CONTIGUOUS": False, "F_CONTIGUOUS": False}
+    f = cuda.device_array((3, 4), dtype=np.int32, order="F")
+    assert f.flags == {"C_CONTIGUOUS": False, "F_CONTIGUOUS": True} and f.strides == (4, 12)
+    for axis in [None, 0, 2, -2, (0, 2)]:
+        s = d.squeeze() if axis is None else d.squeeze(axis=axis)
+        assert s.shape == a.squeeze(axis=axis).shape, axis
+        np.testing.assert_array_equal(s.copy_to_host(), a.squeeze(axis=axis))
+        assert s.device_pointer_value == d.device_pointer_value
+    with pytest.raises(ValueError, match="size not equal to one"):
+        d.squeeze(axis=1)
+    with pytest.raises(ValueError, match="out of bounds"):
+        d.squeeze(axis=4)
+    with pytest.raises(TypeError, match="axis must be"):
+        d.squeeze(axis="0")
+    with pytest.raises(TypeError, match="axis must be"):
+        d.squeeze(axis=(0, 1.5))
+    with pytest.raises(OverflowError):
+        d.squeeze(axis=2 ** 70)
+    stream = cuda.stream()
+    s = d.squeeze(stream=stream)
+    assert s.stream is stream and s.shape == (3, 2)
+    assert s.squeeze().stream is stream and s.squeeze(stream=0).stream is stream
+    assert d.squeeze(0).squeeze().shape == (3, 2)
+    assert np.asarray(d).shape == a.shape and np.asarray(d, dtype=np.float32).dtype == np.float32
+    with pytest.raises(ValueError, match="`copy=False` is not supported. A copy is always"):
+        d.__array__(copy=False)
+
+
 def test_setitem():
     a = np.zeros((4, 5), dtype=np.float64)
     d = cuda.to_device(a)
@@ -466,6 +501,35 @@ def test_pinned_and_mapped():
             pass
     with pytest.raises(ValueError, match="negative"):
         cuda.pinned_array(-1)
+
+
+def test_managed_array():
+    """numba-cuda's cuda.managed_array: a host ndarray in cuMemAllocManaged memory, the same
+    bytes on the device (zero copy)."""
+    m = cuda.managed_array((3, 4), dtype=np.int32)
+    assert isinstance(m, cuda.ManagedNDArray) and isinstance(m, np.ndarray)
+    assert m.shape == (3, 4) and m.dtype == np.int32 and m.flags.c_contiguous
+    m[:] = np.arange(12).reshape(3, 4)
+    cai = m.__cuda_array_interface__
+    assert cai["data"][0] == m.__array_interface__["data"][0]  # one address for both
+    np.testing.assert_array_equal(cuda.as_cuda_array(m).copy_to_host(), m)
+    f = cuda.managed_array((2, 5), dtype=np.float64, order="F", attach_global=False)
+    assert f.flags.f_contiguous and f.strides == (8, 16)
+    np.testing.assert_array_equal(cuda.as_cuda_array(m[1:]).copy_to_host(), m[1:])
+    assert cuda.managed_array(0).size == 0
+    with pytest.raises(ValueError, match="negative"):
+        cuda.managed_array(-1)
+    d = cuda.to_device(np.arange(12, dtype=np.int32).reshape(3, 4) * 2)
+    cuda.as_cuda_array(m).copy_to_device(d)
+    cuda.synchronize()
+    np.testing.assert_array_equal(m, np.arange(12).reshape(3, 4) * 2)
+
+
+def test_profiler_switches():
+    cuda.profile_start()
+    cuda.profile_stop()
+    with cuda.profiling():
+        cuda.to_device(np.arange(4)).copy_to_host()
 
 
 # ---- threads, close ----

@@ -181,3 +181,34 @@ def test_device_function_compiles(assemble):
                                    device=True)
     assert ".func" in dptx and ".entry" not in dptx
     assert str(resty) == "UniTuple(float64 x 2)"
+
+
+def test_float_min_max_are_ptx_min_max_as_numba_cuda(assemble):
+    """numba-cuda lowers min/max of two float32/float64 to libdevice fmin/fmax: PTX min/max
+    (a NaN operand yields the other); ints and three arguments keep Python's compare."""
+    def k(f, d, i):
+        j = cuda.grid(1)
+        f[j] = min(f[j], f[j + 1]) + max(f[j], f[j + 1])
+        d[j] = min(d[j], d[j + 1]) + max(d[j], f[j])  # float64 with float32: in float64
+        i[j] = min(i[j], i[j + 1]) + max(i[j], i[j + 1], 3)
+
+    ptx, _ = cuda.compile_ptx(k, "void(float32[:], float64[:], int32[:])")
+    for ins in ("min.f32", "max.f32", "min.f64", "max.f64", "min.s32"):
+        assert ins in ptx, ins
+    assemble(ptx)
+
+
+@pytest.mark.gpu
+def test_float_min_max_nan_rule_on_device():
+    @cuda.jit
+    def k(x, y, out):
+        j = cuda.grid(1)
+        out[0, j] = min(x[j], y[j])
+        out[1, j] = max(x[j], y[j])
+
+    x = np.array([np.nan, 1.0, 2.0, np.nan])
+    y = np.array([1.0, np.nan, 3.0, np.nan])
+    out = np.zeros((2, 4))
+    k[1, 4](x, y, out)
+    np.testing.assert_array_equal(out[0], np.fmin(x, y))
+    np.testing.assert_array_equal(out[1], np.fmax(x, y))

@@ -147,3 +147,71 @@ def test_bad_shared_shape_is_a_typing_error(nvvm):
 
     with pytest.raises(TypingError):
         cuda.compile_ptx(k, "void(float32[:], int64)")
+
+
+# numba-cuda's cbrt has a float32 and a float64 signature; an argument picks one by numba's
+# conversion rule (checked against numba-cuda 0.68 on this machine)
+CBRT = [("int8", "float32"), ("int16", "float32"), ("uint8", "float32"), ("uint16", "float64"),
+        ("int32", "float64"), ("uint32", "float64"), ("int64", "float64"),
+        ("uint64", "float64"), ("boolean", "float32"), ("float16", "float32"),
+        ("float32", "float32"), ("float64", "float64")]
+
+
+@pytest.mark.parametrize("arg,expected", CBRT, ids=[a for a, _ in CBRT])
+def test_cbrt_picks_numba_cudas_signature(arg, expected, nvvm):
+    import cujit
+
+    def f(a):
+        return cuda.cbrt(a)
+
+    ptx, resty = cuda.compile_ptx(f, (getattr(cujit, arg),), device=True)
+    assert str(resty) == expected
+    assert f"st.{'f32' if expected == 'float32' else 'f64'} " in ptx  # the result stored
+
+
+def test_cbrt_matches_numba_cuda():
+    numba_cuda = pytest.importorskip("numba.cuda")
+    from numba.cuda.compiler import compile_cuda
+    from numba.core import types
+
+    def f(a):
+        return numba_cuda.cbrt(a)
+
+    try:
+        got = [str(compile_cuda(f, None, (getattr(types, a),), cc=(9, 0)).signature.return_type)
+               for a, _ in CBRT]
+    except Exception as exc:  # numba-cuda needs a driver for some of its stubs
+        pytest.skip(f"numba-cuda cannot type this here: {type(exc).__name__}")
+    assert got == [e for _, e in CBRT]
+
+
+FMA = [(("int32", "int32", "int32"), "float64"), (("float16", "float16", "float16"), "float32"),
+       (("float32", "float32", "float64"), "float64"), (("int8", "float32", "int16"), "float32"),
+       (("float64", "int64", "float32"), "float64"), (("uint16", "float32", "float32"), "float64")]
+
+
+@pytest.mark.parametrize("args,expected", FMA, ids=[",".join(a) for a, _ in FMA])
+def test_fma_picks_numba_cudas_signature(args, expected, nvvm):
+    import cujit
+
+    def f(a, b, c):
+        return cuda.fma(a, b, c)
+
+    _, resty = cuda.compile_ptx(f, tuple(getattr(cujit, a) for a in args), device=True)
+    assert str(resty) == expected
+
+
+def test_fma_matches_numba_cuda():
+    numba_cuda = pytest.importorskip("numba.cuda")
+    from numba.cuda.compiler import compile_cuda
+    from numba.core import types
+
+    def f(a, b, c):
+        return numba_cuda.fma(a, b, c)
+
+    try:
+        got = [str(compile_cuda(f, None, tuple(getattr(types, t) for t in a),
+                                cc=(9, 0)).signature.return_type) for a, _ in FMA]
+    except Exception as exc:  # numba-cuda needs a driver for some of its stubs
+        pytest.skip(f"numba-cuda cannot type this here: {type(exc).__name__}")
+    assert got == [e for _, e in FMA]

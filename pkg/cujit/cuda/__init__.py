@@ -22,10 +22,12 @@ else:
                           gpus, is_available, list_devices, select_device, synchronize)
     from .ipc import IpcHandle
     from .memory import (BaseCUDAMemoryManager, DefaultMemoryManager, GetIpcHandleMixin,
-                         HostOnlyCUDAMemoryManager, MappedMemory, MappedNDArray, MemoryPointer,
-                         NumbaCUDAMemoryManager, PinnedMemory, PoolMemoryManager, defer_cleanup,
-                         mapped, mapped_array, mapped_array_like, pinned, pinned_array,
-                         pinned_array_like, set_deallocation_limits, set_memory_manager)
+                         HostOnlyCUDAMemoryManager, ManagedMemory, ManagedNDArray,
+                         MappedMemory, MappedNDArray, MemoryPointer, NumbaCUDAMemoryManager,
+                         PinnedMemory, PoolMemoryManager, defer_cleanup, managed_array, mapped,
+                         mapped_array, mapped_array_like, pinned, pinned_array,
+                         pinned_array_like, profile_start, profile_stop, profiling,
+                         set_deallocation_limits, set_memory_manager)
     from .streams import (Event, Stream, default_stream, event, event_elapsed_time,
                           external_stream, legacy_default_stream, per_thread_default_stream, stream)
     from . import memory as _memory
@@ -53,7 +55,8 @@ else:
         "set_memory_manager", "Event", "Stream", "default_stream", "event", "event_elapsed_time",
         "external_stream", "legacy_default_stream", "per_thread_default_stream", "stream",
         "jit", "compile", "compile_ptx", "compile_ptx_for_current_device", "declare_device", "fp16",
-        "libdevice", "Reduce", "reduce", "cg",
+        "libdevice", "Reduce", "reduce", "cg", "ManagedMemory", "ManagedNDArray",
+        "managed_array", "profile_start", "profile_stop", "profiling",
     ] + list(_intrinsics_all)
 
 

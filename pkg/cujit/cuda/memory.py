@@ -102,6 +102,10 @@ class MappedMemory(_HostMemory):
     """Page-locked host memory mapped into the device's address space."""
 
 
+class ManagedMemory(_HostMemory):
+    """Managed (unified) memory, cuMemAllocManaged: one address on the host and the device."""
+
+
 class BaseCUDAMemoryManager:
     """The EMM plugin interface (numba's BaseCUDAMemoryManager). Subclasses get `context`."""
 
@@ -149,6 +153,11 @@ class BaseCUDAMemoryManager:
 
 class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
     """Implements the host side (pinned, mapped, deferred cleanup); subclasses do the device."""
+
+    def memallocmanaged(self, size, attach_global=True):
+        """Managed memory (cuMemAllocManaged): a ManagedMemory, host and device visible."""
+        mem = _core.managed_alloc(int(size), attach_global=bool(attach_global))
+        return ManagedMemory(self.context, mem.host_pointer, size, owner=mem)
 
     def memhostalloc(self, size, mapped=False, portable=False, wc=False):
         mem = _core.host_alloc(int(size), mapped=mapped, portable=portable, wc=wc)
@@ -391,6 +400,49 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     ary = _host_array(mem, shape, dtype, strides, order, MappedNDArray)
     ary._cujit_memory = mem
     return ary
+
+
+class ManagedNDArray(np.ndarray):
+    """A host array in managed memory, usable on the device as is (numba-cuda's)."""
+
+    __array_finalize__ = MappedNDArray.__array_finalize__
+    __cuda_array_interface__ = MappedNDArray.__cuda_array_interface__
+
+
+def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
+                  attach_global=True):
+    """A NumPy array in managed (unified) memory, also accessible from the device (numba-cuda's
+    cuda.managed_array). attach_global=False attaches it to the host (devices of compute
+    capability 6.0+ still reach it)."""
+    shape, dtype, strides, nbytes = _layout(shape, dtype, strides, order)
+    manager = current_memory_manager()
+    if not hasattr(manager, "memallocmanaged"):
+        raise NotImplementedError(f"managed_array: the memory manager {type(manager).__name__} "
+                                  "has no memallocmanaged(size, attach_global)")
+    mem = manager.memallocmanaged(nbytes, attach_global=attach_global)
+    ary = _host_array(mem, shape, dtype, strides, order, ManagedNDArray)
+    ary._cujit_memory = mem
+    return ary
+
+
+def profile_start():
+    """Starts the CUDA profiler's collection (cuProfilerStart), as numba-cuda's."""
+    _core.profile_start()
+
+
+def profile_stop():
+    """Stops the CUDA profiler's collection (cuProfilerStop)."""
+    _core.profile_stop()
+
+
+@contextlib.contextmanager
+def profiling():
+    """Profiles the block: profile_start() before, profile_stop() after (numba-cuda's)."""
+    profile_start()
+    try:
+        yield
+    finally:
+        profile_stop()
 
 
 def _order_like(ary):

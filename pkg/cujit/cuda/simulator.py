@@ -520,6 +520,11 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
 mapped_array = pinned_array
 
 
+def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
+                  attach_global=True):
+    return np.zeros(shape, dtype=dtype, order=order)
+
+
 def pinned_array_like(ary):
     return np.zeros_like(ary)
 
@@ -596,7 +601,7 @@ def _no_driver(*args, **kwargs):
 get_current_device = current_context = select_device = list_devices = _no_driver
 
 API = ["jit", "DeviceNDArray", "to_device", "device_array", "device_array_like", "pinned_array",
-       "pinned_array_like", "mapped_array", "mapped_array_like", "is_cuda_array",
+       "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "is_cuda_array",
        "is_available", "detect", "synchronize", "stream", "default_stream",
        "legacy_default_stream", "per_thread_default_stream", "event", "event_elapsed_time",
        "Stream", "Event", "get_current_device", "current_context", "select_device",
