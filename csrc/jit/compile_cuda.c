@@ -27,6 +27,7 @@ typedef struct devfn {
     char symbol[256];
     PyObject *bitcode;  /* bytes */
     const cj_type *ret;
+    int inline_mode;    /* cuda.jit(inline=): 1 'always', -1 'never', 0 NVVM decides */
 } devfn;
 
 /* One compilation's state (nothing of it is global: other threads compile meanwhile). */
@@ -37,7 +38,7 @@ typedef struct cuda_compile {
     PyObject *keep;     /* list: the device functions this compilation uses, kept alive */
 } cuda_compile;
 
-/* dict: (pyfunc, argtypes, debug, fastmath) -> capsule(devfn). Two threads may compile one
+/* dict: (pyfunc, argtypes, debug, fastmath, inline) -> capsule(devfn). Two threads may compile one
  * device function at once: the first stored stays (the other's is dropped), and a compilation
  * keeps the capsules it uses, so cuda_clear_device_cache in another thread frees none. */
 static PyObject *devfn_cache;
@@ -74,6 +75,28 @@ static PyObject *device_pyfunc(PyObject *obj) {
 static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfunc,
                              const cj_type *const *argtypes, int nargs);
 
+/* A device function's cuda.jit(inline=...) as cuda/compiler.py stores it on the dispatcher
+ * (__cujit_inline__: 'always', 'never' or None): 1, -1 or 0; -2 with an exception. */
+static int inline_mode(PyObject *callee) {
+    PyObject *v = PyFunction_Check(callee) ? NULL
+                                           : PyObject_GetAttrString(callee, "__cujit_inline__");
+    if (v == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int mode = v == Py_None ? 0 : -2;
+    if (PyUnicode_Check(v)) {
+        mode = PyUnicode_CompareWithASCIIString(v, "always") == 0  ? 1
+               : PyUnicode_CompareWithASCIIString(v, "never") == 0 ? -1
+                                                                    : -2;
+    }
+    if (mode == -2) {
+        PyErr_Format(PyExc_ValueError, "inline must be 'always' or 'never', not %R", v);
+    }
+    Py_DECREF(v);
+    return mode;
+}
+
 static int resolve_device(cj_typing_env *env, PyObject *callee, int nargs,
                           const cj_type *const *argtypes, const cj_type **ret,
                           const void **handle) {
@@ -95,7 +118,15 @@ static int resolve_device(cj_typing_env *env, PyObject *callee, int nargs,
 
 static LLVMValueRef link_device(cj_lower_env *env, LLVMModuleRef module, const void *handle) {
     const devfn *f = handle;
-    return cj_link_bitcode(module, f->bitcode, f->symbol);
+    LLVMValueRef fn = cj_link_bitcode(module, f->bitcode, f->symbol);
+    if (fn != NULL && f->inline_mode != 0) {
+        const char *attr = f->inline_mode > 0 ? "alwaysinline" : "noinline";
+        LLVMContextRef ctx = LLVMGetModuleContext(module);
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
+                                                                 attr, strlen(attr)), 0));
+    }
+    return fn;
 }
 
 /* ---- the pipeline ---- */
@@ -120,9 +151,10 @@ static int compile_function(cuda_compile *cc, PyObject *self, PyObject *pyfunc,
 
 static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfunc,
                              const cj_type *const *argtypes, int nargs) {
-    PyObject *types = cj_types_tuple(argtypes, nargs);
-    PyObject *key = types ? Py_BuildValue("(OOii)", pyfunc, types, cc->opt.debug,
-                                          cc->opt.fastmath)
+    int mode = inline_mode(callee);
+    PyObject *types = mode == -2 ? NULL : cj_types_tuple(argtypes, nargs);
+    PyObject *key = types ? Py_BuildValue("(OOiii)", pyfunc, types, cc->opt.debug,
+                                          cc->opt.fastmath, mode)
                           : NULL;
     Py_XDECREF(types);
     if (key == NULL) {
@@ -160,6 +192,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
         } else {
             memcpy(f->symbol, out.symbol, sizeof(f->symbol));
             f->ret = out.ret;
+            f->inline_mode = mode;
         }
         LLVMDisposeModule(out.mod);
         Py_XDECREF(out.annotation);
@@ -183,61 +216,6 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
         return NULL;
     }
     return PyCapsule_GetPointer(stored, "cujit.devfn");
-}
-
-/* ---- options ---- */
-
-static int int_option(PyObject *options, const char *name, int *dst, int lo, int hi) {
-    PyObject *v = options ? PyDict_GetItemString(options, name) : NULL; /* borrowed */
-    if (v == NULL || v == Py_None) {
-        return 0;
-    }
-    if (PyBool_Check(v) || PyLong_Check(v)) {
-        long x = PyLong_AsLong(v);
-        if (x == -1 && PyErr_Occurred()) {
-            return -1;
-        }
-        if (x < lo || x > hi) {
-            PyErr_Format(PyExc_ValueError, "%s must be between %d and %d, not %ld", name, lo,
-                         hi, x);
-            return -1;
-        }
-        *dst = (int)x;
-        return 0;
-    }
-    PyErr_Format(PyExc_TypeError, "%s must be an int or a bool, not %.100s", name,
-                 Py_TYPE(v)->tp_name);
-    return -1;
-}
-
-int cj_cuda_parse_options(PyObject *options, cj_cuda_options *o) {
-    *o = (cj_cuda_options){.opt = 3, .cc_major = 9, .cc_minor = 0};
-    if (options != NULL && !PyDict_Check(options)) {
-        PyErr_SetString(PyExc_TypeError, "options must be a dict");
-        return -1;
-    }
-    if (int_option(options, "debug", &o->debug, 0, 1) < 0 ||
-        int_option(options, "lineinfo", &o->lineinfo, 0, 1) < 0 ||
-        int_option(options, "fastmath", &o->fastmath, 0, 1) < 0 ||
-        int_option(options, "max_registers", &o->max_registers, 0, 255) < 0 ||
-        int_option(options, "opt", &o->opt, 0, 3) < 0) {
-        return -1;
-    }
-    PyObject *cc = options ? PyDict_GetItemString(options, "cc") : NULL;
-    if (cc != NULL && cc != Py_None) {
-        if (!PyTuple_Check(cc) || PyTuple_GET_SIZE(cc) != 2 ||
-            !PyLong_Check(PyTuple_GET_ITEM(cc, 0)) || !PyLong_Check(PyTuple_GET_ITEM(cc, 1))) {
-            PyErr_Format(PyExc_ValueError, "cc must be a (major, minor) tuple of ints, not %R",
-                         cc);
-            return -1;
-        }
-        o->cc_major = (int)PyLong_AsLong(PyTuple_GET_ITEM(cc, 0));
-        o->cc_minor = (int)PyLong_AsLong(PyTuple_GET_ITEM(cc, 1));
-        if (PyErr_Occurred()) {
-            return -1;
-        }
-    }
-    return 0;
 }
 
 /* ---- results ---- */
@@ -324,8 +302,16 @@ static int add_kernel_entry(compiled *c, PyObject *pyfunc, const cj_type *const 
     LLVMAddAttributeAtIndex(c->inner, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
                                                              "alwaysinline", 12), 0));
-    return cj_cuda_add_kernel(c->mod, c->inner, types, nargs, c->ret, entry, opt->debug,
-                              opt->max_registers) == NULL ? -1 : 0;
+    LLVMValueRef fn = cj_cuda_add_kernel(c->mod, c->inner, types, nargs, c->ret, entry,
+                                         opt->debug, opt->max_registers);
+    /* cuda.jit(launch_bounds=...): PTX .maxntid, .minnctapersm, .maxclusterrank */
+    static const char *const bound_keys[3] = {"maxntidx", "minctasm", "cluster_max_blocks"};
+    for (int i = 0; fn != NULL && i < 3; i++) {
+        if (opt->launch_bounds[i] > 0) {
+            cj_cuda_annotate(c->mod, fn, bound_keys[i], (unsigned)opt->launch_bounds[i]);
+        }
+    }
+    return fn == NULL ? -1 : 0;
 }
 
 /* Verify -> LLVM text -> NVVM -> PTX, into `out`. */

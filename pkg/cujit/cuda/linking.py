@@ -1,0 +1,64 @@
+"""cuda.jit(link=[...]) and lto=: which files can be linked into a kernel (numba-cuda's rules and
+error texts). The link itself happens where the kernel is loaded (csrc/jit/kernel_link.c)."""
+import os
+
+__all__ = ["LinkerError", "NvrtcError", "check_link", "check_lto", "link_files"]
+
+
+class LinkerError(RuntimeError):
+    """numba.cuda.cudadrv.driver.LinkerError: a file could not be linked."""
+
+
+class NvrtcError(Exception):
+    """numba.cuda.cudadrv.error.NvrtcError: NVRTC could not compile a .cu file."""
+
+
+# extensions the driver's linker (cuLinkAddData) takes as they are, and .cu, compiled by NVRTC
+_LINKED_HERE = {"ptx", "cu"}
+# numba-cuda's other kinds: they need nvJitLink, which cujit does not drive yet
+_NEEDS_NVJITLINK = {"o", "a", "cubin", "fatbin", "ltoir"}
+
+
+def _kind(path):
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"link takes a list of file paths, not {path!r}")
+    ext = os.path.splitext(os.fspath(path))[1][1:]
+    if ext == "":
+        raise RuntimeError("Don't know how to link file with no extension")
+    if ext not in _LINKED_HERE and ext not in _NEEDS_NVJITLINK:
+        raise RuntimeError(f"Don't know how to link file with extension .{ext}")
+    if ext in _NEEDS_NVJITLINK:
+        raise NotImplementedError(f"cuda.jit(link=[...]): linking .{ext} files needs "
+                                  f"nvJitLink, which cujit does not drive yet (only .ptx and "
+                                  f".cu files are linked)")
+    return ext
+
+
+def check_link(paths):
+    """Checks link=[...] at decoration: the list, each file's extension and existence."""
+    if isinstance(paths, (str, bytes)) or not isinstance(paths, (list, tuple)):
+        raise TypeError(f"link must be a list of file paths, not {paths!r}")
+    for path in paths:
+        _kind(path)
+        if not os.path.isfile(path):
+            raise LinkerError(f"{os.fspath(path)} not found")
+
+
+def check_lto():
+    raise NotImplementedError("cuda.jit(lto=True) needs nvJitLink, which cujit does not drive "
+                              "yet")
+
+
+def link_files(paths):
+    """((kind, name, bytes), ...) of the files to link, read now (kernel.c links them when a
+    version is loaded, .cu compiled by NVRTC for the device's compute capability)."""
+    out = []
+    for path in paths or ():
+        kind = _kind(path)
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            raise LinkerError(f"{os.fspath(path)} not found") from None
+        out.append((kind, os.path.basename(os.fspath(path)), data))
+    return tuple(out)
