@@ -3,7 +3,9 @@
  * -> PTX
  * Device functions (cuda.jit(device=True), and CPU jit/njit functions called from kernels)
  * are compiled with the same options into bitcode, cached per (function, types, options),
- * and linked into their callers' modules with internal linkage.
+ * and linked into their callers' modules with internal linkage. Functions declared by
+ * cuda.declare_device are declared (not defined) in their callers' modules, the call's
+ * arguments converted to the declared types; the kernel's link=[...] files define them.
  *
  * cj_cuda_compile is what dispatchers call (jit/kernel.c), into a C result (jit.h); the
  * private Python hook _core.cuda_compile(pyfunc, argtypes, device=False, options={}) returns
@@ -22,12 +24,16 @@
 
 typedef cj_cuda_options cuda_options;
 
-/* A compiled device function: `i32 @symbol(ret*, args...)` in `bitcode`. */
+/* A compiled device function: `i32 @symbol(ret*, args...)` in `bitcode`; or, with no
+ * bitcode, an external one declared by cuda.declare_device (numba's ABI, the same), resolved
+ * when the kernel is linked with the code defining it (link=[...], kernel_link.c). */
 typedef struct devfn {
     char symbol[256];
-    PyObject *bitcode;  /* bytes */
+    PyObject *bitcode;  /* bytes, or NULL for an external function */
     const cj_type *ret;
     int inline_mode;    /* cuda.jit(inline=): 1 'always', -1 'never', 0 NVVM decides */
+    int nparams;        /* an external function's declared parameter types */
+    const cj_type *params[CJ_MAX_ARGS];
 } devfn;
 
 /* One compilation's state (nothing of it is global: other threads compile meanwhile). */
@@ -97,15 +103,43 @@ static int inline_mode(PyObject *callee) {
     return mode;
 }
 
+static devfn *extern_device(cuda_compile *cc, PyObject *callee);
+
+/* The call of an external function: its declared types, the arguments converted to them. */
+static int resolve_extern(devfn *f, int nargs, const cj_type **argtypes, const cj_type **ret,
+                          const void **handle) {
+    if (nargs != f->nparams) {
+        PyErr_Format(cj_TypingError, "%s() takes %d arguments (%d given)", f->symbol,
+                     f->nparams, nargs);
+        return -1;
+    }
+    for (int i = 0; i < nargs; i++) {
+        if (!cj_can_convert(argtypes[i], f->params[i])) {
+            PyErr_Format(cj_TypingError, "%s(): argument %d of type %s cannot be passed as "
+                                         "%s", f->symbol, i + 1, argtypes[i]->name,
+                         f->params[i]->name);
+            return -1;
+        }
+        argtypes[i] = f->params[i];
+    }
+    *ret = f->ret;
+    *handle = f;
+    return 1;
+}
+
 static int resolve_device(cj_typing_env *env, PyObject *callee, int nargs,
-                          const cj_type *const *argtypes, const cj_type **ret,
+                          const cj_type **argtypes, const cj_type **ret,
                           const void **handle) {
     cuda_compile *cc = env->opaque;
+    devfn *ext = extern_device(cc, callee);
+    if (ext != NULL || PyErr_Occurred()) {
+        return ext == NULL ? -1 : resolve_extern(ext, nargs, argtypes, ret, handle);
+    }
     PyObject *pyfunc = device_pyfunc(callee);
     if (pyfunc == NULL) {
         return 0;
     }
-    devfn *f = compile_device(cc, callee, pyfunc, argtypes, nargs);
+    devfn *f = compile_device(cc, callee, pyfunc, (const cj_type *const *)argtypes, nargs);
     if (f == NULL) {
         return -1;
     }
@@ -116,8 +150,29 @@ static int resolve_device(cj_typing_env *env, PyObject *callee, int nargs,
 
 /* ---- lowering env: link a device function's module in ---- */
 
+/* `i32 @symbol(ret*, params...)` declared in `module` (an external device function). */
+static LLVMValueRef declare_extern(LLVMModuleRef module, const devfn *f) {
+    LLVMValueRef fn = LLVMGetNamedFunction(module, f->symbol);
+    if (fn != NULL) {
+        return fn;
+    }
+    LLVMContextRef ctx = LLVMGetModuleContext(module);
+    LLVMTypeRef params[CJ_MAX_ARGS + 1];
+    const cj_type *rt = f->ret->kind == CJ_VOID ? cj_t_none : f->ret;
+    params[0] = LLVMPointerType(cj_llvm_type(ctx, rt), 0);
+    for (int i = 0; i < f->nparams; i++) {
+        params[i + 1] = cj_llvm_type(ctx, f->params[i]);
+    }
+    LLVMTypeRef ft = LLVMFunctionType(LLVMInt32TypeInContext(ctx), params,
+                                      (unsigned)f->nparams + 1, 0);
+    return LLVMAddFunction(module, f->symbol, ft);
+}
+
 static LLVMValueRef link_device(cj_lower_env *env, LLVMModuleRef module, const void *handle) {
     const devfn *f = handle;
+    if (f->bitcode == NULL) {
+        return declare_extern(module, f);
+    }
     LLVMValueRef fn = cj_link_bitcode(module, f->bitcode, f->symbol);
     if (fn != NULL && f->inline_mode != 0) {
         const char *attr = f->inline_mode > 0 ? "alwaysinline" : "noinline";
@@ -127,6 +182,86 @@ static LLVMValueRef link_device(cj_lower_env *env, LLVMModuleRef module, const v
                                                                  attr, strlen(attr)), 0));
     }
     return fn;
+}
+
+/* ---- cuda.declare_device ---- */
+
+/* An external function's devfn from its declaration (name, restype, argtypes): new, or NULL
+ * with an exception. Its parameters are scalars: numba's ABI flattens other types, cujit's
+ * does not, so they could not be passed the same way. */
+static devfn *extern_from_declaration(PyObject *decl) {
+    PyObject *name, *restype, *params;
+    if (!PyTuple_Check(decl) || !PyArg_ParseTuple(decl, "UOO!", &name, &restype,
+                                                  &PyTuple_Type, &params)) {
+        PyErr_SetString(PyExc_TypeError, "__cujit_extern__ must be (name, restype, argtypes)");
+        return NULL;
+    }
+    const char *sym = PyUnicode_AsUTF8(name);
+    devfn *f = sym ? PyMem_Calloc(1, sizeof(devfn)) : NULL;
+    if (f == NULL) {
+        return sym ? (devfn *)PyErr_NoMemory() : NULL;
+    }
+    if (strlen(sym) == 0 || strlen(sym) >= sizeof(f->symbol) ||
+        PyTuple_GET_SIZE(params) > CJ_MAX_ARGS) {
+        PyErr_Format(PyExc_ValueError, "cannot declare device function %R", name);
+        goto fail;
+    }
+    memcpy(f->symbol, sym, strlen(sym) + 1);
+    f->nparams = (int)PyTuple_GET_SIZE(params);
+    if ((f->ret = cj_type_from_py_checked(restype, "return type")) == NULL) {
+        goto fail;
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        const cj_type *t = cj_type_from_py_checked(PyTuple_GET_ITEM(params, i), "argument");
+        if (t == NULL) {
+            goto fail;
+        }
+        if (t->kind != CJ_INT && t->kind != CJ_FLOAT && t->kind != CJ_BOOL) {
+            PyErr_Format(cj_UnsupportedError, "cuda.declare_device: parameters of type %s "
+                                              "(only integers, floats and bools are passed)",
+                         t->name);
+            goto fail;
+        }
+        f->params[i] = t;
+    }
+    return f;
+fail:
+    PyMem_Free(f);
+    return NULL;
+}
+
+/* The devfn of a cuda.declare_device function (callee.__cujit_extern__), made once per
+ * callee; NULL without an exception when `callee` is not one. */
+static devfn *extern_device(cuda_compile *cc, PyObject *callee) {
+    if (PyFunction_Check(callee) || PyType_Check(callee) || PyModule_Check(callee)) {
+        return NULL;
+    }
+    PyObject *decl = PyObject_GetAttrString(callee, "__cujit_extern__");
+    if (decl == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *key = Py_BuildValue("(sO)", "extern", decl);
+    PyObject *cap = key ? PyDict_GetItemWithError(devfn_cache, key) : NULL; /* borrowed */
+    devfn *f = NULL;
+    if (cap == NULL && key != NULL && !PyErr_Occurred() &&
+        (f = extern_from_declaration(decl)) != NULL) {
+        PyObject *made = PyCapsule_New(f, "cujit.devfn", devfn_destroy);
+        cap = made ? PyDict_SetDefault(devfn_cache, key, made) : NULL;
+        Py_XDECREF(made);
+        if (made == NULL) {
+            PyMem_Free(f);
+        }
+    }
+    Py_DECREF(decl);
+    Py_XDECREF(key);
+    if (cap == NULL || PyList_Append(cc->keep, cap) < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_SystemError, "cuda.declare_device: no declaration");
+        }
+        return NULL;
+    }
+    return PyCapsule_GetPointer(cap, "cujit.devfn");
 }
 
 /* ---- the pipeline ---- */

@@ -17,7 +17,7 @@ from . import cache as _cache
 from . import linking as _linking
 
 __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile",
-           "CUDADispatcher", "declare_device"]
+           "CUDADispatcher", "declare_device", "ExternFunction"]
 
 _OPTIONS = {"debug", "lineinfo", "fastmath", "max_registers", "opt", "cache", "device",
             "inline", "link", "boundscheck", "forceinline", "lto", "launch_bounds",
@@ -49,9 +49,6 @@ def _check_options(options):
         raise ValueError("link keyword invalid for device function")
     if options.get("link") is not None:
         _linking.check_link(options["link"])
-        if options["link"]:
-            raise NotImplementedError("cuda.jit(link=[...]): linking .ptx/.cu files into a "
-                                      "kernel is not supported by cujit yet")
     if options.get("lto"):
         _linking.check_lto()
 
@@ -191,7 +188,7 @@ class CUDADispatcher:
         # options without cc: each compilation takes its device's (or compile()'s cc)
         self._launcher = _core.KernelLauncher(py_func, self.__qualname__, self.device,
                                               _core_options(self.targetoptions, DEFAULT_CC),
-                                              disk)
+                                              disk, _linking.link_files(options.get("link")))
         self._specialized = False
         self._specializations = {}
         if self.device:
@@ -495,7 +492,39 @@ def compile(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=Fal
                        output=output)
 
 
+class ExternFunction:
+    """An external device function declared by declare_device (numba-cuda's ExternFunction):
+    kernels call it with the declared signature; the code defining it (extern "C"
+    __device__ int name(ret_t *ret, args...), numba's ABI) comes from their link=[...]."""
+
+    def __init__(self, name, sig):
+        self.name = name
+        self.sig = sig
+        params = ", ".join(f"a{i}" for i in range(len(sig.args)))
+        # the parameters a call is folded against (csrc/typing/jitted_calls.c)
+        stub = eval(f"lambda {params}: None", {})  # noqa: S307 (made from ints only)
+        stub.__code__ = stub.__code__.replace(co_name=name)  # errors name the function
+        stub.__name__ = stub.__qualname__ = name
+        self.__cujit_device_function__ = stub
+        self.__cujit_extern__ = (name, sig.return_type, tuple(sig.args))
+
+    def __repr__(self):
+        return f"<cujit.cuda external device function {self.name}{self.sig!r}>"
+
+    def __call__(self, *args):
+        raise RuntimeError(f"external device function {self.name} can only be called from "
+                           f"kernels and device functions")
+
+
 def declare_device(name, sig, link=None):
-    """numba-cuda's declaration of an external device function: not supported yet (raises)."""
-    raise NotImplementedError("cuda.declare_device (external device functions) is not supported "
-                              "by cujit yet")
+    """numba-cuda's declaration of an external device function: an ExternFunction that kernels
+    call; the kernel's link=[...] (a .ptx or .cu file) supplies its code."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"declare_device: the name must be a C identifier, not {name!r}")
+    if link:
+        raise NotImplementedError("declare_device(link=...): pass the files to the calling "
+                                  "kernel's cuda.jit(link=[...]) instead")
+    [s] = parse_signatures(sig)
+    if s.return_type is None:
+        raise TypeError("Return type must be provided for device declarations")
+    return ExternFunction(name, s)
