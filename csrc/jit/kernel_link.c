@@ -1,11 +1,14 @@
-/* kernel_link.c: cuda.jit(link=[...]): a kernel's PTX linked with the files given, by the
- * driver's linker (cuLinkCreate / cuLinkAddData / cuLinkComplete), into the cubin that
- * kernel.c loads. The files come from cuda/linking.py as ((kind, name, bytes), ...): 'ptx' is
- * added as it is, 'cu' compiled first by NVRTC (target/nvrtc.c) for the version's compute
- * capability. A failed link is cujit.cuda.linking.LinkerError with the linker's log. */
+/* kernel_link.c: cuda.jit(link=[...]): a kernel's PTX linked with the files given into the
+ * cubin that kernel.c loads. The files come from cuda/linking.py as ((kind, name, bytes), ...):
+ * 'ptx' is added as it is, 'cu' compiled first by NVRTC (target/nvrtc.c) for the version's
+ * compute capability. PTX alone goes through the driver's linker (cuLinkCreate / cuLinkAddData
+ * / cuLinkComplete); with a .cubin, .fatbin, .o, .a or .ltoir file the whole link goes through
+ * nvJitLink (target/nvjitlink.c), which the driver's linker does not replace for LTO-IR. A
+ * failed link is cujit.cuda.linking.LinkerError with the linker's log. */
 #include <string.h>
 
 #include "jit/kernel_internal.h"
+#include "target/nvjitlink.h"
 #include "target/nvrtc.h"
 
 enum { CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
@@ -71,7 +74,77 @@ static int add_file(CUlinkState state, PyObject *item, const cj_cuda_result *r,
     return rc;
 }
 
+/* 1 when a file of `files` is neither PTX nor CUDA C++ (nvJitLink links it). */
+static int needs_nvjitlink(PyObject *files) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(files); i++) {
+        PyObject *item = PyTuple_GET_ITEM(files, i);
+        PyObject *kind = PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 3
+                             ? PyTuple_GET_ITEM(item, 0)
+                             : NULL;
+        if (kind != NULL && PyUnicode_Check(kind) &&
+            PyUnicode_CompareWithASCIIString(kind, "ptx") != 0 &&
+            PyUnicode_CompareWithASCIIString(kind, "cu") != 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Fills `in` from link file `item`, a .cu compiled to PTX (kept alive in `keep`): 0 or -1. */
+static int nvjitlink_input(PyObject *item, const cj_cuda_result *r, PyObject *keep,
+                           cj_link_input *in) {
+    Py_ssize_t size;
+    if (!PyTuple_Check(item) ||
+        !PyArg_ParseTuple(item, "ssy#", &in->kind, &in->name, &in->data, &size)) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "a link file must be (kind, name, bytes)");
+        }
+        return -1;
+    }
+    in->size = (size_t)size;
+    if (strcmp(in->kind, "cu") != 0) {
+        return 0;
+    }
+    if ((Py_ssize_t)strlen(in->data) != size) {
+        PyErr_Format(PyExc_ValueError, "link file %s contains a NUL byte", in->name);
+        return -1;
+    }
+    PyObject *ptx = cj_nvrtc_compile(in->data, in->name, r->cc_major, r->cc_minor);
+    Py_ssize_t len;
+    const char *text = ptx ? PyUnicode_AsUTF8AndSize(ptx, &len) : NULL;
+    int rc = text == NULL || PyList_Append(keep, ptx) < 0 ? -1 : 0;
+    Py_XDECREF(ptx);
+    *in = (cj_link_input){.kind = "ptx", .name = in->name, .data = text, .size = (size_t)len};
+    return rc;
+}
+
+/* The whole link through nvJitLink: the kernel's PTX first, then the files. */
+static PyObject *link_nvjitlink(const cj_cuda_result *r, PyObject *files) {
+    Py_ssize_t n = PyTuple_GET_SIZE(files), len;
+    const char *ptx = PyUnicode_AsUTF8AndSize(r->ptx, &len);
+    cj_link_input *inputs = ptx ? PyMem_Calloc((size_t)n + 1, sizeof(cj_link_input)) : NULL;
+    PyObject *keep = inputs ? PyList_New(0) : NULL, *cubin = NULL;
+    if (keep == NULL) {
+        PyMem_Free(inputs);
+        return ptx && !PyErr_Occurred() ? PyErr_NoMemory() : NULL;
+    }
+    inputs[0] = (cj_link_input){.kind = "ptx", .name = "cujit", .data = ptx, .size = (size_t)len};
+    int rc = 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < n; i++) {
+        rc = nvjitlink_input(PyTuple_GET_ITEM(files, i), r, keep, &inputs[i + 1]);
+    }
+    if (rc == 0) {
+        cubin = cj_nvjitlink(inputs, (int)n + 1, r->cc_major, r->cc_minor);
+    }
+    Py_DECREF(keep);
+    PyMem_Free(inputs);
+    return cubin;
+}
+
 PyObject *cj_kernel_link(const cj_cuda_result *r, PyObject *files) {
+    if (needs_nvjitlink(files)) {
+        return link_nvjitlink(r, files);
+    }
     const char *ptx = PyUnicode_AsUTF8(r->ptx);
     if (ptx == NULL) {
         return NULL;

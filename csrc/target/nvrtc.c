@@ -1,4 +1,4 @@
-/* nvrtc.c: NVRTC through dlopen (see nvrtc.h), and the private hook
+/* nvrtc.c: NVRTC through dlopen (see nvrtc.h; found by target/toolkit.c), and the private hook
  * _core.nvrtc_compile(source: bytes, name: str, cc=(major, minor)) -> PTX str. The library
  * stays loaded for the life of the process; compiles hold the GIL (a .cu file compiles once
  * per kernel version load). */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "target/nvvm.h"
-#include "target/nvvm_internal.h"
+#include "target/toolkit.h"
 
 typedef int nvrtc_result;
 typedef void *nvrtc_program;
@@ -28,28 +28,10 @@ static struct {
 static void *handle;
 static char include_dir[4096]; /* "-I<root>/include", or empty */
 
-/* dlopen of the first library that opens: 0, or -1 with RuntimeError. */
+/* Opens libnvrtc (target/toolkit.c's search): 0, or -1 with RuntimeError. */
 static int open_library(void) {
-    const char *env = getenv("CUJIT_LIBNVRTC");
-    char root[4096] = "", path[4200];
-    if (env != NULL && env[0] != '\0') {
-        handle = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-    } else {
-        const char *nvvm = cj_nvvm_library_path(); /* its root holds NVRTC too */
-        if (nvvm == NULL) {
-            PyErr_Clear(); /* no libnvvm: the loader's search alone */
-        } else {
-            cj_nvvm_library_root(nvvm, root, sizeof(root));
-        }
-        static const char *const subdirs[] = {"lib64", "lib"};
-        for (int i = 0; handle == NULL && root[0] && i < 2; i++) {
-            PyOS_snprintf(path, sizeof(path), "%s/%s/libnvrtc.so", root, subdirs[i]);
-            handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        }
-        if (handle == NULL) {
-            handle = dlopen("libnvrtc.so", RTLD_NOW | RTLD_LOCAL);
-        }
-    }
+    char root[4096];
+    handle = cj_toolkit_dlopen("CUJIT_LIBNVRTC", "libnvrtc.so", root, sizeof(root));
     if (handle == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "linking a .cu file needs NVRTC (libnvrtc.so), "
                                              "which was not found: install the CUDA toolkit "

@@ -66,6 +66,21 @@ def check_link_failure_is_linker_error_with_log():
     assert fake.fake_link_destroys() == before + 1
 
 
+def check_link_cubin_through_nvjitlink():
+    import subprocess
+    from cujit import _core
+    ptx = write("twice_c.ptx", _core.nvrtc_compile(CU_SOURCE.encode(), "twice.cu", (9, 0)))
+    cubin = os.path.join(TMP, "twice.cubin")
+    subprocess.run([os.environ["PTXAS"], "-arch=sm_90", "-c", "-o", cubin, ptx], check=True)
+    k = cuda.jit(link=[cubin])(caller)
+    fake.fake_link_names.restype = ctypes.c_char_p
+    names = fake.fake_link_names()
+    launches = fake.fake_launches()
+    k[1, 1](cuda.device_array(1, dtype=np.float32))  # on the fake device: cc 9.0
+    assert fake.fake_launches() == launches + 1
+    assert fake.fake_link_names() == names  # not the driver's linker
+
+
 def check_launch_bounds_limit_the_block():
     @cuda.jit(launch_bounds=128)
     def k(x):

@@ -24,7 +24,25 @@ CUresult cuModuleLoadData(void **module, const void *data) {
     if (nmodules == MAX_MODULES) {
         return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
     }
-    char *image = strdup((const char *)data);
+    char *image;
+    const unsigned char *elf = data;
+    if (memcmp(elf, "\177ELF", 4) == 0) {
+        /* a cubin (nvJitLink's): its size from the ELF64 header (section headers last), kept
+         * with its NULs as newlines so the names in it can be looked up as in PTX */
+        uint64_t shoff;
+        uint16_t shentsize, shnum;
+        memcpy(&shoff, elf + 0x28, 8);
+        memcpy(&shentsize, elf + 0x3a, 2);
+        memcpy(&shnum, elf + 0x3c, 2);
+        size_t size = (size_t)(shoff + (uint64_t)shentsize * shnum);
+        image = malloc(size + 1);
+        for (size_t i = 0; i < size; i++) {
+            image[i] = elf[i] ? (char)elf[i] : '\n';
+        }
+        image[size] = 0;
+    } else {
+        image = strdup((const char *)data);
+    }
     /* count the entry's parameters: lines "\t.param .u64 name_param_N" up to the ")" that
      * closes its list (a linked image has functions with parameters of their own) */
     int count = 0;

@@ -299,14 +299,45 @@ def test_link_file_errors(tmp_path):
     with pytest.raises(TypeError, match="list of file paths"):
         cuda.jit(link="x.ptx")(arith)
     for ext in ("cubin", "fatbin", "o", "a", "ltoir"):
-        with pytest.raises(NotImplementedError, match="nvJitLink"):
+        with pytest.raises(LinkerError, match=f"x.{ext} not found"):
             cuda.jit(link=[f"x.{ext}"])(arith)
-    with pytest.raises(NotImplementedError, match=r"lto=True\) needs nvJitLink"):
+    with pytest.raises(NotImplementedError, match=r"lto=True\): compiling kernels to LTO-IR"):
         cuda.jit(lto=True)(arith)
 
 
+def cubin_of(ptx, tmp_path):
+    src, out = tmp_path / "m.ptx", tmp_path / "m.cubin"
+    src.write_text(ptx)
+    subprocess.run([PTXAS, "-arch=sm_90", "-c", "-o", str(out), str(src)], check=True)
+    return out.read_bytes()
+
+
+@pytest.mark.skipif(PTXAS is None, reason="ptxas not found")
+def test_nvjitlink_links_a_cubin(tmp_path):
+    try:
+        lib = cubin_of(_core.nvrtc_compile(CU_SOURCE, "mul_add.cu", (9, 0)), tmp_path)
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    kernel = ptx_of(k_extern).encode()
+    try:
+        cubin = _core.nvjitlink((("ptx", "k", kernel), ("cubin", "m.cubin", lib)), (9, 0))
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    assert cubin[:4] == b"\x7fELF" and b"k_extern" in cubin and b"mul_add" in cubin
+    with pytest.raises(LinkerError, match="Undefined reference to 'mul_add'"):
+        _core.nvjitlink((("ptx", "k", kernel),), (9, 0))
+    with pytest.raises(LinkerError, match="adding bad.cubin failed"):
+        _core.nvjitlink((("ptx", "k", kernel), ("cubin", "bad.cubin", b"garbage")), (9, 0))
+    with pytest.raises(ValueError, match="cannot link .cu files"):
+        _core.nvjitlink((("cu", "k.cu", b"x"),), (9, 0))
+    with pytest.raises(TypeError):
+        _core.nvjitlink((("ptx", "k"),), (9, 0))
+
+
+@pytest.mark.skipif(PTXAS is None, reason="ptxas not found")
 def test_link_and_launch_paths_on_fake_driver(run_checks_on_fake_driver, nvvm):
-    run_checks_on_fake_driver(os.path.join(HERE, "compile_options_checks.py"))
+    run_checks_on_fake_driver(os.path.join(HERE, "compile_options_checks.py"),
+                              env={"PTXAS": PTXAS})
 
 
 # ---- specialize, specialized, extensions ----
@@ -353,9 +384,22 @@ def test_gpu_link_ptx(tmp_path):
 
 
 @pytest.mark.gpu
+def test_gpu_link_cubin_through_nvjitlink(tmp_path):
+    cc = cuda.get_current_device().compute_capability
+    arch = f"sm_{cc[0]}{cc[1]}"
+    src, lib = tmp_path / "m.ptx", tmp_path / "m.cubin"
+    src.write_text(_core.nvrtc_compile(CU_SOURCE, "mul_add.cu", cc))
+    subprocess.run([PTXAS, f"-arch={arch}", "-c", "-o", str(lib), str(src)], check=True)
+    k = cuda.jit(link=[str(lib)])(k_extern)
+    x = np.array([0, 2.0], dtype=np.float32)
+    k[1, 1](x)
+    assert x[0] == 7.0
+
+
+@pytest.mark.gpu
 def test_gpu_link_error_names_the_symbol():
-    k = cuda.jit(k_extern)  # mul_add declared, nothing linked
-    with pytest.raises(Exception):
+    k = cuda.jit(k_extern)  # mul_add declared, nothing linked: the driver cannot load it
+    with pytest.raises(cuda.CudaAPIError):
         k[1, 1](np.zeros(2, np.float32))
 
 

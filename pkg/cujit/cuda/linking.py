@@ -1,5 +1,7 @@
 """cuda.jit(link=[...]) and lto=: which files can be linked into a kernel (numba-cuda's rules and
-error texts). The link itself happens where the kernel is loaded (csrc/jit/kernel_link.c)."""
+error texts). The link itself happens where the kernel is loaded (csrc/jit/kernel_link.c): .ptx
+and .cu (NVRTC) files by the driver's linker, and with any .cubin, .fatbin, .o, .a or .ltoir
+file the whole link by nvJitLink."""
 import os
 
 __all__ = ["LinkerError", "NvrtcError", "check_link", "check_lto", "link_files"]
@@ -13,10 +15,8 @@ class NvrtcError(Exception):
     """numba.cuda.cudadrv.error.NvrtcError: NVRTC could not compile a .cu file."""
 
 
-# extensions the driver's linker (cuLinkAddData) takes as they are, and .cu, compiled by NVRTC
-_LINKED_HERE = {"ptx", "cu"}
-# numba-cuda's other kinds: they need nvJitLink, which cujit does not drive yet
-_NEEDS_NVJITLINK = {"o", "a", "cubin", "fatbin", "ltoir"}
+# numba-cuda's kinds: PTX, CUDA C++ (compiled by NVRTC) and what nvJitLink links
+_KINDS = {"ptx", "cu", "o", "a", "cubin", "fatbin", "ltoir"}
 
 
 def _kind(path):
@@ -25,12 +25,8 @@ def _kind(path):
     ext = os.path.splitext(os.fspath(path))[1][1:]
     if ext == "":
         raise RuntimeError("Don't know how to link file with no extension")
-    if ext not in _LINKED_HERE and ext not in _NEEDS_NVJITLINK:
+    if ext not in _KINDS:
         raise RuntimeError(f"Don't know how to link file with extension .{ext}")
-    if ext in _NEEDS_NVJITLINK:
-        raise NotImplementedError(f"cuda.jit(link=[...]): linking .{ext} files needs "
-                                  f"nvJitLink, which cujit does not drive yet (only .ptx and "
-                                  f".cu files are linked)")
     return ext
 
 
@@ -45,8 +41,8 @@ def check_link(paths):
 
 
 def check_lto():
-    raise NotImplementedError("cuda.jit(lto=True) needs nvJitLink, which cujit does not drive "
-                              "yet")
+    raise NotImplementedError("cuda.jit(lto=True): compiling kernels to LTO-IR (NVVM -gen-lto) "
+                              "is not supported by cujit yet; link=[...] of .ltoir files is")
 
 
 def link_files(paths):
