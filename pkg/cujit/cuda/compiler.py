@@ -436,8 +436,9 @@ def jit(func_or_sig=None, device=False, **options):
     """cuda.jit: compile a kernel (or a device function with device=True) for the GPU.
 
     @cuda.jit, @cuda.jit("void(float32[:])"), @cuda.jit(["void(int32[:])", ...]),
-    @cuda.jit(device=True), @cuda.jit(debug=True, opt=False), fastmath, max_registers,
-    lineinfo, cache."""
+    @cuda.jit(device=True), @cuda.jit(debug=True, opt=False), fastmath (bool or flag set),
+    max_registers, lineinfo, cache, launch_bounds, inline/forceinline (device functions),
+    link=[.ptx/.cu/.cubin/.fatbin/.o/.a/.ltoir files], extensions."""
     options = dict(options, device=device)
     _check_options(options)
     if callable(func_or_sig) and not isinstance(func_or_sig, (_core.Type, _core.Signature,
@@ -518,7 +519,7 @@ class ExternFunction:
 
 def declare_device(name, sig, link=None):
     """numba-cuda's declaration of an external device function: an ExternFunction that kernels
-    call; the kernel's link=[...] (a .ptx or .cu file) supplies its code."""
+    call; the calling kernel's link=[...] files (.ptx, .cu, .cubin, ...) supply its code."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"declare_device: the name must be a C identifier, not {name!r}")
     if link:
