@@ -329,10 +329,7 @@ class CUDADispatcher:
         if self.device:
             raise TypeError(f"device function {self.__qualname__} cannot be launched; call it "
                             f"from a kernel")
-        launch = self._launcher.configure(config)  # validated in C, before the driver
-        if self.targetoptions.get("extensions"):
-            return _ExtendedLaunch(self, launch, config)
-        return launch
+        return self._launcher.configure(config)  # validated in C, before the driver
 
     # ---- specialization ----
 
@@ -348,7 +345,7 @@ class CUDADispatcher:
         found = self._specializations.get((cc, argtypes))
         if found is not None:
             return found
-        spec = CUDADispatcher(self.py_func, None, self.targetoptions)
+        spec = _dispatcher(self.py_func, None, self.targetoptions)
         spec.compile(argtypes, cc)
         spec._launcher.lock()
         spec._specialized = True
@@ -383,6 +380,19 @@ class CUDADispatcher:
                                f"kernels and other device functions")
         raise ValueError(f"kernel {self.__qualname__} must be launched with a configuration: "
                          f"{self.__name__}[griddim, blockdim](...)")
+
+
+class _ExtendedDispatcher(CUDADispatcher):
+    """A kernel with extensions: its launches go through _ExtendedLaunch. A class of its own, so
+    the launches of other kernels pay nothing for them (not even a test)."""
+
+    def __getitem__(self, config):
+        return _ExtendedLaunch(self, CUDADispatcher.__getitem__(self, config), config)
+
+
+def _dispatcher(py_func, sigs, options, sigs_given=None):
+    cls = _ExtendedDispatcher if options.get("extensions") else CUDADispatcher
+    return cls(py_func, sigs, options, sigs_given)
 
 
 def _typeof_arg(value):
@@ -443,13 +453,13 @@ def jit(func_or_sig=None, device=False, **options):
     _check_options(options)
     if callable(func_or_sig) and not isinstance(func_or_sig, (_core.Type, _core.Signature,
                                                               str)):
-        return CUDADispatcher(func_or_sig, None, options)
+        return _dispatcher(func_or_sig, None, options)
     sigs = parse_signatures(func_or_sig) if func_or_sig is not None else None
 
     def decorate(func):
         if isinstance(func, CUDADispatcher):
             func = func.py_func
-        return CUDADispatcher(func, sigs, options, func_or_sig)
+        return _dispatcher(func, sigs, options, func_or_sig)
     return decorate
 
 
