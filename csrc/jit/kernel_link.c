@@ -110,7 +110,7 @@ static int nvjitlink_input(PyObject *item, const cj_cuda_result *r, PyObject *ke
         return -1;
     }
     PyObject *ptx = cj_nvrtc_compile(in->data, in->name, r->cc_major, r->cc_minor);
-    Py_ssize_t len;
+    Py_ssize_t len = 0;
     const char *text = ptx ? PyUnicode_AsUTF8AndSize(ptx, &len) : NULL;
     int rc = text == NULL || PyList_Append(keep, ptx) < 0 ? -1 : 0;
     Py_XDECREF(ptx);
