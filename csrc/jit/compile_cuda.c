@@ -437,6 +437,12 @@ static int add_kernel_entry(compiled *c, PyObject *pyfunc, const cj_type *const 
     LLVMAddAttributeAtIndex(c->inner, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
                                                              "alwaysinline", 12), 0));
+    if (opt->launch_bounds[2] > 0 && opt->cc_major < 9) { /* PTX .maxclusterrank: sm_90 */
+        PyErr_Format(PyExc_ValueError, "launch_bounds: a maximum of blocks per cluster needs "
+                                       "compute capability 9.0 or higher, not %d.%d",
+                     opt->cc_major, opt->cc_minor);
+        return -1;
+    }
     LLVMValueRef fn = cj_cuda_add_kernel(c->mod, c->inner, types, nargs, c->ret, entry,
                                          opt->debug, opt->max_registers);
     /* cuda.jit(launch_bounds=...): PTX .maxntid, .minnctapersm, .maxclusterrank */
