@@ -34,6 +34,7 @@ typedef struct devfn {
     int inline_mode;    /* cuda.jit(inline=): 1 'always', -1 'never', 0 NVVM decides */
     int nparams;        /* an external function's declared parameter types */
     const cj_type *params[CJ_MAX_ARGS];
+    PyObject *link;     /* tuple: the files its code needs (declare_device(link=...)) */
 } devfn;
 
 /* One compilation's state (nothing of it is global: other threads compile meanwhile). */
@@ -42,6 +43,7 @@ typedef struct cuda_compile {
     PyObject *self;     /* the device function being compiled (for recursion), or NULL */
     int depth;
     PyObject *keep;     /* list: the device functions this compilation uses, kept alive */
+    PyObject *link;     /* dict (ordered set): the link files of the external functions used */
 } cuda_compile;
 
 /* dict: (pyfunc, argtypes, debug, fastmath, inline) -> capsule(devfn). Two threads may compile one
@@ -53,8 +55,24 @@ static void devfn_destroy(PyObject *capsule) {
     devfn *f = PyCapsule_GetPointer(capsule, "cujit.devfn");
     if (f != NULL) {
         Py_XDECREF(f->bitcode);
+        Py_XDECREF(f->link);
         PyMem_Free(f);
     }
+}
+
+/* The devfn in `cap`, kept alive by the compilation, its link files added to the
+ * compilation's; NULL + exception. */
+static devfn *use_devfn(cuda_compile *cc, PyObject *cap) {
+    devfn *f = PyCapsule_GetPointer(cap, "cujit.devfn");
+    if (f == NULL || PyList_Append(cc->keep, cap) < 0) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; f->link != NULL && i < PyTuple_GET_SIZE(f->link); i++) {
+        if (PyDict_SetItem(cc->link, PyTuple_GET_ITEM(f->link, i), Py_None) < 0) {
+            return NULL;
+        }
+    }
+    return f;
 }
 
 /* ---- typing env: device functions ---- */
@@ -186,14 +204,17 @@ static LLVMValueRef link_device(cj_lower_env *env, LLVMModuleRef module, const v
 
 /* ---- cuda.declare_device ---- */
 
-/* An external function's devfn from its declaration (name, restype, argtypes): new, or NULL
+/* An external function's devfn from its declaration (name, restype, argtypes, link files:
+ * cuda/linking.py's ((kind, name, bytes), ...)): new, or NULL
  * with an exception. Its parameters are scalars: numba's ABI flattens other types, cujit's
  * does not, so they could not be passed the same way. */
 static devfn *extern_from_declaration(PyObject *decl) {
-    PyObject *name, *restype, *params;
-    if (!PyTuple_Check(decl) || !PyArg_ParseTuple(decl, "UOO!", &name, &restype,
-                                                  &PyTuple_Type, &params)) {
-        PyErr_SetString(PyExc_TypeError, "__cujit_extern__ must be (name, restype, argtypes)");
+    PyObject *name, *restype, *params, *link;
+    if (!PyTuple_Check(decl) || !PyArg_ParseTuple(decl, "UOO!O!", &name, &restype,
+                                                  &PyTuple_Type, &params, &PyTuple_Type,
+                                                  &link)) {
+        PyErr_SetString(PyExc_TypeError, "__cujit_extern__ must be (name, restype, argtypes, "
+                                         "link files)");
         return NULL;
     }
     const char *sym = PyUnicode_AsUTF8(name);
@@ -224,6 +245,7 @@ static devfn *extern_from_declaration(PyObject *decl) {
         }
         f->params[i] = t;
     }
+    f->link = Py_NewRef(link);
     return f;
 fail:
     PyMem_Free(f);
@@ -255,13 +277,13 @@ static devfn *extern_device(cuda_compile *cc, PyObject *callee) {
     }
     Py_DECREF(decl);
     Py_XDECREF(key);
-    if (cap == NULL || PyList_Append(cc->keep, cap) < 0) {
+    if (cap == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SystemError, "cuda.declare_device: no declaration");
         }
         return NULL;
     }
-    return PyCapsule_GetPointer(cap, "cujit.devfn");
+    return use_devfn(cc, cap);
 }
 
 /* ---- the pipeline ---- */
@@ -284,6 +306,42 @@ static int compile_function(cuda_compile *cc, PyObject *self, PyObject *pyfunc,
     return cj_pipeline_front(&rq, out);
 }
 
+/* A new devfn: `pyfunc` compiled for these types into bitcode, with the link files of the
+ * external functions it uses (from a compilation of its own); NULL + exception. */
+static devfn *build_device(cuda_compile *cc, PyObject *callee, PyObject *pyfunc,
+                           const cj_type *const *argtypes, int nargs, int mode) {
+    cuda_compile inner = *cc;
+    inner.depth = cc->depth + 1;
+    if ((inner.link = PyDict_New()) == NULL) {
+        return NULL;
+    }
+    LLVMContextRef ctx = LLVMContextCreate();
+    compiled out = {0};
+    devfn *f = NULL;
+    if (compile_function(&inner, callee, pyfunc, argtypes, nargs, NULL, ctx, &out) == 0) {
+        cj_front_finish_debug(&out);
+        f = PyMem_Calloc(1, sizeof(devfn));
+        if (f == NULL) {
+            PyErr_NoMemory();
+        } else if (cj_verify_module(out.mod) < 0 ||
+                   (f->bitcode = cj_module_bitcode(out.mod)) == NULL ||
+                   (f->link = PySequence_Tuple(inner.link)) == NULL) {
+            Py_XDECREF(f->bitcode);
+            PyMem_Free(f);
+            f = NULL;
+        } else {
+            memcpy(f->symbol, out.symbol, sizeof(f->symbol));
+            f->ret = out.ret;
+            f->inline_mode = mode;
+        }
+        LLVMDisposeModule(out.mod);
+        Py_XDECREF(out.annotation);
+    }
+    LLVMContextDispose(ctx);
+    Py_DECREF(inner.link);
+    return f;
+}
+
 static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfunc,
                              const cj_type *const *argtypes, int nargs) {
     int mode = inline_mode(callee);
@@ -298,7 +356,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     PyObject *cap = PyDict_GetItemWithError(devfn_cache, key); /* borrowed */
     if (cap != NULL) {
         Py_DECREF(key);
-        return PyList_Append(cc->keep, cap) < 0 ? NULL : PyCapsule_GetPointer(cap, "cujit.devfn");
+        return use_devfn(cc, cap);
     }
     if (PyErr_Occurred() || cc->depth > 32) {
         if (!PyErr_Occurred()) {
@@ -310,29 +368,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
         Py_DECREF(key);
         return NULL;
     }
-    cuda_compile inner = *cc;
-    inner.depth = cc->depth + 1;
-    LLVMContextRef ctx = LLVMContextCreate();
-    compiled out = {0};
-    devfn *f = NULL;
-    if (compile_function(&inner, callee, pyfunc, argtypes, nargs, NULL, ctx, &out) == 0) {
-        cj_front_finish_debug(&out);
-        f = PyMem_Calloc(1, sizeof(devfn));
-        if (f == NULL) {
-            PyErr_NoMemory();
-        } else if (cj_verify_module(out.mod) < 0 ||
-                   (f->bitcode = cj_module_bitcode(out.mod)) == NULL) {
-            PyMem_Free(f);
-            f = NULL;
-        } else {
-            memcpy(f->symbol, out.symbol, sizeof(f->symbol));
-            f->ret = out.ret;
-            f->inline_mode = mode;
-        }
-        LLVMDisposeModule(out.mod);
-        Py_XDECREF(out.annotation);
-    }
-    LLVMContextDispose(ctx);
+    devfn *f = build_device(cc, callee, pyfunc, argtypes, nargs, mode);
     if (f == NULL) {
         Py_DECREF(key);
         return NULL;
@@ -340,6 +376,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     cap = PyCapsule_New(f, "cujit.devfn", devfn_destroy);
     if (cap == NULL) {
         Py_XDECREF(f->bitcode);
+        Py_XDECREF(f->link);
         PyMem_Free(f);
         Py_DECREF(key);
         return NULL;
@@ -347,10 +384,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     PyObject *stored = PyDict_SetDefault(devfn_cache, key, cap); /* borrowed */
     Py_DECREF(key);
     Py_DECREF(cap); /* the first one stored stays */
-    if (stored == NULL || PyList_Append(cc->keep, stored) < 0) {
-        return NULL;
-    }
-    return PyCapsule_GetPointer(stored, "cujit.devfn");
+    return stored == NULL ? NULL : use_devfn(cc, stored);
 }
 
 /* ---- results ---- */
@@ -361,6 +395,7 @@ void cj_cuda_result_clear(cj_cuda_result *r) {
     Py_CLEAR(r->annotation);
     Py_CLEAR(r->signature);
     Py_CLEAR(r->params);
+    Py_CLEAR(r->link);
 }
 
 /* Fills the signature and parameter counts of `r` for these types; -1 + exception. */
@@ -384,11 +419,16 @@ PyObject *cj_cuda_result_dict(const cj_cuda_result *r) {
     if (restype == NULL) {
         return NULL;
     }
-    PyObject *d = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:s,s:O,s:O,s:O,s:(ii)}", "ptx", r->ptx,
-                                "llvm", r->llvm, "annotation", r->annotation, "signature",
-                                r->signature, "restype", restype, "entry", r->entry, "params",
-                                r->params, "debug", r->debug ? Py_True : Py_False, "cached",
-                                r->cached ? Py_True : Py_False, "cc", r->cc_major, r->cc_minor);
+    PyObject *link = r->link ? Py_NewRef(r->link) : PyTuple_New(0);
+    PyObject *d = link == NULL ? NULL
+                  : Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:s,s:O,s:O,s:O,s:(ii),s:O}", "ptx",
+                                  r->ptx, "llvm", r->llvm, "annotation", r->annotation,
+                                  "signature", r->signature, "restype", restype, "entry",
+                                  r->entry, "params", r->params, "debug",
+                                  r->debug ? Py_True : Py_False, "cached",
+                                  r->cached ? Py_True : Py_False, "cc", r->cc_major,
+                                  r->cc_minor, "link", link);
+    Py_XDECREF(link);
     return d;
 }
 
@@ -478,14 +518,12 @@ int cj_cuda_compile(PyObject *pyfunc, const cj_type *const *types, int nargs, in
                     const cj_cuda_options *opt, const cj_type *declared, cj_cuda_result *out) {
     *out = (cj_cuda_result){.debug = opt->debug, .cc_major = opt->cc_major,
                             .cc_minor = opt->cc_minor};
-    cuda_compile cc = {.opt = *opt, .keep = PyList_New(0)};
-    if (cc.keep == NULL) {
-        return -1;
-    }
+    cuda_compile cc = {.opt = *opt, .keep = PyList_New(0), .link = PyDict_New()};
     cj_nvvm_options nopts = {.cc_major = opt->cc_major, .cc_minor = opt->cc_minor,
                              .opt = opt->opt, .fastmath = opt->fastmath};
-    if (cj_nvvm_check_options(&nopts) < 0) {
-        Py_DECREF(cc.keep);
+    if (cc.keep == NULL || cc.link == NULL || cj_nvvm_check_options(&nopts) < 0) {
+        Py_XDECREF(cc.keep);
+        Py_XDECREF(cc.link);
         return -1;
     }
     /* -generate-line-info; DWARF (-g) is not emitted */
@@ -507,7 +545,8 @@ int cj_cuda_compile(PyObject *pyfunc, const cj_type *const *types, int nargs, in
     } else if (add_kernel_entry(&c, pyfunc, types, nargs, opt, out->entry) < 0) {
         goto done;
     }
-    if (emit_ptx(&c, &nopts, out) < 0 || set_signature(out, c.ret, types, nargs) < 0) {
+    if (emit_ptx(&c, &nopts, out) < 0 || set_signature(out, c.ret, types, nargs) < 0 ||
+        (out->link = PySequence_Tuple(cc.link)) == NULL) {
         goto done;
     }
     out->annotation = Py_NewRef(c.annotation);
@@ -522,6 +561,7 @@ done:
     }
     LLVMContextDispose(ctx);
     Py_DECREF(cc.keep);
+    Py_DECREF(cc.link);
     if (rc < 0) {
         cj_cuda_result_clear(out);
     }

@@ -219,6 +219,7 @@ typedef struct cj_cuda_result {
     PyObject *annotation;  /* str: typed IR per source line (inspect_types) */
     PyObject *signature;   /* Signature: ret(args) */
     PyObject *params;      /* list: kernel parameters per argument */
+    PyObject *link;        /* tuple (or NULL): files the external functions called need */
     char entry[256];       /* the PTX entry (kernels) or function (device functions) */
     int debug;             /* the module has the exception record (debug=True) */
     int cached;            /* read from the on-disk cache */
@@ -237,7 +238,7 @@ int cj_cuda_result_from_entry(PyObject *entry, const cj_type *const *argtypes, i
                               cj_cuda_result *out);
 void cj_cuda_result_clear(cj_cuda_result *r);
 /* The result as Python sees it: dict(ptx, llvm, annotation, signature, restype, entry, params,
- * debug, cached, cc) (new reference). */
+ * debug, cached, cc, link) (new reference). */
 PyObject *cj_cuda_result_dict(const cj_cuda_result *r);
 
 #endif

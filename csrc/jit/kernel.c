@@ -100,6 +100,9 @@ static int cache_load(cj_KernelLauncher *k, PyObject *argtuple, PyObject *cc,
 
 static void cache_store(cj_KernelLauncher *k, PyObject *argtuple, PyObject *cc,
                         const cj_cuda_result *r) {
+    if (r->link != NULL && PyTuple_GET_SIZE(r->link) > 0) {
+        return; /* the files of declare_device(link=...) are not kept on disk: compiled again */
+    }
     PyObject *d = cj_cuda_result_dict(r);
     PyObject *rc = d ? PyObject_CallMethod(k->cache, "store", "OOO", argtuple, cc, d) : NULL;
     Py_XDECREF(rc);
@@ -214,14 +217,38 @@ static version *find_version(cj_KernelLauncher *k, const cj_type *const *types, 
     return NULL;
 }
 
-/* Loads `ov`'s PTX (linked with k->link's files when there are any) on the current context
- * (the launch's `device`). */
+/* The files to link into `ov`: the kernel's link=[...], then those its external functions
+ * need (declare_device(link=...)), each once. A new tuple, or NULL + exception. */
+static PyObject *link_files(cj_KernelLauncher *k, const cj_cuda_overload *ov) {
+    PyObject *own = ov->result.link;
+    if (own == NULL || PyTuple_GET_SIZE(own) == 0) {
+        return Py_NewRef(k->link);
+    }
+    PyObject *set = PyDict_New(), *out = NULL;
+    for (Py_ssize_t i = 0; set != NULL && i < PyTuple_GET_SIZE(k->link) + PyTuple_GET_SIZE(own);
+         i++) {
+        PyObject *f = i < PyTuple_GET_SIZE(k->link)
+                          ? PyTuple_GET_ITEM(k->link, i)
+                          : PyTuple_GET_ITEM(own, i - PyTuple_GET_SIZE(k->link));
+        if (PyDict_SetItem(set, f, Py_None) < 0) {
+            Py_CLEAR(set);
+        }
+    }
+    out = set ? PySequence_Tuple(set) : NULL;
+    Py_XDECREF(set);
+    return out;
+}
+
+/* Loads `ov`'s PTX (linked with its files when there are any) on the current context (the
+ * launch's `device`). */
 static int load_module(cj_KernelLauncher *k, version *v, const cj_cuda_overload *ov) {
     const char *image = PyUnicode_AsUTF8(ov->result.ptx);
-    PyObject *cubin = image != NULL && PyTuple_GET_SIZE(k->link) > 0
-                          ? cj_kernel_link(&ov->result, k->link)
+    PyObject *files = image ? link_files(k, ov) : NULL;
+    PyObject *cubin = files != NULL && PyTuple_GET_SIZE(files) > 0
+                          ? cj_kernel_link(&ov->result, files)
                           : NULL;
-    if (image == NULL || (cubin == NULL && PyErr_Occurred())) {
+    Py_XDECREF(files);
+    if (image == NULL || files == NULL || (cubin == NULL && PyErr_Occurred())) {
         return -1;
     }
     int rc = CJ_CU(cuModuleLoadData, &v->module, cubin ? PyBytes_AS_STRING(cubin) : image);

@@ -81,6 +81,31 @@ def check_link_cubin_through_nvjitlink():
     assert fake.fake_link_names() == names  # not the driver's linker
 
 
+def check_declare_device_link_travels_with_its_callers():
+    path = write("thrice.cu", CU_SOURCE.replace("twice", "thrice").replace("2 *", "3 *"))
+    thrice = cuda.declare_device("thrice", "float32(float32)", link=[path])
+
+    @cuda.jit(device=True)
+    def helper(v):
+        return thrice(v) + 1
+
+    @cuda.jit
+    def direct(x):
+        x[0] = thrice(x[0])
+
+    @cuda.jit(link=[path])  # the same file from the kernel too: linked once
+    def nested(x):
+        x[0] = helper(x[0])
+
+    d = cuda.device_array(1, dtype=np.float32)
+    direct[1, 1](d)
+    assert fake.fake_link_names() == b"cujit;thrice.cu;", fake.fake_link_names()
+    nested[1, 1](d)  # through a device function
+    assert fake.fake_link_names() == b"cujit;thrice.cu;", fake.fake_link_names()
+    [result] = [ov for ov in direct.overloads.values()]
+    assert [f[:2] for f in result.result["link"]] == [("cu", "thrice.cu")]
+
+
 def check_launch_bounds_limit_the_block():
     @cuda.jit(launch_bounds=128)
     def k(x):

@@ -246,6 +246,10 @@ def test_declare_device_errors():
         cuda.declare_device("not a name", "float32(float32)")
     with pytest.raises(RuntimeError, match="only be called from kernels"):
         mul_add(1.0, 2.0)
+    with pytest.raises(LinkerError, match="nowhere.cu not found"):
+        cuda.declare_device("g", "float32(float32)", link=["/nowhere.cu"])
+    with pytest.raises(RuntimeError, match="Don't know how to link file with extension .h"):
+        cuda.declare_device("g", "float32(float32)", link=["g.h"])
 
     def two(x):
         x[0] = mul_add(x[1])
@@ -375,6 +379,21 @@ def test_gpu_link_cu_and_declare_device(tmp_path):
     x = np.array([0, 2.5], dtype=np.float32)
     k[1, 1](x)
     assert x[0] == 2.5 * 3 + 1
+
+
+@pytest.mark.gpu
+def test_gpu_declare_device_with_its_own_link(tmp_path):
+    src = tmp_path / "mul_add2.cu"
+    src.write_bytes(CU_SOURCE.replace(b"mul_add", b"mul_add2"))
+    f = cuda.declare_device("mul_add2", "float32(float32, float32)", link=[str(src)])
+
+    @cuda.jit
+    def k(x):
+        x[0] = f(x[1], x[2])
+
+    x = np.array([0, 2, 5], dtype=np.float32)
+    k[1, 1](x)
+    assert x[0] == 11.0
 
 
 @pytest.mark.gpu

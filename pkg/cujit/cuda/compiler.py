@@ -506,18 +506,22 @@ def compile(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=Fal
 class ExternFunction:
     """An external device function declared by declare_device (numba-cuda's ExternFunction):
     kernels call it with the declared signature; the code defining it (extern "C"
-    __device__ int name(ret_t *ret, args...), numba's ABI) comes from their link=[...]."""
+    __device__ int name(ret_t *ret, args...), numba's ABI) comes from its own link files or
+    from the calling kernel's link=[...]."""
 
-    def __init__(self, name, sig):
+    def __init__(self, name, sig, link=None):
         self.name = name
         self.sig = sig
+        self.link = list(link or [])
         params = ", ".join(f"a{i}" for i in range(len(sig.args)))
         # the parameters a call is folded against (csrc/typing/jitted_calls.c)
         stub = eval(f"lambda {params}: None", {})  # noqa: S307 (made from ints only)
         stub.__code__ = stub.__code__.replace(co_name=name)  # errors name the function
         stub.__name__ = stub.__qualname__ = name
         self.__cujit_device_function__ = stub
-        self.__cujit_extern__ = (name, sig.return_type, tuple(sig.args))
+        # the link files travel with every kernel that calls it (csrc/jit/compile_cuda.c)
+        self.__cujit_extern__ = (name, sig.return_type, tuple(sig.args),
+                                 _linking.link_files(self.link))
 
     def __repr__(self):
         return f"<cujit.cuda external device function {self.name}{self.sig!r}>"
@@ -529,13 +533,13 @@ class ExternFunction:
 
 def declare_device(name, sig, link=None):
     """numba-cuda's declaration of an external device function: an ExternFunction that kernels
-    call; the calling kernel's link=[...] files (.ptx, .cu, .cubin, ...) supply its code."""
+    call; its code comes from `link` (files linked into every kernel that calls it) or from
+    the calling kernel's link=[...] (.ptx, .cu, .cubin, ...)."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"declare_device: the name must be a C identifier, not {name!r}")
-    if link:
-        raise NotImplementedError("declare_device(link=...): pass the files to the calling "
-                                  "kernel's cuda.jit(link=[...]) instead")
     [s] = parse_signatures(sig)
     if s.return_type is None:
         raise TypeError("Return type must be provided for device declarations")
-    return ExternFunction(name, s)
+    if link is not None:
+        _linking.check_link(link)
+    return ExternFunction(name, s, link)
