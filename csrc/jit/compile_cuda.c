@@ -3,14 +3,17 @@
  * -> PTX
  * Device functions (cuda.jit(device=True), and CPU jit/njit functions called from kernels)
  * are compiled with the same options into bitcode, cached per (function, types, options),
- * and linked into their callers' modules with internal linkage. Functions declared by
- * cuda.declare_device are declared (not defined) in their callers' modules, the call's
- * arguments converted to the declared types; the kernel's link=[...] files define them.
+ * and linked into their callers' modules with internal linkage, with cuda.jit(inline=...)'s
+ * alwaysinline/noinline. Functions declared by cuda.declare_device are declared (not defined)
+ * in their callers' modules, the call's arguments converted to the declared types; their own
+ * link files (collected into the result's `link`, through device functions too) or the
+ * kernel's link=[...] define them. Kernels get launch_bounds' NVVM annotations.
  *
  * cj_cuda_compile is what dispatchers call (jit/kernel.c), into a C result (jit.h); the
  * private Python hook _core.cuda_compile(pyfunc, argtypes, device=False, options={}) returns
- * that result as a dict (ptx, llvm, annotation, signature, restype, entry, params, ...) for
- * compile_ptx. options: debug, lineinfo, fastmath, max_registers, opt, cc=(major, minor). */
+ * that result as a dict (ptx, llvm, annotation, signature, restype, entry, params, link, ...)
+ * for compile_ptx. options (cuda_options.c): debug, lineinfo, fastmath, max_registers, opt,
+ * cc=(major, minor), launch_bounds. */
 #include <llvm-c/DebugInfo.h>
 
 #include <string.h>
