@@ -2,9 +2,9 @@
  * cubin that kernel.c loads. The files come from cuda/linking.py as ((kind, name, bytes), ...):
  * 'ptx' is added as it is, 'cu' compiled first by NVRTC (target/nvrtc.c) for the version's
  * compute capability. PTX alone goes through the driver's linker (cuLinkCreate / cuLinkAddData
- * / cuLinkComplete); with a .cubin, .fatbin, .o, .a or .ltoir file the whole link goes through
- * nvJitLink (target/nvjitlink.c), which the driver's linker does not replace for LTO-IR. A
- * failed link is cujit.cuda.linking.LinkerError with the linker's log. */
+ * / cuLinkComplete); with a .cubin, .fatbin, .o or .a file the whole link goes through
+ * nvJitLink (target/nvjitlink.c), the driver's linker's successor for those. A failed link
+ * is cujit.cuda.linking.LinkerError with the linker's log. */
 #include <string.h>
 
 #include "jit/kernel_internal.h"

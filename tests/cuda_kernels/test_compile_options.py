@@ -307,11 +307,14 @@ def test_link_file_errors(tmp_path):
         cuda.jit(device=True, link=["x.ptx"])(arith)
     with pytest.raises(TypeError, match="list of file paths"):
         cuda.jit(link="x.ptx")(arith)
-    for ext in ("cubin", "fatbin", "o", "a", "ltoir"):
+    for ext in ("cubin", "fatbin", "o", "a"):
         with pytest.raises(LinkerError, match=f"x.{ext} not found"):
             cuda.jit(link=[f"x.{ext}"])(arith)
     with pytest.raises(NotImplementedError, match=r"lto=True\): compiling kernels to LTO-IR"):
         cuda.jit(lto=True)(arith)
+    with pytest.raises(NotImplementedError, match=r"\.ltoir files needs the kernel compiled "
+                                                  r"with lto=True"):
+        cuda.jit(link=["x.ltoir"])(arith)
 
 
 def cubin_of(ptx, tmp_path):

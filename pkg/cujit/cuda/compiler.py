@@ -448,7 +448,7 @@ def jit(func_or_sig=None, device=False, **options):
     @cuda.jit, @cuda.jit("void(float32[:])"), @cuda.jit(["void(int32[:])", ...]),
     @cuda.jit(device=True), @cuda.jit(debug=True, opt=False), fastmath (bool or flag set),
     max_registers, lineinfo, cache, launch_bounds, inline/forceinline (device functions),
-    link=[.ptx/.cu/.cubin/.fatbin/.o/.a/.ltoir files], extensions."""
+    link=[.ptx/.cu/.cubin/.fatbin/.o/.a files], extensions."""
     options = dict(options, device=device)
     _check_options(options)
     if callable(func_or_sig) and not isinstance(func_or_sig, (_core.Type, _core.Signature,

@@ -1,7 +1,7 @@
 """cuda.jit(link=[...]) and lto=: which files can be linked into a kernel (numba-cuda's rules and
 error texts). The link itself happens where the kernel is loaded (csrc/jit/kernel_link.c): .ptx
-and .cu (NVRTC) files by the driver's linker, and with any .cubin, .fatbin, .o, .a or .ltoir
-file the whole link by nvJitLink."""
+and .cu (NVRTC) files by the driver's linker, and with any .cubin, .fatbin, .o or .a file the
+whole link by nvJitLink (.ltoir needs lto=True: not supported yet)."""
 import os
 
 __all__ = ["LinkerError", "NvrtcError", "check_link", "check_lto", "link_files"]
@@ -27,6 +27,9 @@ def _kind(path):
         raise RuntimeError("Don't know how to link file with no extension")
     if ext not in _KINDS:
         raise RuntimeError(f"Don't know how to link file with extension .{ext}")
+    if ext == "ltoir":  # nvJitLink resolves LTO-IR only against LTO-IR kernels (lto=True)
+        raise NotImplementedError("cuda.jit(link=[...]): linking .ltoir files needs the kernel "
+                                  "compiled with lto=True, which cujit does not support yet")
     return ext
 
 
@@ -42,7 +45,7 @@ def check_link(paths):
 
 def check_lto():
     raise NotImplementedError("cuda.jit(lto=True): compiling kernels to LTO-IR (NVVM -gen-lto) "
-                              "is not supported by cujit yet; link=[...] of .ltoir files is")
+                              "is not supported by cujit yet")
 
 
 def link_files(paths):
