@@ -35,6 +35,8 @@ CJ_SUBSYSTEM(cj_cuda_libdevice_init)
 CJ_SUBSYSTEM(cj_cuda_init)
 CJ_SUBSYSTEM(cj_cuda_exception_init)
 CJ_SUBSYSTEM(cj_kernel_init)
+CJ_SUBSYSTEM(cj_nvrtc_init)
+CJ_SUBSYSTEM(cj_nvjitlink_init)
 CJ_SUBSYSTEM(cj_ufunc_cuda_init)
 #ifdef CJ_MODULE_INITS_PROTOTYPES
 #undef CJ_SUBSYSTEM

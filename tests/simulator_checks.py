@@ -17,6 +17,17 @@ assert cuda.SIMULATOR and cuda.is_available()
 K = {n: cuda.jit(f) for n, (f, sig) in seed_kernels.make(cuda, float32).items()}
 
 
+def check_link_is_refused_and_options_accepted():
+    try:
+        cuda.jit(link=["f.ptx"])(lambda x: None)
+    except NotImplementedError as exc:
+        assert str(exc) == "Cannot link PTX in the simulator"
+    else:
+        raise AssertionError("expected NotImplementedError")
+    k = cuda.jit(launch_bounds=(32,), fastmath={"nnan"})(lambda x: None)
+    k[1, 1](np.zeros(1))
+
+
 def check_seed_kernels():
     x = np.arange(1000, dtype=np.float32)
     out = np.zeros_like(x)

@@ -35,12 +35,13 @@ void cj_overload_free(cj_overload *ov) {
 /* ---- typing env: calls to other jitted functions ---- */
 
 static int resolve_dispatcher(cj_typing_env *env, PyObject *callee, int nargs,
-                              const cj_type *const *argtypes, const cj_type **ret,
+                              const cj_type **argtypes, const cj_type **ret,
                               const void **handle) {
     if (!PyObject_TypeCheck(callee, cj_DispatcherType)) {
         return 0;
     }
-    cj_overload *ov = cj_dispatcher_get_overload((cj_dispatcher *)callee, argtypes, nargs);
+    cj_overload *ov = cj_dispatcher_get_overload((cj_dispatcher *)callee,
+                                                 (const cj_type *const *)argtypes, nargs);
     if (ov == NULL) {
         return -1;
     }

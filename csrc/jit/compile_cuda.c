@@ -3,12 +3,17 @@
  * -> PTX
  * Device functions (cuda.jit(device=True), and CPU jit/njit functions called from kernels)
  * are compiled with the same options into bitcode, cached per (function, types, options),
- * and linked into their callers' modules with internal linkage.
+ * and linked into their callers' modules with internal linkage, with cuda.jit(inline=...)'s
+ * alwaysinline/noinline. Functions declared by cuda.declare_device are declared (not defined)
+ * in their callers' modules, the call's arguments converted to the declared types; their own
+ * link files (collected into the result's `link`, through device functions too) or the
+ * kernel's link=[...] define them. Kernels get launch_bounds' NVVM annotations.
  *
  * cj_cuda_compile is what dispatchers call (jit/kernel.c), into a C result (jit.h); the
  * private Python hook _core.cuda_compile(pyfunc, argtypes, device=False, options={}) returns
- * that result as a dict (ptx, llvm, annotation, signature, restype, entry, params, ...) for
- * compile_ptx. options: debug, lineinfo, fastmath, max_registers, opt, cc=(major, minor). */
+ * that result as a dict (ptx, llvm, annotation, signature, restype, entry, params, link, ...)
+ * for compile_ptx. options (cuda_options.c): debug, lineinfo, fastmath, max_registers, opt,
+ * cc=(major, minor), launch_bounds. */
 #include <llvm-c/DebugInfo.h>
 
 #include <string.h>
@@ -22,11 +27,17 @@
 
 typedef cj_cuda_options cuda_options;
 
-/* A compiled device function: `i32 @symbol(ret*, args...)` in `bitcode`. */
+/* A compiled device function: `i32 @symbol(ret*, args...)` in `bitcode`; or, with no
+ * bitcode, an external one declared by cuda.declare_device (numba's ABI, the same), resolved
+ * when the kernel is linked with the code defining it (link=[...], kernel_link.c). */
 typedef struct devfn {
     char symbol[256];
-    PyObject *bitcode;  /* bytes */
+    PyObject *bitcode;  /* bytes, or NULL for an external function */
     const cj_type *ret;
+    int inline_mode;    /* cuda.jit(inline=): 1 'always', -1 'never', 0 NVVM decides */
+    int nparams;        /* an external function's declared parameter types */
+    const cj_type *params[CJ_MAX_ARGS];
+    PyObject *link;     /* tuple: the files its code needs (declare_device(link=...)) */
 } devfn;
 
 /* One compilation's state (nothing of it is global: other threads compile meanwhile). */
@@ -35,9 +46,10 @@ typedef struct cuda_compile {
     PyObject *self;     /* the device function being compiled (for recursion), or NULL */
     int depth;
     PyObject *keep;     /* list: the device functions this compilation uses, kept alive */
+    PyObject *link;     /* dict (ordered set): the link files of the external functions used */
 } cuda_compile;
 
-/* dict: (pyfunc, argtypes, debug, fastmath) -> capsule(devfn). Two threads may compile one
+/* dict: (pyfunc, argtypes, debug, fastmath, inline) -> capsule(devfn). Two threads may compile one
  * device function at once: the first stored stays (the other's is dropped), and a compilation
  * keeps the capsules it uses, so cuda_clear_device_cache in another thread frees none. */
 static PyObject *devfn_cache;
@@ -46,8 +58,24 @@ static void devfn_destroy(PyObject *capsule) {
     devfn *f = PyCapsule_GetPointer(capsule, "cujit.devfn");
     if (f != NULL) {
         Py_XDECREF(f->bitcode);
+        Py_XDECREF(f->link);
         PyMem_Free(f);
     }
+}
+
+/* The devfn in `cap`, kept alive by the compilation, its link files added to the
+ * compilation's; NULL + exception. */
+static devfn *use_devfn(cuda_compile *cc, PyObject *cap) {
+    devfn *f = PyCapsule_GetPointer(cap, "cujit.devfn");
+    if (f == NULL || PyList_Append(cc->keep, cap) < 0) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; f->link != NULL && i < PyTuple_GET_SIZE(f->link); i++) {
+        if (PyDict_SetItem(cc->link, PyTuple_GET_ITEM(f->link, i), Py_None) < 0) {
+            return NULL;
+        }
+    }
+    return f;
 }
 
 /* ---- typing env: device functions ---- */
@@ -74,15 +102,65 @@ static PyObject *device_pyfunc(PyObject *obj) {
 static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfunc,
                              const cj_type *const *argtypes, int nargs);
 
+/* A device function's cuda.jit(inline=...) as cuda/compiler.py stores it on the dispatcher
+ * (__cujit_inline__: 'always', 'never' or None): 1, -1 or 0; -2 with an exception. */
+static int inline_mode(PyObject *callee) {
+    PyObject *v = PyFunction_Check(callee) ? NULL
+                                           : PyObject_GetAttrString(callee, "__cujit_inline__");
+    if (v == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int mode = v == Py_None ? 0 : -2;
+    if (PyUnicode_Check(v)) {
+        mode = PyUnicode_CompareWithASCIIString(v, "always") == 0  ? 1
+               : PyUnicode_CompareWithASCIIString(v, "never") == 0 ? -1
+                                                                    : -2;
+    }
+    if (mode == -2) {
+        PyErr_Format(PyExc_ValueError, "inline must be 'always' or 'never', not %R", v);
+    }
+    Py_DECREF(v);
+    return mode;
+}
+
+static devfn *extern_device(cuda_compile *cc, PyObject *callee);
+
+/* The call of an external function: its declared types, the arguments converted to them. */
+static int resolve_extern(devfn *f, int nargs, const cj_type **argtypes, const cj_type **ret,
+                          const void **handle) {
+    if (nargs != f->nparams) {
+        PyErr_Format(cj_TypingError, "%s() takes %d arguments (%d given)", f->symbol,
+                     f->nparams, nargs);
+        return -1;
+    }
+    for (int i = 0; i < nargs; i++) {
+        if (!cj_can_convert(argtypes[i], f->params[i])) {
+            PyErr_Format(cj_TypingError, "%s(): argument %d of type %s cannot be passed as "
+                                         "%s", f->symbol, i + 1, argtypes[i]->name,
+                         f->params[i]->name);
+            return -1;
+        }
+        argtypes[i] = f->params[i];
+    }
+    *ret = f->ret;
+    *handle = f;
+    return 1;
+}
+
 static int resolve_device(cj_typing_env *env, PyObject *callee, int nargs,
-                          const cj_type *const *argtypes, const cj_type **ret,
+                          const cj_type **argtypes, const cj_type **ret,
                           const void **handle) {
     cuda_compile *cc = env->opaque;
+    devfn *ext = extern_device(cc, callee);
+    if (ext != NULL || PyErr_Occurred()) {
+        return ext == NULL ? -1 : resolve_extern(ext, nargs, argtypes, ret, handle);
+    }
     PyObject *pyfunc = device_pyfunc(callee);
     if (pyfunc == NULL) {
         return 0;
     }
-    devfn *f = compile_device(cc, callee, pyfunc, argtypes, nargs);
+    devfn *f = compile_device(cc, callee, pyfunc, (const cj_type *const *)argtypes, nargs);
     if (f == NULL) {
         return -1;
     }
@@ -93,9 +171,122 @@ static int resolve_device(cj_typing_env *env, PyObject *callee, int nargs,
 
 /* ---- lowering env: link a device function's module in ---- */
 
+/* `i32 @symbol(ret*, params...)` declared in `module` (an external device function). */
+static LLVMValueRef declare_extern(LLVMModuleRef module, const devfn *f) {
+    LLVMValueRef fn = LLVMGetNamedFunction(module, f->symbol);
+    if (fn != NULL) {
+        return fn;
+    }
+    LLVMContextRef ctx = LLVMGetModuleContext(module);
+    LLVMTypeRef params[CJ_MAX_ARGS + 1];
+    const cj_type *rt = f->ret->kind == CJ_VOID ? cj_t_none : f->ret;
+    params[0] = LLVMPointerType(cj_llvm_type(ctx, rt), 0);
+    for (int i = 0; i < f->nparams; i++) {
+        params[i + 1] = cj_llvm_type(ctx, f->params[i]);
+    }
+    LLVMTypeRef ft = LLVMFunctionType(LLVMInt32TypeInContext(ctx), params,
+                                      (unsigned)f->nparams + 1, 0);
+    return LLVMAddFunction(module, f->symbol, ft);
+}
+
 static LLVMValueRef link_device(cj_lower_env *env, LLVMModuleRef module, const void *handle) {
     const devfn *f = handle;
-    return cj_link_bitcode(module, f->bitcode, f->symbol);
+    if (f->bitcode == NULL) {
+        return declare_extern(module, f);
+    }
+    LLVMValueRef fn = cj_link_bitcode(module, f->bitcode, f->symbol);
+    if (fn != NULL && f->inline_mode != 0) {
+        const char *attr = f->inline_mode > 0 ? "alwaysinline" : "noinline";
+        LLVMContextRef ctx = LLVMGetModuleContext(module);
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
+                                                                 attr, strlen(attr)), 0));
+    }
+    return fn;
+}
+
+/* ---- cuda.declare_device ---- */
+
+/* An external function's devfn from its declaration (name, restype, argtypes, link files:
+ * cuda/linking.py's ((kind, name, bytes), ...)): new, or NULL
+ * with an exception. Its parameters are scalars: numba's ABI flattens other types, cujit's
+ * does not, so they could not be passed the same way. */
+static devfn *extern_from_declaration(PyObject *decl) {
+    PyObject *name, *restype, *params, *link;
+    if (!PyTuple_Check(decl) || !PyArg_ParseTuple(decl, "UOO!O!", &name, &restype,
+                                                  &PyTuple_Type, &params, &PyTuple_Type,
+                                                  &link)) {
+        PyErr_SetString(PyExc_TypeError, "__cujit_extern__ must be (name, restype, argtypes, "
+                                         "link files)");
+        return NULL;
+    }
+    const char *sym = PyUnicode_AsUTF8(name);
+    devfn *f = sym ? PyMem_Calloc(1, sizeof(devfn)) : NULL;
+    if (f == NULL) {
+        return sym ? (devfn *)PyErr_NoMemory() : NULL;
+    }
+    if (strlen(sym) == 0 || strlen(sym) >= sizeof(f->symbol) ||
+        PyTuple_GET_SIZE(params) > CJ_MAX_ARGS) {
+        PyErr_Format(PyExc_ValueError, "cannot declare device function %R", name);
+        goto fail;
+    }
+    memcpy(f->symbol, sym, strlen(sym) + 1);
+    f->nparams = (int)PyTuple_GET_SIZE(params);
+    if ((f->ret = cj_type_from_py_checked(restype, "return type")) == NULL) {
+        goto fail;
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        const cj_type *t = cj_type_from_py_checked(PyTuple_GET_ITEM(params, i), "argument");
+        if (t == NULL) {
+            goto fail;
+        }
+        if (t->kind != CJ_INT && t->kind != CJ_FLOAT && t->kind != CJ_BOOL) {
+            PyErr_Format(cj_UnsupportedError, "cuda.declare_device: parameters of type %s "
+                                              "(only integers, floats and bools are passed)",
+                         t->name);
+            goto fail;
+        }
+        f->params[i] = t;
+    }
+    f->link = Py_NewRef(link);
+    return f;
+fail:
+    PyMem_Free(f);
+    return NULL;
+}
+
+/* The devfn of a cuda.declare_device function (callee.__cujit_extern__), made once per
+ * callee; NULL without an exception when `callee` is not one. */
+static devfn *extern_device(cuda_compile *cc, PyObject *callee) {
+    if (PyFunction_Check(callee) || PyType_Check(callee) || PyModule_Check(callee)) {
+        return NULL;
+    }
+    PyObject *decl = PyObject_GetAttrString(callee, "__cujit_extern__");
+    if (decl == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *key = Py_BuildValue("(sO)", "extern", decl);
+    PyObject *cap = key ? PyDict_GetItemWithError(devfn_cache, key) : NULL; /* borrowed */
+    devfn *f = NULL;
+    if (cap == NULL && key != NULL && !PyErr_Occurred() &&
+        (f = extern_from_declaration(decl)) != NULL) {
+        PyObject *made = PyCapsule_New(f, "cujit.devfn", devfn_destroy);
+        cap = made ? PyDict_SetDefault(devfn_cache, key, made) : NULL;
+        Py_XDECREF(made);
+        if (made == NULL) {
+            PyMem_Free(f);
+        }
+    }
+    Py_DECREF(decl);
+    Py_XDECREF(key);
+    if (cap == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_SystemError, "cuda.declare_device: no declaration");
+        }
+        return NULL;
+    }
+    return use_devfn(cc, cap);
 }
 
 /* ---- the pipeline ---- */
@@ -119,11 +310,48 @@ static int compile_function(cuda_compile *cc, PyObject *self, PyObject *pyfunc,
     return cj_pipeline_front(&rq, out);
 }
 
+/* A new devfn: `pyfunc` compiled for these types into bitcode, with the link files of the
+ * external functions it uses (from a compilation of its own); NULL + exception. */
+static devfn *build_device(cuda_compile *cc, PyObject *callee, PyObject *pyfunc,
+                           const cj_type *const *argtypes, int nargs, int mode) {
+    cuda_compile inner = *cc;
+    inner.depth = cc->depth + 1;
+    if ((inner.link = PyDict_New()) == NULL) {
+        return NULL;
+    }
+    LLVMContextRef ctx = LLVMContextCreate();
+    compiled out = {0};
+    devfn *f = NULL;
+    if (compile_function(&inner, callee, pyfunc, argtypes, nargs, NULL, ctx, &out) == 0) {
+        cj_front_finish_debug(&out);
+        f = PyMem_Calloc(1, sizeof(devfn));
+        if (f == NULL) {
+            PyErr_NoMemory();
+        } else if (cj_verify_module(out.mod) < 0 ||
+                   (f->bitcode = cj_module_bitcode(out.mod)) == NULL ||
+                   (f->link = PySequence_Tuple(inner.link)) == NULL) {
+            Py_XDECREF(f->bitcode);
+            PyMem_Free(f);
+            f = NULL;
+        } else {
+            memcpy(f->symbol, out.symbol, sizeof(f->symbol));
+            f->ret = out.ret;
+            f->inline_mode = mode;
+        }
+        LLVMDisposeModule(out.mod);
+        Py_XDECREF(out.annotation);
+    }
+    LLVMContextDispose(ctx);
+    Py_DECREF(inner.link);
+    return f;
+}
+
 static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfunc,
                              const cj_type *const *argtypes, int nargs) {
-    PyObject *types = cj_types_tuple(argtypes, nargs);
-    PyObject *key = types ? Py_BuildValue("(OOii)", pyfunc, types, cc->opt.debug,
-                                          cc->opt.fastmath)
+    int mode = inline_mode(callee);
+    PyObject *types = mode == -2 ? NULL : cj_types_tuple(argtypes, nargs);
+    PyObject *key = types ? Py_BuildValue("(OOiii)", pyfunc, types, cc->opt.debug,
+                                          cc->opt.fastmath, mode)
                           : NULL;
     Py_XDECREF(types);
     if (key == NULL) {
@@ -132,7 +360,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     PyObject *cap = PyDict_GetItemWithError(devfn_cache, key); /* borrowed */
     if (cap != NULL) {
         Py_DECREF(key);
-        return PyList_Append(cc->keep, cap) < 0 ? NULL : PyCapsule_GetPointer(cap, "cujit.devfn");
+        return use_devfn(cc, cap);
     }
     if (PyErr_Occurred() || cc->depth > 32) {
         if (!PyErr_Occurred()) {
@@ -144,28 +372,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
         Py_DECREF(key);
         return NULL;
     }
-    cuda_compile inner = *cc;
-    inner.depth = cc->depth + 1;
-    LLVMContextRef ctx = LLVMContextCreate();
-    compiled out = {0};
-    devfn *f = NULL;
-    if (compile_function(&inner, callee, pyfunc, argtypes, nargs, NULL, ctx, &out) == 0) {
-        cj_front_finish_debug(&out);
-        f = PyMem_Calloc(1, sizeof(devfn));
-        if (f == NULL) {
-            PyErr_NoMemory();
-        } else if (cj_verify_module(out.mod) < 0 ||
-                   (f->bitcode = cj_module_bitcode(out.mod)) == NULL) {
-            PyMem_Free(f);
-            f = NULL;
-        } else {
-            memcpy(f->symbol, out.symbol, sizeof(f->symbol));
-            f->ret = out.ret;
-        }
-        LLVMDisposeModule(out.mod);
-        Py_XDECREF(out.annotation);
-    }
-    LLVMContextDispose(ctx);
+    devfn *f = build_device(cc, callee, pyfunc, argtypes, nargs, mode);
     if (f == NULL) {
         Py_DECREF(key);
         return NULL;
@@ -173,6 +380,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     cap = PyCapsule_New(f, "cujit.devfn", devfn_destroy);
     if (cap == NULL) {
         Py_XDECREF(f->bitcode);
+        Py_XDECREF(f->link);
         PyMem_Free(f);
         Py_DECREF(key);
         return NULL;
@@ -180,65 +388,7 @@ static devfn *compile_device(cuda_compile *cc, PyObject *callee, PyObject *pyfun
     PyObject *stored = PyDict_SetDefault(devfn_cache, key, cap); /* borrowed */
     Py_DECREF(key);
     Py_DECREF(cap); /* the first one stored stays */
-    if (stored == NULL || PyList_Append(cc->keep, stored) < 0) {
-        return NULL;
-    }
-    return PyCapsule_GetPointer(stored, "cujit.devfn");
-}
-
-/* ---- options ---- */
-
-static int int_option(PyObject *options, const char *name, int *dst, int lo, int hi) {
-    PyObject *v = options ? PyDict_GetItemString(options, name) : NULL; /* borrowed */
-    if (v == NULL || v == Py_None) {
-        return 0;
-    }
-    if (PyBool_Check(v) || PyLong_Check(v)) {
-        long x = PyLong_AsLong(v);
-        if (x == -1 && PyErr_Occurred()) {
-            return -1;
-        }
-        if (x < lo || x > hi) {
-            PyErr_Format(PyExc_ValueError, "%s must be between %d and %d, not %ld", name, lo,
-                         hi, x);
-            return -1;
-        }
-        *dst = (int)x;
-        return 0;
-    }
-    PyErr_Format(PyExc_TypeError, "%s must be an int or a bool, not %.100s", name,
-                 Py_TYPE(v)->tp_name);
-    return -1;
-}
-
-int cj_cuda_parse_options(PyObject *options, cj_cuda_options *o) {
-    *o = (cj_cuda_options){.opt = 3, .cc_major = 9, .cc_minor = 0};
-    if (options != NULL && !PyDict_Check(options)) {
-        PyErr_SetString(PyExc_TypeError, "options must be a dict");
-        return -1;
-    }
-    if (int_option(options, "debug", &o->debug, 0, 1) < 0 ||
-        int_option(options, "lineinfo", &o->lineinfo, 0, 1) < 0 ||
-        int_option(options, "fastmath", &o->fastmath, 0, 1) < 0 ||
-        int_option(options, "max_registers", &o->max_registers, 0, 255) < 0 ||
-        int_option(options, "opt", &o->opt, 0, 3) < 0) {
-        return -1;
-    }
-    PyObject *cc = options ? PyDict_GetItemString(options, "cc") : NULL;
-    if (cc != NULL && cc != Py_None) {
-        if (!PyTuple_Check(cc) || PyTuple_GET_SIZE(cc) != 2 ||
-            !PyLong_Check(PyTuple_GET_ITEM(cc, 0)) || !PyLong_Check(PyTuple_GET_ITEM(cc, 1))) {
-            PyErr_Format(PyExc_ValueError, "cc must be a (major, minor) tuple of ints, not %R",
-                         cc);
-            return -1;
-        }
-        o->cc_major = (int)PyLong_AsLong(PyTuple_GET_ITEM(cc, 0));
-        o->cc_minor = (int)PyLong_AsLong(PyTuple_GET_ITEM(cc, 1));
-        if (PyErr_Occurred()) {
-            return -1;
-        }
-    }
-    return 0;
+    return stored == NULL ? NULL : use_devfn(cc, stored);
 }
 
 /* ---- results ---- */
@@ -249,6 +399,7 @@ void cj_cuda_result_clear(cj_cuda_result *r) {
     Py_CLEAR(r->annotation);
     Py_CLEAR(r->signature);
     Py_CLEAR(r->params);
+    Py_CLEAR(r->link);
 }
 
 /* Fills the signature and parameter counts of `r` for these types; -1 + exception. */
@@ -272,11 +423,16 @@ PyObject *cj_cuda_result_dict(const cj_cuda_result *r) {
     if (restype == NULL) {
         return NULL;
     }
-    PyObject *d = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:s,s:O,s:O,s:O,s:(ii)}", "ptx", r->ptx,
-                                "llvm", r->llvm, "annotation", r->annotation, "signature",
-                                r->signature, "restype", restype, "entry", r->entry, "params",
-                                r->params, "debug", r->debug ? Py_True : Py_False, "cached",
-                                r->cached ? Py_True : Py_False, "cc", r->cc_major, r->cc_minor);
+    PyObject *link = r->link ? Py_NewRef(r->link) : PyTuple_New(0);
+    PyObject *d = link == NULL ? NULL
+                  : Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:s,s:O,s:O,s:O,s:(ii),s:O}", "ptx",
+                                  r->ptx, "llvm", r->llvm, "annotation", r->annotation,
+                                  "signature", r->signature, "restype", restype, "entry",
+                                  r->entry, "params", r->params, "debug",
+                                  r->debug ? Py_True : Py_False, "cached",
+                                  r->cached ? Py_True : Py_False, "cc", r->cc_major,
+                                  r->cc_minor, "link", link);
+    Py_XDECREF(link);
     return d;
 }
 
@@ -325,8 +481,22 @@ static int add_kernel_entry(compiled *c, PyObject *pyfunc, const cj_type *const 
     LLVMAddAttributeAtIndex(c->inner, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
                                                              "alwaysinline", 12), 0));
-    return cj_cuda_add_kernel(c->mod, c->inner, types, nargs, c->ret, entry, opt->debug,
-                              opt->max_registers) == NULL ? -1 : 0;
+    if (opt->launch_bounds[2] > 0 && opt->cc_major < 9) { /* PTX .maxclusterrank: sm_90 */
+        PyErr_Format(PyExc_ValueError, "launch_bounds: a maximum of blocks per cluster needs "
+                                       "compute capability 9.0 or higher, not %d.%d",
+                     opt->cc_major, opt->cc_minor);
+        return -1;
+    }
+    LLVMValueRef fn = cj_cuda_add_kernel(c->mod, c->inner, types, nargs, c->ret, entry,
+                                         opt->debug, opt->max_registers);
+    /* cuda.jit(launch_bounds=...): PTX .maxntid, .minnctapersm, .maxclusterrank */
+    static const char *const bound_keys[3] = {"maxntidx", "minctasm", "cluster_max_blocks"};
+    for (int i = 0; fn != NULL && i < 3; i++) {
+        if (opt->launch_bounds[i] > 0) {
+            cj_cuda_annotate(c->mod, fn, bound_keys[i], (unsigned)opt->launch_bounds[i]);
+        }
+    }
+    return fn == NULL ? -1 : 0;
 }
 
 /* Verify -> LLVM text -> NVVM -> PTX, into `out`. */
@@ -352,14 +522,12 @@ int cj_cuda_compile(PyObject *pyfunc, const cj_type *const *types, int nargs, in
                     const cj_cuda_options *opt, const cj_type *declared, cj_cuda_result *out) {
     *out = (cj_cuda_result){.debug = opt->debug, .cc_major = opt->cc_major,
                             .cc_minor = opt->cc_minor};
-    cuda_compile cc = {.opt = *opt, .keep = PyList_New(0)};
-    if (cc.keep == NULL) {
-        return -1;
-    }
+    cuda_compile cc = {.opt = *opt, .keep = PyList_New(0), .link = PyDict_New()};
     cj_nvvm_options nopts = {.cc_major = opt->cc_major, .cc_minor = opt->cc_minor,
                              .opt = opt->opt, .fastmath = opt->fastmath};
-    if (cj_nvvm_check_options(&nopts) < 0) {
-        Py_DECREF(cc.keep);
+    if (cc.keep == NULL || cc.link == NULL || cj_nvvm_check_options(&nopts) < 0) {
+        Py_XDECREF(cc.keep);
+        Py_XDECREF(cc.link);
         return -1;
     }
     /* -generate-line-info; DWARF (-g) is not emitted */
@@ -381,7 +549,8 @@ int cj_cuda_compile(PyObject *pyfunc, const cj_type *const *types, int nargs, in
     } else if (add_kernel_entry(&c, pyfunc, types, nargs, opt, out->entry) < 0) {
         goto done;
     }
-    if (emit_ptx(&c, &nopts, out) < 0 || set_signature(out, c.ret, types, nargs) < 0) {
+    if (emit_ptx(&c, &nopts, out) < 0 || set_signature(out, c.ret, types, nargs) < 0 ||
+        (out->link = PySequence_Tuple(cc.link)) == NULL) {
         goto done;
     }
     out->annotation = Py_NewRef(c.annotation);
@@ -396,6 +565,7 @@ done:
     }
     LLVMContextDispose(ctx);
     Py_DECREF(cc.keep);
+    Py_DECREF(cc.link);
     if (rc < 0) {
         cj_cuda_result_clear(out);
     }

@@ -205,10 +205,11 @@ cj_overload *cj_dispatcher_get_overload(cj_dispatcher *disp, const cj_type *cons
 typedef struct cj_cuda_options {
     int debug;
     int lineinfo;
-    int fastmath;
+    int fastmath;          /* 0, 1 (all) or a mask of CJ_FASTMATH_* (lower/lower.h) */
     int max_registers;
     int opt;
     int cc_major, cc_minor;
+    int launch_bounds[3];  /* maxntid, minctasm, cluster_max_blocks; 0 = none */
 } cj_cuda_options;
 
 /* A compiled kernel or device function: what the launcher loads and Python inspects. */
@@ -218,13 +219,15 @@ typedef struct cj_cuda_result {
     PyObject *annotation;  /* str: typed IR per source line (inspect_types) */
     PyObject *signature;   /* Signature: ret(args) */
     PyObject *params;      /* list: kernel parameters per argument */
+    PyObject *link;        /* tuple (or NULL): files the external functions called need */
     char entry[256];       /* the PTX entry (kernels) or function (device functions) */
     int debug;             /* the module has the exception record (debug=True) */
     int cached;            /* read from the on-disk cache */
     int cc_major, cc_minor; /* the compute capability compiled for */
 } cj_cuda_result;
 
-/* Options from cuda.jit's dict (debug, lineinfo, fastmath, max_registers, opt, cc); -1 + exc. */
+/* Options from cuda.jit's dict (debug, lineinfo, fastmath, max_registers, opt, cc,
+ * launch_bounds), in cuda_options.c; -1 + exception. */
 int cj_cuda_parse_options(PyObject *options, cj_cuda_options *o);
 /* Compiles `pyfunc` for these types (a kernel, or a device function when `device`) into
  * `out` (cleared with cj_cuda_result_clear); -1 with an exception (`out` left empty). */
@@ -235,7 +238,7 @@ int cj_cuda_result_from_entry(PyObject *entry, const cj_type *const *argtypes, i
                               cj_cuda_result *out);
 void cj_cuda_result_clear(cj_cuda_result *r);
 /* The result as Python sees it: dict(ptx, llvm, annotation, signature, restype, entry, params,
- * debug, cached, cc) (new reference). */
+ * debug, cached, cc, link) (new reference). */
 PyObject *cj_cuda_result_dict(const cj_cuda_result *r);
 
 #endif

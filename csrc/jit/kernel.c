@@ -100,6 +100,9 @@ static int cache_load(cj_KernelLauncher *k, PyObject *argtuple, PyObject *cc,
 
 static void cache_store(cj_KernelLauncher *k, PyObject *argtuple, PyObject *cc,
                         const cj_cuda_result *r) {
+    if (r->link != NULL && PyTuple_GET_SIZE(r->link) > 0) {
+        return; /* the files of declare_device(link=...) are not kept on disk: compiled again */
+    }
     PyObject *d = cj_cuda_result_dict(r);
     PyObject *rc = d ? PyObject_CallMethod(k->cache, "store", "OOO", argtuple, cc, d) : NULL;
     Py_XDECREF(rc);
@@ -214,11 +217,43 @@ static version *find_version(cj_KernelLauncher *k, const cj_type *const *types, 
     return NULL;
 }
 
-/* Loads `ov`'s PTX on the current context (the launch's `device`). */
-static int load_module(version *v, const cj_cuda_overload *ov) {
+/* The files to link into `ov`: the kernel's link=[...], then those its external functions
+ * need (declare_device(link=...)), each once. A new tuple, or NULL + exception. */
+static PyObject *link_files(cj_KernelLauncher *k, const cj_cuda_overload *ov) {
+    PyObject *own = ov->result.link;
+    if (own == NULL || PyTuple_GET_SIZE(own) == 0) {
+        return Py_NewRef(k->link);
+    }
+    PyObject *set = PyDict_New(), *out = NULL;
+    for (Py_ssize_t i = 0; set != NULL && i < PyTuple_GET_SIZE(k->link) + PyTuple_GET_SIZE(own);
+         i++) {
+        PyObject *f = i < PyTuple_GET_SIZE(k->link)
+                          ? PyTuple_GET_ITEM(k->link, i)
+                          : PyTuple_GET_ITEM(own, i - PyTuple_GET_SIZE(k->link));
+        if (PyDict_SetItem(set, f, Py_None) < 0) {
+            Py_CLEAR(set);
+        }
+    }
+    out = set ? PySequence_Tuple(set) : NULL;
+    Py_XDECREF(set);
+    return out;
+}
+
+/* Loads `ov`'s PTX (linked with its files when there are any) on the current context (the
+ * launch's `device`). */
+static int load_module(cj_KernelLauncher *k, version *v, const cj_cuda_overload *ov) {
     const char *image = PyUnicode_AsUTF8(ov->result.ptx);
-    if (image == NULL || CJ_CU(cuModuleLoadData, &v->module, image) < 0 ||
-        CJ_CU(cuModuleGetFunction, &v->fn, v->module, ov->result.entry) < 0 ||
+    PyObject *files = image ? link_files(k, ov) : NULL;
+    PyObject *cubin = files != NULL && PyTuple_GET_SIZE(files) > 0
+                          ? cj_kernel_link(&ov->result, files)
+                          : NULL;
+    Py_XDECREF(files);
+    if (image == NULL || files == NULL || (cubin == NULL && PyErr_Occurred())) {
+        return -1;
+    }
+    int rc = CJ_CU(cuModuleLoadData, &v->module, cubin ? PyBytes_AS_STRING(cubin) : image);
+    Py_XDECREF(cubin);
+    if (rc < 0 || CJ_CU(cuModuleGetFunction, &v->fn, v->module, ov->result.entry) < 0 ||
         CJ_CU(cuFuncGetAttribute, &v->max_threads, CU_FUNC_MAX_THREADS, v->fn) < 0 ||
         CJ_CU(cuFuncGetAttribute, &v->static_shared, CU_FUNC_SHARED, v->fn) < 0) {
         return -1;
@@ -244,7 +279,7 @@ static version *load_version(cj_KernelLauncher *k, const cj_type *const *types, 
     *v = (version){.nargs = nargs, .ov = ov, .device = device,
                    .generation = cj_ctx_generation[device]};
     memcpy(v->key, types, sizeof(cj_type *) * (size_t)nargs);
-    if (load_module(v, ov) < 0 || cj_table_reserve((void ***)&k->vs, k->n, &k->cap) < 0) {
+    if (load_module(k, v, ov) < 0 || cj_table_reserve((void ***)&k->vs, k->n, &k->cap) < 0) {
         version_free(v);
         return NULL;
     }
@@ -402,12 +437,13 @@ static PyObject *launcher_max_cooperative(PyObject *self, PyObject *args) {
 /* ---- type ---- */
 
 static PyObject *launcher_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"pyfunc", "name", "device", "options", "cache", NULL};
-    PyObject *pyfunc, *name, *options, *cache = Py_None;
+    static char *kwlist[] = {"pyfunc", "name", "device", "options", "cache", "link", NULL};
+    PyObject *pyfunc, *name, *options, *cache = Py_None, *link = NULL;
     int device_fn;
     cj_cuda_options opt;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OUpO|O:KernelLauncher", kwlist, &pyfunc,
-                                     &name, &device_fn, &options, &cache) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OUpO|OO!:KernelLauncher", kwlist, &pyfunc,
+                                     &name, &device_fn, &options, &cache, &PyTuple_Type,
+                                     &link) ||
         cj_cuda_parse_options(options, &opt) < 0) {
         return NULL;
     }
@@ -423,6 +459,11 @@ static PyObject *launcher_new(PyTypeObject *type, PyObject *args, PyObject *kwar
     k->pyfunc = Py_NewRef(pyfunc);
     k->name = Py_NewRef(name);
     k->cache = Py_NewRef(cache);
+    k->link = link ? Py_NewRef(link) : PyTuple_New(0);
+    if (k->link == NULL) {
+        Py_DECREF(k);
+        return NULL;
+    }
     k->device_fn = device_fn;
     k->opt = opt;
     return (PyObject *)k;
@@ -456,6 +497,7 @@ static void launcher_dealloc(PyObject *self) {
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     launcher_clear(self);
+    Py_CLEAR(k->link); /* str and bytes only: never in a cycle, so never cleared by the GC */
     for (int i = 0; i < k->n; i++) {
         version_free(k->vs[i]);
     }

@@ -4,6 +4,7 @@
  *   launch.c         the launch path: argument typing, packing, copies, cuLaunchKernel, the
  *                    debug exception record; the C API of kernel.h
  *   launch_config.c  kernel[griddim, blockdim, stream, sharedmem]: the validated configuration
+ *   kernel_link.c    cuda.jit(link=[...]): the PTX linked with .ptx/.cu files into a cubin
  *   forall.c         kernel.forall(ntasks, tpb, stream, sharedmem): a 1-D grid over ntasks, its
  *                    block size from the occupancy API when tpb is 0
  * Python (cuda/compiler.py) keeps no table of its own: it asks the launcher. */
@@ -44,6 +45,7 @@ typedef struct cj_KernelLauncher {
     PyObject *name;          /* str: the function's qualname */
     PyObject *pyfunc;
     PyObject *cache;         /* None, or load(argtypes, cc) / store(argtypes, cc, result) */
+    PyObject *link;          /* tuple of (kind, name, bytes): files linked into each version */
     cj_cuda_options opt;     /* cc: each compilation's own */
     int device_fn;           /* a device function: compiled and inspected, never launched */
     int locked;              /* signatures fixed: arguments convert to the best one */
@@ -69,6 +71,11 @@ typedef struct cj_launch_dims {
     long long ntasks; /* -1: grid and block are given; >= 0: forall's task count */
     int tpb;          /* forall: threads per block, 0 for the occupancy API's choice */
 } cj_launch_dims;
+
+/* ---- kernel_link.c ---- */
+/* The cubin (new bytes) of version `r`'s PTX linked with `files` (a tuple of (kind, name,
+ * bytes), kind 'ptx' or 'cu') by the driver's linker; NULL + exception (LinkerError). */
+PyObject *cj_kernel_link(const cj_cuda_result *r, PyObject *files);
 
 /* ---- launch.c ---- */
 /* Types, copies, packs and launches `args` (borrowed) in a validated configuration. */

@@ -558,14 +558,19 @@ void cj_seal_empty_blocks(cj_lower *L) {
 }
 
 void cj_mark_function(cj_lower *L) {
-    if (L->env->fastmath) { /* the C API of LLVM 14 has no per-instruction flags: per function */
-        static const char *const fast[] = {"unsafe-fp-math", "no-nans-fp-math",
-                                           "no-infs-fp-math", "no-signed-zeros-fp-math",
-                                           "approx-func-fp-math"};
-        for (size_t i = 0; i < sizeof(fast) / sizeof(fast[0]); i++) {
+    /* the C API of LLVM 14 has no per-instruction flags: per function, for numba's flag set
+     * (unsafe-fp-math needs reassoc, arcp and contract together) */
+    static const struct { int bits; const char *attr; } fast[] = {
+        {CJ_FASTMATH_REASSOC | CJ_FASTMATH_ARCP | CJ_FASTMATH_CONTRACT, "unsafe-fp-math"},
+        {CJ_FASTMATH_NNAN, "no-nans-fp-math"}, {CJ_FASTMATH_NINF, "no-infs-fp-math"},
+        {CJ_FASTMATH_NSZ, "no-signed-zeros-fp-math"}, {CJ_FASTMATH_AFN, "approx-func-fp-math"}};
+    int fm = L->env->fastmath == 1 ? ~0 : L->env->fastmath;
+    for (size_t i = 0; fm && i < sizeof(fast) / sizeof(fast[0]); i++) {
+        if ((fm & fast[i].bits) == fast[i].bits) {
             LLVMAddAttributeAtIndex(L->fn, LLVMAttributeFunctionIndex,
-                                    LLVMCreateStringAttribute(L->ctx, fast[i],
-                                                              (unsigned)strlen(fast[i]), "true", 4));
+                                    LLVMCreateStringAttribute(L->ctx, fast[i].attr,
+                                                              (unsigned)strlen(fast[i].attr),
+                                                              "true", 4));
         }
     }
 }

@@ -24,11 +24,18 @@
 #include "abi/abi.h"
 #include "typing/infer.h"
 
+/* numba's fastmath flag set ({'nnan', 'arcp', ...}) as bits of cj_lower_env.fastmath; the
+ * value 1 alone is fastmath=True (every flag). */
+enum {
+    CJ_FASTMATH_CONTRACT = 2, CJ_FASTMATH_ARCP = 4, CJ_FASTMATH_NNAN = 8, CJ_FASTMATH_NINF = 16,
+    CJ_FASTMATH_NSZ = 32, CJ_FASTMATH_AFN = 64, CJ_FASTMATH_REASSOC = 128
+};
+
 typedef struct cj_lower_env cj_lower_env;
 struct cj_lower_env {
     int target;          /* CJ_TARGET_CPU / CJ_TARGET_CUDA */
     int error_model;     /* CJ_ERRORS_PYTHON: raise ZeroDivisionError; CJ_ERRORS_NUMPY: inf/nan */
-    int fastmath;
+    int fastmath;        /* 0, 1 (numba's fastmath=True: all flags) or CJ_FASTMATH_* bits */
     int boundscheck;
     int parallel;        /* parallel=True: prange loops run on the thread pool (CPU) */
     int cc;              /* CUDA: the compute capability, 10 * major + minor (0: unknown) */

@@ -150,7 +150,7 @@ static void record_exception(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef f
     LLVMPositionBuilderAtEnd(b, done);
 }
 
-static void annotate(LLVMModuleRef mod, LLVMValueRef fn, const char *key, unsigned value) {
+void cj_cuda_annotate(LLVMModuleRef mod, LLVMValueRef fn, const char *key, unsigned value) {
     LLVMContextRef ctx = LLVMGetModuleContext(mod);
     LLVMValueRef ops[3] = {fn, LLVMMDStringInContext(ctx, key, (unsigned)strlen(key)),
                            LLVMConstInt(LLVMInt32TypeInContext(ctx), value, 0)};
@@ -197,9 +197,9 @@ LLVMValueRef cj_cuda_add_kernel(LLVMModuleRef mod, LLVMValueRef inner,
     }
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
-    annotate(mod, fn, "kernel", 1);
+    cj_cuda_annotate(mod, fn, "kernel", 1);
     if (max_registers > 0) {
-        annotate(mod, fn, "maxnreg", (unsigned)max_registers);
+        cj_cuda_annotate(mod, fn, "maxnreg", (unsigned)max_registers);
     }
     return fn;
 }

@@ -24,6 +24,8 @@
 LLVMValueRef cj_cuda_add_kernel(LLVMModuleRef mod, LLVMValueRef inner,
                                 const cj_type *const *argtypes, int nargs, const cj_type *ret,
                                 const char *name, int debug, int max_registers);
+/* Adds !{fn, !"key", i32 value} to !nvvm.annotations (kernel, maxnreg, maxntidx, ...). */
+void cj_cuda_annotate(LLVMModuleRef mod, LLVMValueRef fn, const char *key, unsigned value);
 /* Names every unnamed parameter of a defined function `arg<i>`: NVVM's LLVM 7 text reader
  * refuses numbered ones. */
 void cj_name_parameters(LLVMModuleRef mod);

@@ -35,6 +35,9 @@ int cj_nvvm_check(const cj_nvvm_api *api, cj_nvvm_result rc, const char *what,
                   cj_nvvm_program prog);
 /* libdevice's bitcode, read once: borrowed, process lifetime; NULL with cj_NvvmError. */
 const char *cj_nvvm_libdevice_bitcode(size_t *size);
+/* The CUDA root holding `lib` (".../nvvm/lib64/libnvvm.so" -> "..."), written into `root`;
+ * NVRTC (nvrtc.c) is looked for under the root libnvvm came from. */
+void cj_nvvm_library_root(const char *lib, char *root, size_t size);
 /* The libnvvm files the search would try, in order: a new list of str. */
 PyObject *cj_nvvm_library_candidates(void);
 

@@ -425,7 +425,7 @@ static int is_readable_file(const char *path) {
 }
 
 /* The CUDA root holding `lib` (".../nvvm/lib64/libnvvm.so" -> "..."), written into `root`. */
-static void library_root(const char *lib, char *root, size_t size) {
+void cj_nvvm_library_root(const char *lib, char *root, size_t size) {
     PyOS_snprintf(root, size, "%s", lib);
     char *slash = strrchr(root, '/');
     if (slash == NULL) {
@@ -449,7 +449,7 @@ static void library_root(const char *lib, char *root, size_t size) {
 static int find_libdevice(PyObject *looked) {
     char path[4096];
     char root[4096];
-    library_root(library_path, root, sizeof(root));
+    cj_nvvm_library_root(library_path, root, sizeof(root));
     PyOS_snprintf(path, sizeof(path), "%s/" LIBDEVICE_SUBPATH, root);
     if (append_str(looked, path) < 0) {
         return -1;

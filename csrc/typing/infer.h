@@ -60,9 +60,11 @@ struct cj_typing_env {
     int target;                 /* CJ_TARGET_* */
     PyObject *self_dispatcher;  /* the dispatcher being compiled (for recursion), or NULL */
     /* For a callee that may be a jitted function: 1 if it is one (its return type in *ret and
-     * a handle in *callee, valid as long as the env), 0 if it is not, -1 with an exception. */
+     * a handle in *callee, valid as long as the env), 0 if it is not, -1 with an exception.
+     * A callee with declared parameter types (cuda.declare_device) replaces `argtypes` with
+     * them: the call converts its arguments. */
     int (*resolve_dispatcher)(cj_typing_env *env, PyObject *callee, int nargs,
-                              const cj_type *const *argtypes, const cj_type **ret,
+                              const cj_type **argtypes, const cj_type **ret,
                               const void **handle);
     /* The Python function behind a dispatcher (borrowed), or NULL if `obj` is not one. */
     PyObject *(*dispatcher_pyfunc)(PyObject *obj);

@@ -122,8 +122,7 @@ static int resolve_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, cj_call
     }
     const cj_type *ret;
     const void *handle;
-    int rc = c->env->resolve_dispatcher(c->env, callee, nparams,
-                                        (const cj_type *const *)call->argtypes, &ret, &handle);
+    int rc = c->env->resolve_dispatcher(c->env, callee, nparams, call->argtypes, &ret, &handle);
     if (rc <= 0) {
         if (rc == 0) {
             CJ_UNREACHABLE("dispatcher not resolved");

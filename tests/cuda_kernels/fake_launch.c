@@ -12,6 +12,7 @@ typedef unsigned long long CUdeviceptr;
 #define MAX_MODULES 1024
 static char *images[MAX_MODULES];
 static int module_params[MAX_MODULES];
+static int module_maxntid[MAX_MODULES]; /* its .maxntid (launch_bounds), else 0 */
 static int nmodules;
 static int nparams; /* of the last launched function */
 static uint64_t last_params[512];
@@ -23,14 +24,37 @@ CUresult cuModuleLoadData(void **module, const void *data) {
     if (nmodules == MAX_MODULES) {
         return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
     }
-    char *image = strdup((const char *)data);
-    /* count the entry's parameters: lines "\t.param .u64 name_param_N" */
+    char *image;
+    const unsigned char *elf = data;
+    if (memcmp(elf, "\177ELF", 4) == 0) {
+        /* a cubin (nvJitLink's): its size from the ELF64 header (section headers last), kept
+         * with its NULs as newlines so the names in it can be looked up as in PTX */
+        uint64_t shoff;
+        uint16_t shentsize, shnum;
+        memcpy(&shoff, elf + 0x28, 8);
+        memcpy(&shentsize, elf + 0x3a, 2);
+        memcpy(&shnum, elf + 0x3c, 2);
+        size_t size = (size_t)(shoff + (uint64_t)shentsize * shnum);
+        image = malloc(size + 1);
+        for (size_t i = 0; i < size; i++) {
+            image[i] = elf[i] ? (char)elf[i] : '\n';
+        }
+        image[size] = 0;
+    } else {
+        image = strdup((const char *)data);
+    }
+    /* count the entry's parameters: lines "\t.param .u64 name_param_N" up to the ")" that
+     * closes its list (a linked image has functions with parameters of their own) */
     int count = 0;
-    for (const char *p = image; (p = strstr(p, "\t.param .")) != NULL; p++) {
+    const char *entry = strstr(image, ".entry");
+    const char *end = entry ? strchr(entry, ')') : NULL;
+    for (const char *p = entry; p && (p = strstr(p, "\t.param .")) != NULL && p < end; p++) {
         count++;
     }
     images[nmodules] = image;
     module_params[nmodules] = count;
+    const char *bound = strstr(image, ".maxntid ");
+    module_maxntid[nmodules] = bound ? atoi(bound + 9) : 0;
     *module = (void *)(uintptr_t)++nmodules;
     return 0;
 }
@@ -57,8 +81,66 @@ CUresult cuModuleUnload(void *module) { return 0; }
 CUresult cuFuncGetAttribute(int *value, int attrib, void *fn) {
     static const int values[] = {1024, 0, 0, 0, 17};
     *value = attrib >= 0 && attrib < 5 ? values[attrib] : 0;
+    int bound = module_maxntid[(uintptr_t)fn - 1];
+    if (attrib == 0 && bound > 0) {
+        *value = bound; /* the driver's max threads per block honour .maxntid */
+    }
     return 0;
 }
+
+/* the driver's linker: the "cubin" is the inputs' PTX joined, so cuModuleLoadData above reads
+ * it; each input's name is recorded for the tests, and an input without ".version" fails as
+ * CUDA_ERROR_INVALID_PTX (218) with a log line */
+static char link_names[1024];
+static char *link_image;
+static int link_inputs, link_destroys;
+static char *link_log;
+static size_t link_log_size;
+CUresult cuLinkCreate_v2(unsigned int n, int *options, void **values, void **state) {
+    link_names[0] = 0;
+    link_inputs = 0;
+    link_log = NULL;
+    for (unsigned int i = 0; i < n; i++) {
+        if (options[i] == 5) {
+            link_log = values[i];
+        } else if (options[i] == 6) {
+            link_log_size = (size_t)values[i];
+        }
+    }
+    free(link_image);
+    link_image = strdup("");
+    *state = &link_image;
+    return 0;
+}
+CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size, const char *name,
+                          unsigned int n, int *o, void **v) {
+    if (type != 1 || strstr((const char *)data, ".version") == NULL) {
+        if (link_log != NULL && link_log_size > 0) {
+            strncpy(link_log, "ptxas fatal   : not PTX", link_log_size);
+        }
+        return 218; /* CUDA_ERROR_INVALID_PTX */
+    }
+    size_t old = strlen(link_image);
+    link_image = realloc(link_image, old + size + 2);
+    memcpy(link_image + old, data, size);
+    link_image[old + size] = 0;
+    strncat(link_names, name, sizeof(link_names) - strlen(link_names) - 2);
+    strcat(link_names, ";");
+    link_inputs++;
+    return 0;
+}
+CUresult cuLinkComplete(void *state, void **cubin, size_t *size) {
+    *cubin = link_image;
+    *size = strlen(link_image) + 1;
+    return 0;
+}
+CUresult cuLinkDestroy(void *state) {
+    link_destroys++;
+    return 0;
+}
+int fake_link_inputs(void) { return link_inputs; }
+int fake_link_destroys(void) { return link_destroys; }
+const char *fake_link_names(void) { return link_names; }
 CUresult cuLaunchKernel(void *fn, unsigned int gx, unsigned int gy, unsigned int gz,
                         unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
                         void *stream, void **params, void **extra) {

@@ -14,12 +14,19 @@ from .. import _core
 from ..decorators import check_option_values, core_opt_level
 from ..typing import parse_signatures
 from . import cache as _cache
+from . import linking as _linking
 
 __all__ = ["jit", "compile_ptx", "compile_ptx_for_current_device", "compile",
-           "CUDADispatcher", "declare_device"]
+           "CUDADispatcher", "declare_device", "ExternFunction"]
 
 _OPTIONS = {"debug", "lineinfo", "fastmath", "max_registers", "opt", "cache", "device",
-            "inline", "link", "boundscheck", "forceinline", "lto"}
+            "inline", "link", "boundscheck", "forceinline", "lto", "launch_bounds",
+            "extensions"}
+
+# numba's fastmath flags as the bits of the C option (csrc/lower/lower.h, CJ_FASTMATH_*); 1 is
+# every flag (fastmath=True, or the set {'fast'})
+_FASTMATH_BITS = {"contract": 2, "arcp": 4, "nnan": 8, "ninf": 16, "nsz": 32, "afn": 64,
+                  "reassoc": 128}
 
 DEFAULT_CC = (9, 0)
 
@@ -28,15 +35,64 @@ def _check_options(options):
     unknown = set(options) - _OPTIONS
     if unknown:
         raise TypeError(f"unknown cuda.jit option(s): {', '.join(sorted(unknown))}")
-    if options.get("link"):
-        raise NotImplementedError("cuda.jit(link=[...]): linking external PTX/CUDA files is not "
-                                  "supported by cujit yet")
-    if options.get("lto"):
-        raise NotImplementedError("cuda.jit(lto=True) is not supported by cujit yet")
     mr = options.get("max_registers")
     if mr is not None and (not isinstance(mr, int) or isinstance(mr, bool) or not 0 < mr < 256):
         raise ValueError(f"max_registers must be an int in 1..255, not {mr!r}")
     check_option_values(options, "cuda.jit")
+    inline = options.get("inline", False)
+    if inline not in (True, False, "always", "never") or type(inline) is int:
+        raise ValueError(f"cuda.jit option inline must be 'always', 'never' or a bool, not "
+                         f"{inline!r}")
+    _check_launch_bounds(options.get("launch_bounds"))
+    _check_extensions(options.get("extensions"))
+    if options.get("device") and options.get("link"):
+        raise ValueError("link keyword invalid for device function")
+    if options.get("link") is not None:
+        _linking.check_link(options["link"])
+    if options.get("lto"):
+        _linking.check_lto()
+
+
+def _check_launch_bounds(bounds):
+    """numba-cuda's launch_bounds: maxThreadsPerBlock[, minBlocksPerMultiprocessor[,
+    maxBlocksPerCluster]], as an int or a tuple."""
+    if bounds is None:
+        return
+    items = (bounds,) if isinstance(bounds, int) else bounds
+    if not isinstance(items, tuple) or isinstance(bounds, bool):
+        raise TypeError(f"launch_bounds must be an int or a tuple of ints, not {bounds!r}")
+    if len(items) > 3:
+        raise ValueError(f"Got {len(items)} launch bounds: {bounds}. A maximum of three are "
+                         f"supported: (max_threads_per_block, min_blocks_per_sm, "
+                         f"max_blocks_per_cluster)")
+    for b in items:
+        if type(b) is not int or not 0 < b < 2 ** 31:
+            raise ValueError(f"launch_bounds must be positive ints, not {bounds!r}")
+
+
+def _check_extensions(extensions):
+    if extensions is None:
+        return
+    if not isinstance(extensions, (list, tuple)):
+        raise TypeError(f"extensions must be a list, not {type(extensions).__name__}")
+    for ext in extensions:
+        if not callable(getattr(ext, "prepare_args", None)):
+            raise TypeError(f"extension {ext!r} has no prepare_args(ty, val, stream, retr) "
+                            f"method")
+
+
+def _launch_bounds(bounds):
+    """launch_bounds as the C option: a tuple, or None."""
+    return None if bounds is None else (bounds,) if isinstance(bounds, int) else tuple(bounds)
+
+
+def _fastmath(value):
+    """fastmath as the C option: 0, 1 (every flag) or the bits of a flag set."""
+    if isinstance(value, bool) or not value:
+        return int(bool(value))
+    if "fast" in value:
+        return 1
+    return sum(_FASTMATH_BITS[f] for f in set(value))
 
 
 def _core_options(options, cc):
@@ -44,10 +100,11 @@ def _core_options(options, cc):
     return {
         "debug": bool(options.get("debug", False)),
         "lineinfo": bool(options.get("lineinfo", False)),
-        "fastmath": bool(options.get("fastmath", False)),
+        "fastmath": _fastmath(options.get("fastmath", False)),
         "max_registers": int(options.get("max_registers") or 0),
         "opt": level,
         "cc": tuple(cc),
+        "launch_bounds": _launch_bounds(options.get("launch_bounds")),
     }
 
 
@@ -118,7 +175,7 @@ class CUDADispatcher:
     """A cuda.jit kernel or device function. Its compiled versions live in one table in C
     (_core.KernelLauncher, csrc/jit/kernel.c), which launches compile into on a miss."""
 
-    def __init__(self, py_func, sigs, options):
+    def __init__(self, py_func, sigs, options, sigs_given=None):
         self.py_func = py_func
         self.__name__ = getattr(py_func, "__name__", "kernel")
         self.__qualname__ = getattr(py_func, "__qualname__", self.__name__)
@@ -131,14 +188,22 @@ class CUDADispatcher:
         # options without cc: each compilation takes its device's (or compile()'s cc)
         self._launcher = _core.KernelLauncher(py_func, self.__qualname__, self.device,
                                               _core_options(self.targetoptions, DEFAULT_CC),
-                                              disk)
+                                              disk, _linking.link_files(options.get("link")))
+        self._specialized = False
+        self._specializations = {}
         if self.device:
-            # lets kernels call this function (csrc/jit/compile_cuda.c)
+            # lets kernels call this function (csrc/jit/compile_cuda.c), with its inlining:
+            # 'always' (inline='always', numba-cuda's older inline=True, forceinline=True),
+            # 'never', or None (NVVM decides)
             self.__cujit_device_function__ = py_func
+            inline = options.get("inline", False)
+            self.__cujit_inline__ = ("always" if inline is True or options.get("forceinline")
+                                     else inline or None)
         if sigs:
             for sig in sigs:
                 self.compile(sig)
             self._launcher.lock()
+            self._specialized = len(sigs) == 1 and not isinstance(sigs_given, list)
 
     def __repr__(self):
         kind = "device function" if self.device else "kernel"
@@ -266,6 +331,39 @@ class CUDADispatcher:
                             f"from a kernel")
         return self._launcher.configure(config)  # validated in C, before the driver
 
+    # ---- specialization ----
+
+    def specialize(self, *args):
+        """A dispatcher fixed to the argument types of `args` (numba-cuda's): it compiles that
+        one version now and no other; the same types give the same dispatcher."""
+        if self._specialized:
+            raise RuntimeError("Dispatcher already specialized")
+        if self.device:
+            raise TypeError(f"device function {self.__qualname__} cannot be specialized")
+        cc = _current_cc()
+        argtypes = tuple(_typeof_arg(a) for a in args)
+        found = self._specializations.get((cc, argtypes))
+        if found is not None:
+            return found
+        spec = _dispatcher(self.py_func, None, self.targetoptions)
+        spec.compile(argtypes, cc)
+        spec._launcher.lock()
+        spec._specialized = True
+        self._specializations[cc, argtypes] = spec
+        return spec
+
+    @property
+    def specialized(self):
+        """True for a dispatcher made by specialize() (or given one signature at decoration)."""
+        return self._specialized
+
+    @property
+    def extensions(self):
+        """numba-cuda's argument preprocessors: objects whose prepare_args(ty, val, stream=,
+        retr=) returns (ty, val) for each argument at launch, last extension first; functions
+        appended to `retr` run after the launch."""
+        return list(self.targetoptions.get("extensions") or [])
+
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launch over `ntasks` tasks (numba-cuda's forall): a 1-D grid of ceil(ntasks / tpb)
         blocks; the kernel maps cuda.grid(1) to a task and skips those >= ntasks. tpb=0 takes
@@ -284,23 +382,84 @@ class CUDADispatcher:
                          f"{self.__name__}[griddim, blockdim](...)")
 
 
+class _ExtendedDispatcher(CUDADispatcher):
+    """A kernel with extensions: its launches go through _ExtendedLaunch. A class of its own, so
+    the launches of other kernels pay nothing for them (not even a test)."""
+
+    def __getitem__(self, config):
+        return _ExtendedLaunch(self, CUDADispatcher.__getitem__(self, config), config)
+
+
+def _dispatcher(py_func, sigs, options, sigs_given=None):
+    cls = _ExtendedDispatcher if options.get("extensions") else CUDADispatcher
+    return cls(py_func, sigs, options, sigs_given)
+
+
+def _typeof_arg(value):
+    """The type a launch gives `value` (numba-cuda's typeof_pyval): NumPy/scalars by typeof,
+    objects exposing __cuda_array_interface__ by its dtype, shape and strides."""
+    from .. import from_dtype, typeof
+    from ..types import Array
+    cai = getattr(value, "__cuda_array_interface__", None)
+    if cai is None:
+        return typeof(value)
+    import numpy as np
+    dtype = np.dtype(cai["typestr"])
+    shape, strides = tuple(cai["shape"]), cai.get("strides")
+    c_strides = tuple(int(np.prod(shape[i + 1:], dtype=np.int64)) * dtype.itemsize
+                      for i in range(len(shape)))
+    layout = "C" if strides is None or tuple(strides) == c_strides else "A"
+    return Array(from_dtype(dtype), len(shape), layout)
+
+
+class _ExtendedLaunch:
+    """A configured launch of a kernel with extensions: each argument goes through the
+    extensions' prepare_args before the C launch, and `retr` callbacks run after it. Kernels
+    without extensions launch from C directly (this path costs nothing to them)."""
+    __slots__ = ("_dispatcher", "_launch", "_stream")
+
+    def __init__(self, dispatcher, launch, config):
+        self._dispatcher = dispatcher
+        self._launch = launch
+        self._stream = config[2] if isinstance(config, tuple) and len(config) > 2 else 0
+
+    def __call__(self, *args):
+        d = self._dispatcher
+        declared = None
+        if d._specialized or len(d._overloads) == 1 and d._launcher.locked:
+            declared = next(iter(d._overloads))
+        retr = []
+        prepared = []
+        for i, val in enumerate(args):
+            ty = declared[i] if declared is not None and i < len(declared) \
+                else _typeof_arg(val)
+            for ext in reversed(d.extensions):
+                ty, val = ext.prepare_args(ty, val, stream=self._stream, retr=retr)
+            prepared.append(val)
+        result = self._launch(*prepared)
+        for wb in retr:
+            wb()
+        return result
+
+
 def jit(func_or_sig=None, device=False, **options):
     """cuda.jit: compile a kernel (or a device function with device=True) for the GPU.
 
     @cuda.jit, @cuda.jit("void(float32[:])"), @cuda.jit(["void(int32[:])", ...]),
-    @cuda.jit(device=True), @cuda.jit(debug=True, opt=False), fastmath, max_registers,
-    lineinfo, cache."""
+    @cuda.jit(device=True), @cuda.jit(debug=True, opt=False), fastmath (bool or flag set),
+    max_registers, lineinfo, cache, launch_bounds, inline/forceinline (device functions),
+    link=[.ptx/.cu/.cubin/.fatbin/.o/.a files], extensions."""
     options = dict(options, device=device)
     _check_options(options)
     if callable(func_or_sig) and not isinstance(func_or_sig, (_core.Type, _core.Signature,
                                                               str)):
-        return CUDADispatcher(func_or_sig, None, options)
+        return _dispatcher(func_or_sig, None, options)
     sigs = parse_signatures(func_or_sig) if func_or_sig is not None else None
 
     def decorate(func):
         if isinstance(func, CUDADispatcher):
             func = func.py_func
-        return CUDADispatcher(func, sigs, options)
+        return _dispatcher(func, sigs, options, func_or_sig)
     return decorate
 
 
@@ -344,7 +503,43 @@ def compile(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=Fal
                        output=output)
 
 
+class ExternFunction:
+    """An external device function declared by declare_device (numba-cuda's ExternFunction):
+    kernels call it with the declared signature; the code defining it (extern "C"
+    __device__ int name(ret_t *ret, args...), numba's ABI) comes from its own link files or
+    from the calling kernel's link=[...]."""
+
+    def __init__(self, name, sig, link=None):
+        self.name = name
+        self.sig = sig
+        self.link = list(link or [])
+        params = ", ".join(f"a{i}" for i in range(len(sig.args)))
+        # the parameters a call is folded against (csrc/typing/jitted_calls.c)
+        stub = eval(f"lambda {params}: None", {})  # noqa: S307 (made from ints only)
+        stub.__code__ = stub.__code__.replace(co_name=name)  # errors name the function
+        stub.__name__ = stub.__qualname__ = name
+        self.__cujit_device_function__ = stub
+        # the link files travel with every kernel that calls it (csrc/jit/compile_cuda.c)
+        self.__cujit_extern__ = (name, sig.return_type, tuple(sig.args),
+                                 _linking.link_files(self.link))
+
+    def __repr__(self):
+        return f"<cujit.cuda external device function {self.name}{self.sig!r}>"
+
+    def __call__(self, *args):
+        raise RuntimeError(f"external device function {self.name} can only be called from "
+                           f"kernels and device functions")
+
+
 def declare_device(name, sig, link=None):
-    """numba-cuda's declaration of an external device function: not supported yet (raises)."""
-    raise NotImplementedError("cuda.declare_device (external device functions) is not supported "
-                              "by cujit yet")
+    """numba-cuda's declaration of an external device function: an ExternFunction that kernels
+    call; its code comes from `link` (files linked into every kernel that calls it) or from
+    the calling kernel's link=[...] (.ptx, .cu, .cubin, ...)."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"declare_device: the name must be a C identifier, not {name!r}")
+    [s] = parse_signatures(sig)
+    if s.return_type is None:
+        raise TypeError("Return type must be provided for device declarations")
+    if link is not None:
+        _linking.check_link(link)
+    return ExternFunction(name, s, link)

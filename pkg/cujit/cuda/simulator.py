@@ -438,7 +438,11 @@ def _run_block(fn, args, module, bidx):
 
 
 def jit(func_or_sig=None, device=False, **options):
-    """cuda.jit under the simulator: signatures and options are accepted and not used."""
+    """cuda.jit under the simulator: signatures and options are accepted and not used, but for
+    link=[...] (numba's simulator refuses it too: no device code to link with)."""
+    if options.get("link"):
+        raise NotImplementedError("Cannot link PTX in the simulator")
+
     def wrap(fn):
         return DeviceFunction(fn) if device else Kernel(fn)
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):

@@ -1,2 +1,2 @@
 """numba.cuda.cudadrv's module layout, for code that names its classes by full path."""
-from . import devicearray  # noqa: F401
+from . import devicearray, driver, error  # noqa: F401
