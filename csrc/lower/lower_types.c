@@ -101,6 +101,15 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
         return i64x3(ctx);
     case CJ_ITER:
         return LLVMPointerType(cj_iter_state_type(ctx, t), 0);
+    case CJ_EXT: /* a StructModel: its members; an OpaqueModel: a pointer */
+        if (t->n > 0) {
+            LLVMTypeRef members[64];
+            for (int i = 0; i < t->n && i < 64; i++) {
+                members[i] = cj_llvm_type(ctx, t->items[i]);
+            }
+            return LLVMStructTypeInContext(ctx, members, (unsigned)t->n, 0);
+        }
+        return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     case CJ_RECORD: /* by reference: a pointer to its bytes (lower_record.c) */
     case CJ_LIST: /* abi.h: the cj_meminfo of its allocation */
         return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);

@@ -1,0 +1,312 @@
+"""The low-level extension API (cujit.extending's typeof_impl, type_callable, register_model,
+make_attribute_wrapper, lower_builtin, lower_getattr_generic, box, unbox, NativeValue,
+intrinsic; cujit.llvm.ir; cujit.core.cgutils): numba's Interval example run unchanged
+(interval_extension.py) and compared with the same operations in Python, intrinsics, the
+IRBuilder's checks and the errors of a failing typer, lowering, unbox or box."""
+import sys
+
+import pytest
+
+import cujit
+from cujit import njit, types
+from cujit.core import cgutils
+from cujit.errors import LoweringError, TypingError, UnsupportedError
+from cujit.extending import intrinsic, lower_getattr_generic, models, register_model, unbox
+from cujit.llvm import ir
+
+from interval_extension import Interval, IntervalType, interval_type
+
+
+@njit
+def inside_interval(interval, x):
+    return interval.lo <= x < interval.hi
+
+
+@njit
+def interval_width(interval):
+    return interval.width
+
+
+@njit
+def sum_intervals(i, j):
+    return Interval(i.lo + j.lo, i.hi + j.hi)
+
+
+@njit
+def passthrough(i):
+    return i
+
+
+@njit
+def made_inside(a, b):
+    t = (Interval(a, b), Interval(b, a))  # extension values in a tuple, inside the code
+    return t[1].lo + Interval(a, b).width
+
+
+def test_typeof_and_data_model():
+    assert cujit.typeof(Interval(1.0, 2.0)) is interval_type
+    ctx = cujit.core.lowlevel.BaseContext()
+    assert ctx.get_value_type(interval_type) == ir.LiteralStructType([ir.DoubleType()] * 2)
+    assert cgutils.create_struct_proxy(interval_type).__name__ == "StructProxy_Interval"
+
+
+@pytest.mark.parametrize("lo,hi,x", [(1.0, 3.0, 2.0), (1.0, 3.0, 3.0), (-2.5, 0.5, -2.5),
+                                     (0.0, 0.0, 0.0)])
+def test_attributes_and_property_match_python(lo, hi, x):
+    iv = Interval(lo, hi)
+    assert inside_interval(iv, x) is (iv.lo <= x < iv.hi)
+    w = interval_width(iv)
+    assert type(w) is float and w == iv.width
+
+
+def test_constructor_and_box_round_trip():
+    a, b = Interval(1.0, 3.0), Interval(0.5, -1.0)
+    r = sum_intervals(a, b)
+    assert type(r) is Interval and (r.lo, r.hi) == (1.5, 2.0)
+    p = passthrough(a)
+    assert type(p) is Interval and p is not a and (p.lo, p.hi) == (1.0, 3.0)
+    assert made_inside(1.0, 4.0) == 4.0 + 3.0
+
+
+def test_boxing_keeps_reference_counts():
+    a = Interval(1.0, 2.0)
+    passthrough(a)
+    before = sys.getrefcount(Interval), sys.getrefcount(a)
+    for _ in range(200):
+        passthrough(a)
+        sum_intervals(a, a)
+    assert (sys.getrefcount(Interval), sys.getrefcount(a)) == before
+
+
+def test_unbox_failure_raises_the_python_error():
+    with pytest.raises(TypeError, match="must be real number, not str"):
+        inside_interval(Interval("a", 2.0), 1.0)
+    bad = Interval(1.0, 2.0)
+    del bad.hi  # the example's unbox goes on with NULL: CPython's float_as_double says so
+    with pytest.raises(TypeError, match="bad argument type"):
+        interval_width(bad)
+    assert interval_width(Interval(1.0, 2.5)) == 1.5  # still works afterwards
+
+
+def test_constructor_types_are_checked():
+    @njit
+    def ints(a):
+        return Interval(a, a).lo
+    with pytest.raises(TypingError, match=r"No implementation of function "
+                                          r"Function\(<class '.*Interval'>\)(.|\n)*"
+                                          r"Interval\(int64, int64\)"):
+        ints(1)
+
+
+def test_nested_extension_values_at_the_boundary_are_refused():
+    @njit
+    def pair(a, b):
+        return (Interval(a, b), 1)
+    with pytest.raises(UnsupportedError, match="extension types inside tuples"):
+        pair(1.0, 2.0)
+
+
+# ---- intrinsics ----
+
+@intrinsic
+def add_one(typingctx, x):
+    if isinstance(x, types.Integer):
+        def codegen(context, builder, sig, args):
+            return builder.add(args[0], ir.Constant(ir.IntType(64), 1))
+        return types.int64(types.int64), codegen
+
+
+@intrinsic
+def clamp_below(typingctx, x, lo):
+    sig = types.float64(types.float64, types.float64)  # lo int64 -> float64: cast by the core
+
+    def codegen(context, builder, sig, args):
+        x, lo = args
+        out = builder.alloca(context.get_value_type(types.float64))
+        builder.store(x, out)
+        with builder.if_then(builder.fcmp_ordered("<", x, lo)):
+            builder.store(lo, out)
+        return builder.load(out)
+    return sig, codegen
+
+
+@intrinsic
+def pick(typingctx, c, a, b):
+    def codegen(context, builder, sig, args):
+        c, a, b = args
+        big = context.cast(builder, b, sig.args[2], types.int64)
+        out = builder.alloca(ir.IntType(64))
+        with builder.if_else(c) as (then, otherwise):
+            with then:
+                builder.store(builder.mul(a, ir.Constant(ir.IntType(64), 2)), out)
+            with otherwise:
+                builder.store(builder.sub(big, ir.Constant(ir.IntType(64), 1)), out)
+        loaded = builder.load(out)
+        return builder.select(c, loaded, loaded)
+    return types.int64(types.boolean, types.int64, types.int32), codegen
+
+
+@njit
+def use_intrinsics(n, x, flag):
+    return add_one(n), clamp_below(x, 0), pick(flag, n, 7)
+
+
+def test_intrinsics():
+    assert use_intrinsics(41, -2.5, True) == (42, 0.0, 82)
+    assert use_intrinsics(-1, 3.5, False) == (0, 3.5, 6)
+    with pytest.raises(NotImplementedError, match="only be called from compiled code"):
+        add_one(1)
+
+
+def test_intrinsic_rejecting_types_is_a_typing_error():
+    @njit
+    def f(x):
+        return add_one(x)
+    with pytest.raises(TypingError, match=r"add_one\(float64\)"):
+        f(1.5)
+
+
+# ---- errors ----
+
+def test_lowering_that_raises_names_the_extension_and_line():
+    @intrinsic
+    def broken(typingctx, x):
+        def codegen(context, builder, sig, args):
+            return builder.add(args[0], args[0])  # an integer op on doubles
+        return types.float64(types.float64), codegen
+
+    @njit
+    def f(x):
+        return broken(x)
+    with pytest.raises(LoweringError) as info:
+        f(1.0)
+    msg = str(info.value)
+    assert "@intrinsic" in msg and "broken" in msg and "operands must be integers" in msg
+    assert "return broken(x)" in msg
+    assert isinstance(info.value.__cause__, TypeError)
+
+
+def test_lowering_returning_the_wrong_type():
+    @intrinsic
+    def wrong(typingctx, x):
+        return types.int64(types.int64), lambda c, b, s, a: ir.Constant(ir.DoubleType(), 1.0)
+
+    @njit
+    def f(x):
+        return wrong(x)
+    with pytest.raises(LoweringError, match="returned a value of LLVM type double where the data "
+                                            "model says i64"):
+        f(1)
+
+
+def test_invalid_ir_from_a_lowering_is_an_error_not_a_crash():
+    @intrinsic
+    def undominated(typingctx, c, a):
+        def codegen(context, builder, sig, args):
+            with builder.if_then(args[0]):
+                r = builder.mul(args[1], args[1])
+            return r  # defined in the branch only
+        return types.int64(types.boolean, types.int64), codegen
+
+    @njit
+    def f(c, a):
+        return undominated(c, a)
+    with pytest.raises(LoweringError, match="does not dominate all uses"):
+        f(True, 3)
+
+
+def test_typer_returning_garbage():
+    @intrinsic
+    def nonsense(typingctx, x):
+        return "nope"
+
+    @njit
+    def f(x):
+        return nonsense(x)
+    with pytest.raises(TypingError, match=r"must return \(signature, codegen\), not 'nope'"):
+        f(1)
+
+
+def test_values_do_not_outlive_their_lowering():
+    kept = []
+
+    @intrinsic
+    def keep(typingctx, x):
+        def codegen(context, builder, sig, args):
+            kept.append(args[0])
+            return args[0]
+        return types.int64(types.int64), codegen
+
+    @njit
+    def f(x):
+        return keep(x)
+    assert f(5) == 5
+    with pytest.raises(RuntimeError, match="lowering that has finished"):
+        kept[0].type
+
+
+class Point2Type(types.Type):
+    def __init__(self):
+        super().__init__(name="Point2")
+
+
+class Point2:
+    def __init__(self, x):
+        self.x = x
+
+
+point2_type = Point2Type()
+
+
+@register_model(Point2Type)
+class Point2Model(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [("x", types.int64), ("y", types.int32)])
+
+
+@lower_getattr_generic(Point2Type)
+def point2_getattr(context, builder, typ, value, attr):
+    return builder.extract_value(value, ["x", "y"].index(attr))
+
+
+cujit.core.lowlevel.typeof_impl.register(Point2)(lambda val, c: point2_type)
+
+
+@unbox(Point2Type)
+def unbox_point2(typ, obj, c):
+    xo = c.pyapi.object_getattr_string(obj, "x")
+    x = c.pyapi.long_as_longlong(xo)
+    c.pyapi.decref(xo)
+    p = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+    p.x = x
+    p.y = ir.Constant(ir.IntType(32), 7)
+    return cujit.extending.NativeValue(p._getvalue(),
+                                       is_error=cgutils.is_not_null(c.builder,
+                                                                    c.pyapi.err_occurred()))
+
+
+def test_generic_getattr_and_missing_box():
+    from cujit.core.typing.templates import AttributeTemplate, infer_getattr
+
+    @infer_getattr
+    class Point2Attrs(AttributeTemplate):
+        key = Point2Type
+
+        def resolve_x(self, typ):
+            return types.int64
+
+        def resolve_y(self, typ):
+            return types.int32
+
+    @njit
+    def f(p):
+        return p.x + p.y
+
+    assert f(Point2(5)) == 12
+    assert cujit.typeof(f(Point2(5))) is types.int64
+
+    @njit
+    def g(p):
+        return p
+    with pytest.raises(LoweringError, match="no @box registered for Point2"):
+        g(Point2(1))
