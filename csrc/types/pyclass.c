@@ -134,7 +134,10 @@ PyObject *cj_type_to_py(const cj_type *t) {
 const cj_type *cj_type_from_py(PyObject *obj) {
     if (PyObject_TypeCheck(obj, cj_TypeType)) {
         const cj_type *t = ((cj_type_obj *)obj)->type;
-        return t != NULL ? t : cj_type_extension_of(obj); /* a user's type with a model */
+        if (t == NULL && (t = cj_type_extension_of(obj)) == NULL) { /* a user's, with a model */
+            PyErr_Clear(); /* no exception here: the checked variant reports the model's */
+        }
+        return t;
     }
     return NULL;
 }
@@ -142,7 +145,8 @@ const cj_type *cj_type_from_py(PyObject *obj) {
 void cj_type_py_set_slot(PyObject *obj, const cj_type *t) { ((cj_type_obj *)obj)->type = t; }
 
 const cj_type *cj_type_from_py_checked(PyObject *obj, const char *what) {
-    const cj_type *t = cj_type_from_py(obj);
+    int user = PyObject_TypeCheck(obj, cj_TypeType) && ((cj_type_obj *)obj)->type == NULL;
+    const cj_type *t = user ? cj_type_extension_of(obj) : cj_type_from_py(obj);
     if (t != NULL || PyErr_Occurred()) {
         return t;
     }

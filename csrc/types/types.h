@@ -178,7 +178,8 @@ const cj_type *cj_array_type_of_descr(PyObject *descr, int ndim, int c_contig, i
  * of its kind (Integer, Array, UniTuple, ...). NULL with an exception on failure. */
 PyObject *cj_type_to_py(const cj_type *t);
 /* The type inside a Type object, NULL (no exception) if `obj` is not one or is a type only
- * Python knows (Optional, CPointer, a user's subclass of cujit.types.Type). */
+ * Python knows (Optional, CPointer, a user's subclass of cujit.types.Type without a data
+ * model; one with a model gets its C type here, extension_type.c). */
 const cj_type *cj_type_from_py(PyObject *obj);
 /* As cj_type_from_py, but NULL with an exception naming `what`: UnsupportedError for a type
  * the compiler does not know, TypeError for a value that is no type. */

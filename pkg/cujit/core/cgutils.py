@@ -10,10 +10,12 @@ false_bit = ir.Constant(ir.IntType(1), 0)
 
 
 def is_not_null(builder, value):
+    """An i1: whether pointer (or integer) `value` is not null / zero."""
     return builder.icmp_unsigned("!=", value, ir.Constant(value.type, None))
 
 
 def is_null(builder, value):
+    """An i1: whether pointer (or integer) `value` is null / zero."""
     return builder.icmp_unsigned("==", value, ir.Constant(value.type, None))
 
 

@@ -38,6 +38,7 @@ class Type:
 
 
 class IntType(Type):
+    """llvmlite.ir.IntType(bits): an integer of 1 to 128 bits (i1 is a bool)."""
     def __init__(self, bits):
         if not isinstance(bits, int) or not 1 <= bits <= 128:
             raise ValueError("IntType: width must be an int from 1 to 128, not %r" % (bits,))
@@ -54,22 +55,27 @@ class _Named(Type):
 
 
 class HalfType(_Named):
+    """llvmlite.ir.HalfType(): a 16-bit float."""
     _desc = ("half",)
 
 
 class FloatType(_Named):
+    """llvmlite.ir.FloatType(): a 32-bit float."""
     _desc = ("float",)
 
 
 class DoubleType(_Named):
+    """llvmlite.ir.DoubleType(): a 64-bit float."""
     _desc = ("double",)
 
 
 class VoidType(_Named):
+    """llvmlite.ir.VoidType()."""
     _desc = ("void",)
 
 
 class PointerType(Type):
+    """llvmlite.ir.PointerType(pointee) (also `t.as_pointer()`), address space 0."""
     def __init__(self, pointee, addrspace=0):
         if not isinstance(pointee, Type) or addrspace:
             raise TypeError("PointerType takes an ir type (address space 0)")
@@ -81,6 +87,7 @@ class PointerType(Type):
 
 
 class LiteralStructType(Type):
+    """llvmlite.ir.LiteralStructType([types]): a struct of the members."""
     def __init__(self, elems):
         self.elements = tuple(elems)
         if not all(isinstance(e, Type) for e in self.elements):
@@ -92,6 +99,7 @@ class LiteralStructType(Type):
 
 
 class ArrayType(Type):
+    """llvmlite.ir.ArrayType(element, count)."""
     def __init__(self, element, count):
         self.element, self.count = element, int(count)
         self._desc = ("array", element._desc, self.count)
@@ -101,6 +109,7 @@ class ArrayType(Type):
 
 
 class FunctionType(Type):
+    """llvmlite.ir.FunctionType(return_type, args, var_arg=False)."""
     def __init__(self, return_type, args, var_arg=False):
         self.return_type, self.args, self.var_arg = return_type, tuple(args), bool(var_arg)
         self._desc = ("fn", return_type._desc, tuple(a._desc for a in self.args), self.var_arg)
