@@ -310,3 +310,47 @@ def test_generic_getattr_and_missing_box():
         return p
     with pytest.raises(LoweringError, match="no @box registered for Point2"):
         g(Point2(1))
+
+
+I64, F64 = ir.IntType(64), ir.DoubleType()
+MISUSES = [  # (what the codegen does with x (i64) and y (double), the TypeError it gives)
+    (lambda b, x, y: b.fadd(x, x), "floating point"),
+    (lambda b, x, y: b.add(x, y), "different types"),
+    (lambda b, x, y: b.load(x), "pointer"),
+    (lambda b, x, y: b.store(x, b.alloca(F64)), "pointer to its type"),
+    (lambda b, x, y: b.alloca(ir.VoidType()), "sized"),
+    (lambda b, x, y: b.alloca("i64"), "expected an ir type"),
+    (lambda b, x, y: b.extract_value(x, 0), "struct or array"),
+    (lambda b, x, y: b.gep(b.alloca(I64), "nope"), "expected an IR value"),
+    (lambda b, x, y: b.gep(b.alloca(I64), 5), "list of indices"),
+    (lambda b, x, y: b.gep(b.alloca(ir.LiteralStructType([I64])), [x, x]), "i32 constant"),
+    (lambda b, x, y: b.call(x, []), "function"),
+    (lambda b, x, y: b.cbranch(x, b.basic_block, b.basic_block), "i1"),
+    (lambda b, x, y: b.position_at_end(x), "block"),
+    (lambda b, x, y: b.trunc(x, ir.IntType(128)), "width"),
+    (lambda b, x, y: b.zext(y, I64), "wrong kind"),
+    (lambda b, x, y: b.bitcast(x, ir.FloatType()), "same size"),
+    (lambda b, x, y: b.icmp_signed("<>", x, x), "unknown comparison"),
+    (lambda b, x, y: b.add(x, ir.Constant(ir.VoidType(), None)), "void"),
+    (lambda b, x, y: b.add(x, ir.Constant(ir.PointerType(I64), 3)), "cannot make a constant"),
+    (lambda b, x, y: ir.PointerType(ir.VoidType()) and b.alloca(ir.PointerType(ir.VoidType())),
+     "pointer to void"),
+    (lambda b, x, y: b._call_c("system", []), "not callable from cujit"),
+]
+
+
+@pytest.mark.parametrize("misuse,message", MISUSES)
+def test_builder_misuse_is_a_clear_error(misuse, message):
+    @intrinsic
+    def misuse_it(typingctx, x, y):
+        def codegen(context, builder, sig, args):
+            misuse(builder, *args)
+            return args[0]
+        return types.int64(types.int64, types.float64), codegen
+
+    @njit
+    def f(x, y):
+        return misuse_it(x, y)
+    with pytest.raises(LoweringError, match=message) as info:
+        f(1, 2.0)
+    assert "misuse_it" in str(info.value)

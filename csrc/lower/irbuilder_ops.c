@@ -184,8 +184,36 @@ static int kind_of(LLVMTypeRef t) {
                ? C_FP : 0;
 }
 
+/* Bits of a scalar type (0 for aggregates and pointers). */
+static unsigned scalar_bits(LLVMTypeRef t) {
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind:
+        return LLVMGetIntTypeWidth(t);
+    case LLVMHalfTypeKind:
+        return 16;
+    case LLVMFloatTypeKind:
+        return 32;
+    case LLVMDoubleTypeKind:
+        return 64;
+    default:
+        return 0;
+    }
+}
+
+/* Whether the widths suit the cast (LLVM folds constants without checking): narrowing for
+ * trunc/fptrunc (sign -1), widening for zext/sext/fpext (+1), equal for bitcast (2). */
+static int widths_fit(LLVMTypeRef from, LLVMTypeRef to, int sign) {
+    unsigned a = scalar_bits(from), b = scalar_bits(to);
+    if (sign == 2) {
+        int ptrs = (LLVMGetTypeKind(from) == LLVMPointerTypeKind) +
+                   (LLVMGetTypeKind(to) == LLVMPointerTypeKind);
+        return ptrs == 2 || (ptrs == 0 && a != 0 && a == b);
+    }
+    return sign == 0 || (sign < 0 ? b < a : b > a);
+}
+
 static PyObject *cast(PyObject *self, PyObject *args, cast_fn f, int from, int to,
-                      const char *what) {
+                      const char *what, int sign) {
     LLVMValueRef v;
     if (operands(self, args, 0, 1, &v, what) < 0) {
         return NULL;
@@ -202,23 +230,27 @@ static PyObject *cast(PyObject *self, PyObject *args, cast_fn f, int from, int t
         ((from & C_ANY) && (fk == 0) != (tk == 0))) {
         return type_error(what, "the value's type or the target type is of the wrong kind");
     }
+    if (!widths_fit(LLVMTypeOf(v), t, sign)) {
+        return type_error(what, sign == 2 ? "takes types of the same size (or two pointers)"
+                                          : "the target type's width does not suit the cast");
+    }
     return wrap(self, f(cj_irb_builder(self), v, t, ""));
 }
 
-#define CAST(name, fn, from, to) \
-    static PyObject *m_##name(METHOD_ARGS) { return cast(self, args, fn, from, to, #name); }
-CAST(trunc, LLVMBuildTrunc, C_INT, C_INT)
-CAST(zext, LLVMBuildZExt, C_INT, C_INT)
-CAST(sext, LLVMBuildSExt, C_INT, C_INT)
-CAST(fptrunc, LLVMBuildFPTrunc, C_FP, C_FP)
-CAST(fpext, LLVMBuildFPExt, C_FP, C_FP)
-CAST(sitofp, LLVMBuildSIToFP, C_INT, C_FP)
-CAST(uitofp, LLVMBuildUIToFP, C_INT, C_FP)
-CAST(fptosi, LLVMBuildFPToSI, C_FP, C_INT)
-CAST(fptoui, LLVMBuildFPToUI, C_FP, C_INT)
-CAST(inttoptr, LLVMBuildIntToPtr, C_INT, C_PTR)
-CAST(ptrtoint, LLVMBuildPtrToInt, C_PTR, C_INT)
-CAST(bitcast, LLVMBuildBitCast, C_ANY, C_ANY)
+#define CAST(name, fn, from, to, sign) \
+    static PyObject *m_##name(METHOD_ARGS) { return cast(self, args, fn, from, to, #name, sign); }
+CAST(trunc, LLVMBuildTrunc, C_INT, C_INT, -1)
+CAST(zext, LLVMBuildZExt, C_INT, C_INT, 1)
+CAST(sext, LLVMBuildSExt, C_INT, C_INT, 1)
+CAST(fptrunc, LLVMBuildFPTrunc, C_FP, C_FP, -1)
+CAST(fpext, LLVMBuildFPExt, C_FP, C_FP, 1)
+CAST(sitofp, LLVMBuildSIToFP, C_INT, C_FP, 0)
+CAST(uitofp, LLVMBuildUIToFP, C_INT, C_FP, 0)
+CAST(fptosi, LLVMBuildFPToSI, C_FP, C_INT, 0)
+CAST(fptoui, LLVMBuildFPToUI, C_FP, C_INT, 0)
+CAST(inttoptr, LLVMBuildIntToPtr, C_INT, C_PTR, 0)
+CAST(ptrtoint, LLVMBuildPtrToInt, C_PTR, C_INT, 0)
+CAST(bitcast, LLVMBuildBitCast, C_ANY, C_ANY, 2)
 
 /* ---- memory ---- */
 
@@ -233,6 +265,9 @@ static PyObject *m_alloca(METHOD_ARGS) {
     if (t == NULL) {
         return NULL;
     }
+    if (!LLVMTypeIsSized(t)) {
+        return type_error("alloca", "takes a sized type (not void or a function)");
+    }
     cj_lower *L = cj_irb_lower(self); /* in a function: at its entry, so loops reuse it */
     return wrap(self, L ? cj_entry_alloca(L, t, "ext") : LLVMBuildAlloca(cj_irb_builder(self),
                                                                           t, "ext"));
@@ -243,8 +278,8 @@ static PyObject *m_load(METHOD_ARGS) {
     if (operands(self, args, 0, 1, &p, "load") < 0) {
         return NULL;
     }
-    if (!is_ptr(p)) {
-        return type_error("load", "takes a pointer");
+    if (!is_ptr(p) || !LLVMTypeIsSized(LLVMGetElementType(LLVMTypeOf(p)))) {
+        return type_error("load", "takes a pointer to a sized type");
     }
     LLVMTypeRef t = LLVMGetElementType(LLVMTypeOf(p));
     return wrap(self, LLVMBuildLoad2(cj_irb_builder(self), t, p, ""));
@@ -289,8 +324,9 @@ static PyObject *m_gep(METHOD_ARGS) {
     if (operands(self, args, 0, 1, &p, "gep") < 0) {
         return NULL;
     }
-    if (!is_ptr(p) || PyTuple_GET_SIZE(args) < 2) {
-        return type_error("gep", "takes a pointer and a list of indices");
+    if (!is_ptr(p) || PyTuple_GET_SIZE(args) < 2 ||
+        !LLVMTypeIsSized(LLVMGetElementType(LLVMTypeOf(p)))) {
+        return type_error("gep", "takes a pointer (to a sized type) and a list of indices");
     }
     if (index_list(self, PyTuple_GET_ITEM(args, 1), idx, &n) < 0) {
         return NULL;

@@ -36,6 +36,18 @@ static PyObject *type_from_desc; /* cujit.llvm.ir._type_from_desc */
 
 static LLVMTypeRef desc_type(LLVMContextRef ctx, PyObject *desc, int depth);
 
+/* Whether `t` may be a member, an element or a parameter (LLVM asserts it, unchecked in
+ * release builds): not void, not a function. */
+static LLVMTypeRef member_type(LLVMTypeRef t) {
+    LLVMTypeKind k = t ? LLVMGetTypeKind(t) : LLVMVoidTypeKind;
+    if (t != NULL && (k == LLVMVoidTypeKind || k == LLVMFunctionTypeKind)) {
+        PyErr_SetString(PyExc_TypeError, "ir type: void and function types cannot be members, "
+                                         "elements or parameters (use a pointer)");
+        return NULL;
+    }
+    return t;
+}
+
 static LLVMTypeRef desc_types(LLVMContextRef ctx, PyObject *seq, LLVMTypeRef *out, int max,
                               int *n, int depth) {
     if (!PyTuple_Check(seq) || PyTuple_GET_SIZE(seq) > max) {
@@ -44,7 +56,8 @@ static LLVMTypeRef desc_types(LLVMContextRef ctx, PyObject *seq, LLVMTypeRef *ou
     }
     *n = (int)PyTuple_GET_SIZE(seq);
     for (int i = 0; i < *n; i++) {
-        if ((out[i] = desc_type(ctx, PyTuple_GET_ITEM(seq, i), depth + 1)) == NULL) {
+        if ((out[i] = member_type(desc_type(ctx, PyTuple_GET_ITEM(seq, i), depth + 1))) ==
+            NULL) {
             return NULL;
         }
     }
@@ -78,6 +91,10 @@ static LLVMTypeRef desc_type(LLVMContextRef ctx, PyObject *desc, int depth) {
     if (strcmp(tag, "void") == 0) return LLVMVoidTypeInContext(ctx);
     if (strcmp(tag, "ptr") == 0 && a1 != NULL) {
         LLVMTypeRef p = desc_type(ctx, a1, depth + 1);
+        if (p != NULL && LLVMGetTypeKind(p) == LLVMVoidTypeKind) {
+            PyErr_SetString(PyExc_TypeError, "ir.PointerType: no pointer to void (use i8*)");
+            return NULL;
+        }
         return p ? LLVMPointerType(p, 0) : NULL;
     }
     if (strcmp(tag, "struct") == 0 && a1 != NULL) {
@@ -85,7 +102,7 @@ static LLVMTypeRef desc_type(LLVMContextRef ctx, PyObject *desc, int depth) {
                    ? LLVMStructTypeInContext(ctx, members, (unsigned)count, 0) : NULL;
     }
     if (strcmp(tag, "array") == 0 && n == 3) {
-        LLVMTypeRef e = desc_type(ctx, a1, depth + 1);
+        LLVMTypeRef e = member_type(desc_type(ctx, a1, depth + 1));
         long count_l = PyLong_AsLong(PyTuple_GET_ITEM(desc, 2));
         if (e == NULL || count_l < 0 || count_l > (1L << 24)) {
             PyErr_Clear();
@@ -251,6 +268,10 @@ static LLVMValueRef const_of(irbuilder *B, LLVMTypeRef t, PyObject *value, int d
     LLVMTypeKind k = LLVMGetTypeKind(t);
     if (depth > 32) {
         PyErr_SetString(PyExc_ValueError, "ir.Constant nests too deeply");
+        return NULL;
+    }
+    if (!LLVMTypeIsSized(t)) {
+        PyErr_SetString(PyExc_TypeError, "ir.Constant: no constants of void or function types");
         return NULL;
     }
     if (value == Py_None) {
