@@ -361,7 +361,7 @@ def test_bad_declarations():
 
 
 @pytest.mark.parametrize("name", ["lower_setattr", "lower_setattr_generic", "lower_cast",
-                                  "lower_constant", "reflect", "infer_global"])
+                                  "reflect", "infer_global"])
 def test_low_level_parts_not_there_say_so(name):
     obj = getattr(cujit.extending, name)
     with pytest.raises(NotImplementedError, match="this part of the low-level extension API "

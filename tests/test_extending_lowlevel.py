@@ -106,6 +106,54 @@ def test_nested_extension_values_at_the_boundary_are_refused():
         pair(1.0, 2.0)
 
 
+class Span:  # a global of an extension type needs its lower_constant, as in numba
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+
+
+class SpanType(types.Type):
+    def __init__(self):
+        super().__init__(name="Span")
+
+
+span_type = SpanType()
+cujit.extending.typeof_impl.register(Span)(lambda val, c: span_type)
+
+
+@register_model(SpanType)
+class SpanModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [("lo", types.float64), ("hi", types.int32)])
+
+
+cujit.extending.make_attribute_wrapper(SpanType, "lo", "lo")
+cujit.extending.make_attribute_wrapper(SpanType, "hi", "hi")
+GLOBAL_INTERVAL = Interval(1.0, 2.0)
+GLOBAL_SPAN = Span(0.25, 7)
+
+
+@cujit.extending.lower_constant(SpanType)
+def constant_span(context, builder, ty, pyval):
+    span = cgutils.create_struct_proxy(ty)(context, builder)
+    span.lo = context.get_constant(types.float64, pyval.lo)
+    span.hi = context.get_constant(types.int32, pyval.hi)
+    return span._getvalue()
+
+
+def test_global_of_an_extension_type_uses_lower_constant():
+    @njit
+    def f(x):
+        return x - GLOBAL_SPAN.lo, GLOBAL_SPAN.hi
+    assert f(1.0) == (0.75, 7)
+    assert cujit.typeof(f(1.0)[1]) is types.int64  # boxed as a Python int
+
+    @njit
+    def g(x):
+        return x.lo - GLOBAL_INTERVAL.lo  # Interval has no lower_constant
+    with pytest.raises(LoweringError, match="no @lower_constant registered for Interval"):
+        g(Interval(3.0, 4.0))
+
+
 # ---- intrinsics ----
 
 @intrinsic

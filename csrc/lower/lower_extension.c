@@ -3,12 +3,13 @@
  * attribute's lower_getattr) runs the user's lowering function with (context, builder, sig,
  * args) over this function's builder (irbuilder_py.c); the CPU wrapper unboxes an extension
  * argument and boxes an extension result with the user's unbox / box. The registry
- * (pkg/cujit/core/lowlevel.py) gives three hooks: lower(fn, builder, sig, args) -> value,
- * unbox(type, builder, obj) -> (value, is_error), box(type, builder, value) -> obj.
+ * (pkg/cujit/core/lowlevel.py) gives four hooks: lower(fn, builder, sig, args) -> value,
+ * unbox(type, builder, obj) -> (value, is_error), box(type, builder, value) -> obj, and
+ * constant(type, builder, pyval) -> value (lower_constant, for a global of the type).
  * Code that runs a user's lowering is not cached on disk (it may point at Python objects). */
 #include "lower/lower_extension.h"
 
-static PyObject *lower_hook, *unbox_hook, *box_hook;
+static PyObject *lower_hook, *unbox_hook, *box_hook, *constant_hook;
 
 /* The LLVM value of a lowering's result `r` for type `t` (None for a none/void result). */
 static LLVMValueRef result_value(PyObject *builder, PyObject *r, LLVMTypeRef want) {
@@ -142,6 +143,32 @@ LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *c
     return r;
 }
 
+LLVMValueRef cj_lower_extension_constant(cj_lower *L, cj_instr *in) {
+    const cj_type *t = in->rtype;
+    if (L->env->keep != NULL && PyList_Append(L->env->keep, in->obj) < 0) {
+        return NULL; /* kept: the code is not cached (the global's value is in it) */
+    }
+    PyObject *builder = cj_irbuilder_new(L->mod, L->b, L->fn, L);
+    if (builder == NULL) {
+        return NULL;
+    }
+    PyObject *args = PyTuple_Pack(3, t->pyobj, builder, in->obj);
+    LLVMValueRef r = args ? run_hook(constant_hook, builder, args, cj_llvm_type(L->ctx, t), NULL)
+                          : NULL;
+    if (r == NULL && args != NULL) {
+        PyObject *label = PyUnicode_FromFormat("@lower_constant of %s (global %S)", t->name,
+                                               in->name ? in->name : Py_None);
+        if (label != NULL) {
+            lowering_failed(L, in->line, label);
+            Py_DECREF(label);
+        }
+    }
+    cj_irbuilder_close(builder);
+    Py_XDECREF(args);
+    Py_DECREF(builder);
+    return r;
+}
+
 /* In the CPU wrapper: the user's unbox / box (`t`'s Type object first). */
 static LLVMValueRef wrapper_hook(PyObject *hook, LLVMModuleRef mod, LLVMBuilderRef b,
                                  LLVMValueRef fn, const cj_type *t, LLVMValueRef v,
@@ -182,12 +209,13 @@ LLVMValueRef cj_ext_box(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn, co
     return wrapper_hook(box_hook, mod, b, fn, t, v, i8p, NULL);
 }
 
-/* _core.set_lowering_hooks(lower, unbox, box): cujit.core.lowlevel's. */
+/* _core.set_lowering_hooks(lower, unbox, box, constant): cujit.core.lowlevel's. */
 static PyObject *set_hooks(PyObject *module, PyObject *args) {
-    PyObject *lower, *unbox, *box;
-    if (!PyArg_ParseTuple(args, "OOO:set_lowering_hooks", &lower, &unbox, &box)) {
+    PyObject *lower, *unbox, *box, *constant;
+    if (!PyArg_ParseTuple(args, "OOOO:set_lowering_hooks", &lower, &unbox, &box, &constant)) {
         return NULL;
     }
+    Py_XSETREF(constant_hook, Py_NewRef(constant));
     Py_XSETREF(lower_hook, Py_NewRef(lower));
     Py_XSETREF(unbox_hook, Py_NewRef(unbox));
     Py_XSETREF(box_hook, Py_NewRef(box));
@@ -195,7 +223,7 @@ static PyObject *set_hooks(PyObject *module, PyObject *args) {
 }
 
 static PyMethodDef lowering_hook_methods[] = {
-    {"set_lowering_hooks", set_hooks, METH_VARARGS, "set_lowering_hooks(lower, unbox, box)"},
+    {"set_lowering_hooks", set_hooks, METH_VARARGS, "set_lowering_hooks(lower, unbox, box, constant)"},
     {NULL},
 };
 

@@ -23,6 +23,7 @@ _LOWERINGS = {}   # id(func) -> [(argtypes, impl)]
 _GETATTRS = {}    # attribute name -> [(type or class, impl(context, builder, typ, value))]
 _BOX = {}         # cujit type class -> box function
 _UNBOX = {}       # cujit type class -> unbox function
+_CONSTANTS = {}   # cujit type class -> lower_constant function
 _SERIALIZED = []  # objects compiled code points at (pyapi.serialize_object), kept alive
 
 
@@ -354,6 +355,15 @@ def unbox(typeclass):
     return decorate
 
 
+def lower_constant(typeclass):
+    """lower_constant(T)(impl): impl(context, builder, ty, pyval) makes the native value of a
+    global Python object of type T (typed by typeof_impl) used in compiled code."""
+    def decorate(fn):
+        _CONSTANTS[typeclass if isinstance(typeclass, type) else type(typeclass)] = fn
+        return fn
+    return decorate
+
+
 # ---- what lowering functions get ----
 
 class BaseContext:
@@ -488,4 +498,12 @@ def _box(typ, builder, value):
 
 
 _core.set_type_extension_hooks(typeof_value, model_layout)
-_core.set_lowering_hooks(_lower, _unbox, _box)
+def _constant(typ, builder, pyval):
+    fn = _lookup(_CONSTANTS, type(typ))
+    if fn is None:
+        raise NotImplementedError("no @lower_constant registered for %s: a global of this type "
+                                  "cannot be used in compiled code" % (typ,))
+    return fn(BaseContext(builder), builder, typ, pyval)
+
+
+_core.set_lowering_hooks(_lower, _unbox, _box, _constant)
