@@ -16,6 +16,8 @@ from cujit.llvm import ir
 
 from interval_extension import Interval, IntervalType, interval_type
 
+I64, F64 = ir.IntType(64), ir.DoubleType()
+
 
 @njit
 def inside_interval(interval, x):
@@ -194,14 +196,41 @@ def pick(typingctx, c, a, b):
     return types.int64(types.boolean, types.int64, types.int32), codegen
 
 
+@intrinsic
+def popcount_or_sqrt(typingctx, n, x):
+    def codegen(context, builder, sig, args):  # LLVM intrinsics, and a phi
+        n, x = args
+        ctpop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(I64, [I64]),
+                                               "llvm.ctpop.i64")
+        sqrt = builder.module.get_or_insert_function(ir.FunctionType(F64, [F64]),
+                                                     "llvm.sqrt.f64")
+        start = builder.basic_block
+        odd = builder.append_basic_block()
+        join = builder.append_basic_block()
+        bits = builder.call(ctpop, [n])
+        fbits = builder.sitofp(bits, F64)
+        builder.cbranch(builder.trunc(bits, ir.IntType(1)), odd, join)
+        builder.position_at_end(odd)
+        root = builder.call(sqrt, [x])
+        builder.branch(join)
+        builder.position_at_end(join)
+        r = builder.phi(F64)
+        r.add_incoming(fbits, start)
+        r.add_incoming(root, odd)
+        return r
+    return types.float64(types.int64, types.float64), codegen
+
+
 @njit
 def use_intrinsics(n, x, flag):
-    return add_one(n), clamp_below(x, 0), pick(flag, n, 7)
+    return (add_one(n), clamp_below(x, 0), pick(flag, n, 7),
+            popcount_or_sqrt(n, 16.0))
 
 
 def test_intrinsics():
-    assert use_intrinsics(41, -2.5, True) == (42, 0.0, 82)
-    assert use_intrinsics(-1, 3.5, False) == (0, 3.5, 6)
+    assert use_intrinsics(41, -2.5, True) == (42, 0.0, 82, 4.0)  # 41 = 0b101001: 3 bits, odd
+    assert use_intrinsics(-1, 3.5, False) == (0, 3.5, 6, 64.0)
+    assert use_intrinsics(5, 0.0, True)[3] == 2.0  # 2 bits, even
     with pytest.raises(NotImplementedError, match="only be called from compiled code"):
         add_one(1)
 
@@ -360,7 +389,6 @@ def test_generic_getattr_and_missing_box():
         g(Point2(1))
 
 
-I64, F64 = ir.IntType(64), ir.DoubleType()
 MISUSES = [  # (what the codegen does with x (i64) and y (double), the TypeError it gives)
     (lambda b, x, y: b.fadd(x, x), "floating point"),
     (lambda b, x, y: b.add(x, y), "different types"),
@@ -384,6 +412,9 @@ MISUSES = [  # (what the codegen does with x (i64) and y (double), the TypeError
     (lambda b, x, y: ir.PointerType(ir.VoidType()) and b.alloca(ir.PointerType(ir.VoidType())),
      "pointer to void"),
     (lambda b, x, y: b._call_c("system", []), "not callable from cujit"),
+    (lambda b, x, y: b.module.get_or_insert_function(ir.FunctionType(I64, []), "getpid"),
+     "declaring getpid is not supported"),
+    (lambda b, x, y: b.phi(I64).add_incoming(y, b.basic_block), "a value of its type"),
 ]
 
 

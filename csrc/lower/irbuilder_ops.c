@@ -557,6 +557,48 @@ static PyObject *m_cast_types(METHOD_ARGS) {
     return wrap(self, cj_cast(L, v, from, to));
 }
 
+/* phi(type): a PHI node at the builder's position (the start of a block, which LLVM's
+ * verifier checks); its incoming values are added with value.add_incoming(v, block). */
+static PyObject *m_phi(METHOD_ARGS) {
+    if (cj_irb_check(self) < 0) {
+        return NULL;
+    }
+    LLVMTypeRef t = PyTuple_GET_SIZE(args) >= 1 ? cj_irb_type(self, PyTuple_GET_ITEM(args, 0))
+                                                : NULL;
+    if (t == NULL || !LLVMTypeIsSized(t)) {
+        return PyErr_Occurred() ? NULL : type_error("phi", "takes a sized ir type");
+    }
+    return wrap(self, LLVMBuildPhi(cj_irb_builder(self), t, ""));
+}
+
+/* _declare(name, fnty): the function `name` of the module (declared with fnty when new):
+ * LLVM's intrinsics (llvm.*) and, in CUDA code, libdevice's (__nv_*), which both targets
+ * resolve; other symbols are refused (the CPU JIT would not find them). */
+static PyObject *m_declare(METHOD_ARGS) {
+    const char *name;
+    PyObject *fnty;
+    if (cj_irb_check(self) < 0 || !PyArg_ParseTuple(args, "sO:_declare", &name, &fnty)) {
+        return NULL;
+    }
+    cj_lower *L = cj_irb_lower(self);
+    int cuda = L != NULL && L->env->target == CJ_TARGET_CUDA;
+    if (strncmp(name, "llvm.", 5) != 0 && !(cuda && strncmp(name, "__nv_", 5) == 0)) {
+        PyErr_Format(PyExc_NotImplementedError, "cujit: declaring %s is not supported (LLVM "
+                     "intrinsics llvm.*, and libdevice's __nv_* in CUDA code, are)", name);
+        return NULL;
+    }
+    LLVMTypeRef ft = cj_irb_type(self, fnty);
+    if (ft == NULL || LLVMGetTypeKind(ft) != LLVMFunctionTypeKind) {
+        return ft == NULL ? NULL : type_error("_declare", "takes an ir.FunctionType");
+    }
+    LLVMModuleRef mod = cj_irb_module(self);
+    LLVMValueRef fn = LLVMGetNamedFunction(mod, name);
+    if (fn != NULL && LLVMGetElementType(LLVMTypeOf(fn)) != ft) {
+        return type_error("_declare", "the function exists with another type");
+    }
+    return wrap(self, fn != NULL ? fn : LLVMAddFunction(mod, name, ft));
+}
+
 /* ---- blocks ---- */
 
 static PyObject *m_append_basic_block(METHOD_ARGS) {
@@ -622,7 +664,9 @@ PyMethodDef cj_irbuilder_methods[] = {
     M(trunc), M(zext), M(sext), M(fptrunc), M(fpext), M(sitofp), M(uitofp), M(fptosi),
     M(fptoui), M(inttoptr), M(ptrtoint), M(bitcast), M(alloca), M(load), M(store), M(gep),
     M(extract_value), M(insert_value), M(call), M(append_basic_block), M(position_at_end),
-    M(branch), M(cbranch), M(unreachable),
+    M(branch), M(cbranch), M(unreachable), M(phi),
+    {"_declare", (PyCFunction)(void (*)(void))m_declare, METH_VARARGS | METH_KEYWORDS,
+     "_declare(name, fnty): an LLVM intrinsic (or libdevice function in CUDA code)"},
     {"_call_c", (PyCFunction)(void (*)(void))m_call_c, METH_VARARGS | METH_KEYWORDS,
      "_call_c(name, args): a call of CPython's C API function `name` (pythonapi)"},
     {"_const_object", (PyCFunction)(void (*)(void))m_const_object, METH_VARARGS | METH_KEYWORDS,

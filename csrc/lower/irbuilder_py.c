@@ -350,6 +350,32 @@ static PyObject *value_is_terminated(PyObject *self, void *closure) {
     return PyBool_FromLong(v->bb != NULL && LLVMGetBasicBlockTerminator(v->bb) != NULL);
 }
 
+/* value.add_incoming(v, block): an incoming value of a PHI node. */
+static PyObject *value_add_incoming(PyObject *self, PyObject *args) {
+    irvalue *phi = (irvalue *)self;
+    PyObject *v_obj, *bb_obj;
+    LLVMValueRef v;
+    if (!PyArg_ParseTuple(args, "OO:add_incoming", &v_obj, &bb_obj) ||
+        cj_irvalue_get(phi->builder, v_obj, &v) < 0) {
+        return NULL;
+    }
+    LLVMBasicBlockRef bb = cj_irb_get_block(phi->builder, bb_obj);
+    if (bb == NULL) {
+        return NULL;
+    }
+    if (phi->v == NULL || !LLVMIsAPHINode(phi->v) || LLVMTypeOf(v) != LLVMTypeOf(phi->v)) {
+        PyErr_SetString(PyExc_TypeError, "add_incoming: a PHI node and a value of its type");
+        return NULL;
+    }
+    LLVMAddIncoming(phi->v, &v, &bb, 1);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef value_methods[] = {
+    {"add_incoming", value_add_incoming, METH_VARARGS, "phi.add_incoming(value, block)"},
+    {NULL},
+};
+
 static PyObject *value_repr(PyObject *self) {
     irvalue *v = (irvalue *)self;
     if (!((irbuilder *)v->builder)->alive || v->v == NULL) {
@@ -379,6 +405,7 @@ static PyType_Slot value_slots[] = {
     {Py_tp_dealloc, value_dealloc},
     {Py_tp_repr, value_repr},
     {Py_tp_getset, value_getset},
+    {Py_tp_methods, value_methods},
     {Py_tp_doc, "An LLVM value or basic block in a lowering (cujit's llvmlite ir.Value)."},
     {0, NULL},
 };

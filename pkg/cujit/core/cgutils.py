@@ -68,5 +68,6 @@ def create_struct_proxy(typ, kind="value"):
 
 
 def get_or_insert_function(module, fnty, name):
-    raise NotImplementedError("cujit.core.cgutils.get_or_insert_function: declaring external "
-                              "functions from a lowering is not supported yet")
+    """The function `name` of `module` (builder.module), declared with `fnty` when new: LLVM's
+    intrinsics (``llvm.*``) and, in CUDA code, libdevice's (``__nv_*``)."""
+    return module.get_or_insert_function(fnty, name)

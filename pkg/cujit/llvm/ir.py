@@ -179,8 +179,27 @@ class IRBuilder(_core.IRBuilder):
         yield branch(then), branch(orelse)
         self.position_at_end(after)
 
-    def not_null(self, value):  # helpers cgutils builds on
-        return self.icmp_unsigned("!=", value, Constant(value.type, None))
+    @property
+    def module(self):
+        """The module being built, for declaring LLVM intrinsics (llvm.*; libdevice's __nv_*
+        in CUDA code): ``module.get_or_insert_function(fnty, name)``."""
+        return _Module(self)
+
+
+class _Module:
+    """builder.module: llvmlite's Module, as far as declaring functions goes."""
+
+    def __init__(self, builder):
+        self._builder = builder
+
+    def get_or_insert_function(self, fnty, name):
+        return self._builder._declare(name, fnty)
+
+    def declare_intrinsic(self, name, types=(), fnty=None):
+        if fnty is None:
+            raise NotImplementedError("cujit.llvm.ir: declare_intrinsic needs fnty= (the "
+                                      "intrinsic's function type)")
+        return self._builder._declare(name, fnty)
 
 
 _core.set_ir_hooks(IRBuilder, _type_from_desc)
