@@ -243,6 +243,39 @@ def test_intrinsic_rejecting_types_is_a_typing_error():
         f(1.5)
 
 
+@intrinsic
+def hypot_internal(typingctx, x, y):
+    def codegen(context, builder, sig, args):  # numba's compile_internal: Python, compiled
+        def impl(a, b):
+            if b == 0:
+                raise ZeroDivisionError("b is zero")
+            return (a * a + b * b) ** 0.5 / b
+        return context.compile_internal(builder, impl, sig, args)
+    return types.float64(types.float64, types.int64), codegen
+
+
+def test_compile_internal():
+    @njit
+    def f(x, y):
+        return hypot_internal(x, y) + 1.0
+    assert f(3.0, 4) == 5.0 / 4 + 1.0
+    with pytest.raises(ZeroDivisionError, match="b is zero"):  # its exceptions propagate
+        f(1.0, 0)
+
+    @intrinsic
+    def array_internal(typingctx, a):
+        def codegen(context, builder, sig, args):
+            return context.compile_internal(builder, lambda a: a.sum(), sig, args)
+        return types.float64(a), codegen
+
+    @njit
+    def g(a):
+        return array_internal(a)
+    import numpy as np
+    with pytest.raises(LoweringError, match="compile_internal: argument type array"):
+        g(np.ones(3))
+
+
 # ---- errors ----
 
 def test_lowering_that_raises_names_the_extension_and_line():

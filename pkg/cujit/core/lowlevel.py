@@ -25,6 +25,7 @@ _BOX = {}         # cujit type class -> box function
 _UNBOX = {}       # cujit type class -> unbox function
 _CONSTANTS = {}   # cujit type class -> lower_constant function
 _SERIALIZED = []  # objects compiled code points at (pyapi.serialize_object), kept alive
+_INTERNAL = {}    # id(impl) -> (impl, its njit dispatcher): context.compile_internal
 
 
 def _label(kind, func):
@@ -391,8 +392,18 @@ class BaseContext:
         return val if fromty == toty else builder._cast(val, fromty, toty)
 
     def compile_internal(self, builder, impl, sig, args, locals=None):
-        raise NotImplementedError("cujit: context.compile_internal is not supported yet (use "
-                                  "@overload or @register_jitable for Python implementations)")
+        """Compiles Python function `impl` for `sig` (njit) and calls it; CPU code, numbers,
+        booleans and tuples of them (the call is not inlined)."""
+        if locals:
+            raise NotImplementedError("cujit: compile_internal(locals=...) is not supported")
+        entry = _INTERNAL.get(id(impl))
+        if entry is None:
+            from ..decorators import njit
+            entry = _INTERNAL[id(impl)] = (impl, njit(impl))
+        disp = entry[1]
+        address, ret = _core.overload_entry(disp, tuple(sig.args))
+        value = builder._call_entry(address, ret, tuple(sig.args), list(args), disp)
+        return self.cast(builder, value, ret, sig.return_type)
 
     def make_tuple(self, builder, typ, values):
         t = self.get_value_type(typ)
