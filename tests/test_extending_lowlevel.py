@@ -466,3 +466,17 @@ def test_builder_misuse_is_a_clear_error(misuse, message):
     with pytest.raises(LoweringError, match=message) as info:
         f(1, 2.0)
     assert "misuse_it" in str(info.value)
+
+
+def test_models_holding_arrays_are_refused():
+    class HoldsArrayType(types.Type):
+        def __init__(self):
+            super().__init__(name="HoldsArray")
+
+    @register_model(HoldsArrayType)
+    class HoldsArrayModel(models.StructModel):
+        def __init__(self, dmm, fe_type):
+            super().__init__(dmm, fe_type, [("a", types.float64[:]), ("n", types.int64)])
+
+    with pytest.raises(UnsupportedError, match="holds arrays or lists"):
+        types.int64(HoldsArrayType())
