@@ -49,6 +49,10 @@ class _TypeofContext:
     purpose = "argument"
 
 
+_TYPEOF_CONTEXT = _TypeofContext()
+_TYPEOF_BY_CLASS = {}  # a value's class -> its typeof function or None (the call path's cache)
+
+
 class _TypeofRegistry:
     """typeof_impl.register(cls): the decorated fn(val, c) gives the cujit type of a value."""
 
@@ -58,23 +62,28 @@ class _TypeofRegistry:
 
         def decorate(fn):
             _TYPEOF[cls] = fn
+            _TYPEOF_BY_CLASS.clear()
             return fn
         return decorate
 
     def __call__(self, val, c=None):
         fn = _lookup(_TYPEOF, type(val))
-        return fn(val, c or _TypeofContext()) if fn else None
+        return fn(val, c or _TYPEOF_CONTEXT) if fn else None
 
 
 typeof_impl = _TypeofRegistry()
 
 
 def typeof_value(value):
-    fn = _lookup(_TYPEOF, type(value))
+    cls = type(value)
+    try:
+        fn = _TYPEOF_BY_CLASS[cls]
+    except KeyError:
+        fn = _TYPEOF_BY_CLASS[cls] = _lookup(_TYPEOF, cls)
     if fn is None:
         return None
-    t = fn(value, _TypeofContext())
-    if t is not None and not isinstance(t, types.Type):
+    t = fn(value, _TYPEOF_CONTEXT)
+    if t is not None and not isinstance(t, _core.Type):
         raise TypeError("%s returned %r, not a cujit type" % (_label("typeof_impl", fn), t))
     return t
 
