@@ -480,3 +480,58 @@ def test_models_holding_arrays_are_refused():
 
     with pytest.raises(UnsupportedError, match="holds arrays or lists"):
         types.int64(HoldsArrayType())
+
+
+class Handle:
+    def __init__(self, fd):
+        self.fd = fd
+
+
+class HandleType(types.Type):
+    def __init__(self):
+        super().__init__(name="Handle")
+
+
+handle_type = HandleType()
+cujit.extending.typeof_impl.register(Handle)(lambda val, c: handle_type)
+
+
+@register_model(HandleType)
+class HandleModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, ir.IntType(64))
+
+
+@unbox(HandleType)
+def unbox_handle(typ, obj, c):
+    fd = c.pyapi.object_getattr_string(obj, "fd")
+    native = c.pyapi.long_as_longlong(fd)
+    c.pyapi.decref(fd)
+    return cujit.extending.NativeValue(native, is_error=cgutils.is_not_null(
+        c.builder, c.pyapi.err_occurred()))
+
+
+@cujit.extending.box(HandleType)
+def box_handle(typ, val, c):
+    fd = c.pyapi.long_from_longlong(val)
+    cls = c.pyapi.unserialize(c.pyapi.serialize_object(Handle))
+    res = c.pyapi.call_function_objargs(cls, (fd,))
+    c.pyapi.decref(fd)
+    c.pyapi.decref(cls)
+    return res
+
+
+@intrinsic
+def next_handle(typingctx, h):
+    def codegen(context, builder, sig, args):  # the value is the raw i64
+        return builder.add(args[0], ir.Constant(I64, 1))
+    return handle_type(handle_type), codegen
+
+
+def test_primitive_model():
+    @njit
+    def bump(h):
+        return next_handle(next_handle(h))
+    r = bump(Handle(40))
+    assert type(r) is Handle and r.fd == 42
+    assert cujit.core.lowlevel.BaseContext().get_value_type(handle_type) == I64

@@ -101,7 +101,10 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
         return i64x3(ctx);
     case CJ_ITER:
         return LLVMPointerType(cj_iter_state_type(ctx, t), 0);
-    case CJ_EXT: /* a StructModel: its members; an OpaqueModel: a pointer */
+    case CJ_EXT: /* a StructModel: its members; a PrimitiveModel: its one; an OpaqueModel: i8* */
+        if (t->bits == CJ_EXT_PRIMITIVE) {
+            return cj_llvm_type(ctx, t->items[0]);
+        }
         if (t->n > 0) {
             LLVMTypeRef members[64];
             for (int i = 0; i < t->n && i < 64; i++) {

@@ -5,7 +5,8 @@
  * the user's type objects are), whose members are the model's, and sets the object's C slot,
  * so the object flows through signatures, tuples and typeof like a built-in type.
  * The registry is Python (pkg/cujit/core/lowlevel.py); it gives the core two functions:
- * typeof(value) -> Type or None, and model(type) -> None or (kind, member types). */
+ * typeof(value) -> Type or None, and model(type) -> None or (kind, member types), kind
+ * "struct", "primitive" (one member: held as that type's LLVM value) or "opaque". */
 #include "types/types.h"
 
 #include <string.h>
@@ -38,9 +39,10 @@ static const cj_type *make_type(PyObject *obj, PyObject *layout) {
         return NULL;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(members);
-    if (n > MAX_MEMBERS || (strcmp(kind, "opaque") == 0) != (n == 0)) {
+    int primitive = strcmp(kind, "primitive") == 0;
+    if (n > MAX_MEMBERS || (strcmp(kind, "opaque") == 0) != (n == 0) || (primitive && n != 1)) {
         PyErr_Format(cj_UnsupportedError, "data model of %R: %zd members (a StructModel takes "
-                     "1 to %d, an OpaqueModel none)", obj, n, MAX_MEMBERS);
+                     "1 to %d, a PrimitiveModel 1, an OpaqueModel none)", obj, n, MAX_MEMBERS);
         return NULL;
     }
     const cj_type *items[MAX_MEMBERS];
@@ -63,7 +65,7 @@ static const cj_type *make_type(PyObject *obj, PyObject *layout) {
         char key[64];
         PyOS_snprintf(key, sizeof(key), "extension type %p", (void *)obj);
         cj_type proto = {.kind = CJ_EXT, .n = (int)n, .items = n ? items : NULL, .obj = obj,
-                         .name = cname};
+                         .name = cname, .bits = primitive ? CJ_EXT_PRIMITIVE : 0};
         t = cj_type_intern(&proto, key);
     }
     Py_XDECREF(name);

@@ -30,8 +30,9 @@ typedef enum cj_kind {
     CJ_LIST,      /* a list on the heap (abi/list.c): dtype = item type (NULL: not known yet,
                    * numba's list(undefined)), reflected (a Python list passed in) */
     CJ_EXT,       /* a user's types.Type with a data model (extension_type.c): obj = the Type
-                   * object; n members items[] (StructModel: an LLVM struct), or n = 0 and
-                   * opaque (OpaqueModel: i8*); at the call boundary its Python object */
+                   * object; n members items[] (StructModel: an LLVM struct; bits ==
+                   * CJ_EXT_PRIMITIVE: PrimitiveModel, its one member's value), or n = 0
+                   * (OpaqueModel: i8*); at the call boundary its Python object */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -190,6 +191,7 @@ PyObject *cj_register_type_factory(PyObject *module, PyObject *fn);
 extern PyTypeObject *cj_TypeType;
 
 /* ---- extension_type.c: the low-level extension API's types (cujit.extending) ---- */
+#define CJ_EXT_PRIMITIVE 1 /* cj_type.bits of a CJ_EXT held as its one member */
 /* The C type of a user's Type object `obj` (borrowed) whose class has a registered data model,
  * made once; NULL with no exception when it has none, with one when its model fails. */
 const cj_type *cj_type_extension_of(PyObject *obj);

@@ -1,6 +1,7 @@
 """cujit.core.datamodel.models (numba.core.datamodel.models): how compiled code holds a
 value of a user's type. ``StructModel`` (a struct of members, each a cujit type) and
-``OpaqueModel`` (a pointer); register one with ``cujit.extending.register_model``."""
+``PrimitiveModel`` (one LLVM scalar) and ``OpaqueModel`` (a pointer); register one with
+``cujit.extending.register_model``."""
 
 __all__ = ["DataModel", "StructModel", "OpaqueModel", "PrimitiveModel", "register_default"]
 
@@ -54,12 +55,26 @@ class OpaqueModel(DataModel):
 
 
 class PrimitiveModel(DataModel):
-    """numba's PrimitiveModel: a value of one LLVM type. cujit has no C type for an arbitrary
-    LLVM type yet: using one raises NotImplementedError."""
+    """numba's PrimitiveModel: a value of one LLVM type `be_type` (cujit.llvm.ir): an integer
+    (i1, i8, i16, i32, i64), a half, float or double, or i8* (a pointer compiled code passes
+    around)."""
 
     def __init__(self, dmm, fe_type, be_type):
         super().__init__(dmm, fe_type)
         self._be_type = be_type
+
+    def _layout(self):
+        from .. import types
+        desc = getattr(self._be_type, "_desc", None)
+        if desc == ("ptr", ("i", 8)):
+            return "opaque", ()
+        scalar = {("i", 1): types.boolean, ("i", 8): types.int8, ("i", 16): types.int16,
+                  ("i", 32): types.int32, ("i", 64): types.int64, ("half",): types.float16,
+                  ("float",): types.float32, ("double",): types.float64}.get(desc)
+        if scalar is None:
+            raise NotImplementedError("cujit: PrimitiveModel of %s: only integers, floats and "
+                                      "i8* are supported" % (self._be_type,))
+        return "primitive", (scalar,)
 
 
 def register_default(typeclass):
