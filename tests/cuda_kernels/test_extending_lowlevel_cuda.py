@@ -10,10 +10,10 @@ import pytest
 
 from cujit import cuda, float64, types
 from cujit.errors import UnsupportedError
-from cujit.extending import intrinsic
+from cujit.extending import intrinsic, overload_attribute
 from cujit.llvm import ir
 
-from interval_extension import Interval, interval_type
+from interval_extension import Interval, IntervalType, interval_type
 
 
 @intrinsic
@@ -23,24 +23,43 @@ def twice(typingctx, x):
     return types.float64(types.float64), codegen
 
 
+@overload_attribute(IntervalType, "mid")  # the high-level API on the new type, in CUDA code
+def interval_mid(iv):
+    return lambda iv: (iv.lo + iv.hi) / 2
+
+
 @cuda.jit(device=True)
 def dev_width(lo, hi):
     return Interval(lo, hi).width
+
+
+@cuda.jit(device=True)
+def dev_mid(iv):  # an Interval argument of a device function
+    return iv.mid
 
 
 def interval_kernel(x1, x2, out):
     i = cuda.grid(1)
     if i < out.shape[0]:
         region = Interval(x1[i], x2[i])
-        out[i] = region.width + twice(region.lo) + dev_width(region.hi, x2[i] + 1.0)
+        out[i] = (region.width + twice(region.lo) + dev_width(region.hi, x2[i] + 1.0)
+                  + dev_mid(region))
 
 
 SIG = (float64[::1], float64[::1], float64[::1])
 
 
 def expected(x1, x2):
-    return np.array([Interval(a, b).width + 2 * a + Interval(b, b + 1.0).width
+    return np.array([Interval(a, b).width + 2 * a + Interval(b, b + 1.0).width + (a + b) / 2
                      for a, b in zip(x1, x2)])
+
+
+def test_expectation_holds_on_the_cpu():
+    from cujit import njit
+    x1, x2 = np.array([0.0, 1.5]), np.array([1.0, 4.0])
+    mid = njit(lambda a, b: Interval(a, b).mid)
+    assert [mid(a, b) for a, b in zip(x1, x2)] == [(a + b) / 2 for a, b in zip(x1, x2)]
+    assert expected(x1, x2)[1] == 2.5 + 3.0 + 1.0 + 2.75
 
 
 def test_interval_kernel_assembles(assemble):
