@@ -242,6 +242,13 @@ def test_intrinsic_rejecting_types_is_a_typing_error():
     with pytest.raises(TypingError, match=r"add_one\(float64\)"):
         f(1.5)
 
+    @njit
+    def g(i):
+        return clamp_below(i, 0)  # its signature takes a float64, not an Interval
+    with pytest.raises(TypingError, match="argument 0 of type Interval cannot be converted to "
+                                          "its signature's float64"):
+        g(Interval(1.0, 2.0))
+
 
 @intrinsic
 def hypot_internal(typingctx, x, y):

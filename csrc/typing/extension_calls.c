@@ -38,6 +38,12 @@ int cj_type_lowlevel_call(cj_infer_ctx *c, cj_instr *in, PyObject *chosen, const
         if (call->argtypes[i] == NULL) {
             return cj_reraise_at(c, in, label);
         }
+        const cj_type *from = cj_vt(c, pos[i]), *to = call->argtypes[i];
+        if (from != to && !(cj_type_is_number(from) && cj_type_is_number(to)) &&
+            cj_unify(from, to) != to) {
+            return cj_typing_error(c, in, "%U: argument %d of type %s cannot be converted to "
+                                          "its signature's %s", label, i, from->name, to->name);
+        }
     }
     *out = rt;
     return 1;
