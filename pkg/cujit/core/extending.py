@@ -6,8 +6,8 @@ attributes written in Python; the typing functions get cujit.types objects
 
 The low-level API (``typeof_impl``, ``type_callable``, ``register_model``, ``models``,
 ``make_attribute_wrapper``, ``lower_builtin``, ``lower_getattr``, ``box``, ``unbox``,
-``NativeValue``, ``intrinsic``) is lowlevel.py; ``lower_setattr``, ``lower_cast``,
-``lower_constant`` and a few more raise NotImplementedError.
+``NativeValue``, ``intrinsic``) is lowlevel.py; ``lower_setattr``, ``lower_cast``
+and a few more raise NotImplementedError.
 """
 from types import MappingProxyType
 
