@@ -542,3 +542,62 @@ def test_primitive_model():
     r = bump(Handle(40))
     assert type(r) is Handle and r.fd == 42
     assert cujit.core.lowlevel.BaseContext().get_value_type(handle_type) == I64
+
+
+class Celsius:
+    def __init__(self, degrees):
+        self.degrees = degrees
+
+
+class CelsiusType(types.Type):
+    def __init__(self):
+        super().__init__(name="Celsius")
+
+    def can_convert_to(self, typingctx, other):  # numba's hook: Celsius -> any float
+        if isinstance(other, types.Float):
+            return "unsafe"
+
+
+celsius_type = CelsiusType()
+
+
+@register_model(CelsiusType)
+class CelsiusModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [("degrees", types.float64)])
+
+
+@cujit.extending.type_callable(Celsius)
+def type_celsius(context):
+    return lambda d: celsius_type if isinstance(d, types.Float) else None
+
+
+@cujit.extending.lower_builtin(Celsius, types.Float)
+def make_celsius(context, builder, sig, args):
+    return builder.insert_value(ir.Constant(context.get_value_type(celsius_type), None),
+                                context.cast(builder, args[0], sig.args[0], types.float64), 0)
+
+
+@cujit.extending.lower_cast(CelsiusType, types.Float)
+def celsius_to_float(context, builder, fromty, toty, val):
+    return context.cast(builder, builder.extract_value(val, 0), types.float64, toty)
+
+
+def test_lower_cast():
+    @njit("float32(float64)")
+    def declared(d):
+        return Celsius(d)  # the declared return type: Celsius -> float32 by lower_cast
+    assert declared(21.5) == 21.5 and cujit.typeof(declared(1.0)) is types.float64
+
+    @njit
+    def merged(d, flag):
+        x = Celsius(d) if flag else 0.5  # two branches: unified to float64 (can_convert_to)
+        return x
+    assert (merged(3.0, True), merged(3.0, False)) == (3.0, 0.5)
+
+    @njit
+    def no_conversion(i):
+        x = i if i.lo > 0 else 0.5  # Interval has no can_convert_to
+        return x
+    with pytest.raises(TypingError):
+        no_conversion(Interval(1.0, 2.0))

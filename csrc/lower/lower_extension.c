@@ -5,11 +5,12 @@
  * argument and boxes an extension result with the user's unbox / box. The registry
  * (pkg/cujit/core/lowlevel.py) gives four hooks: lower(fn, builder, sig, args) -> value,
  * unbox(type, builder, obj) -> (value, is_error), box(type, builder, value) -> obj, and
- * constant(type, builder, pyval) -> value (lower_constant, for a global of the type).
+ * constant(type, builder, pyval) -> value (lower_constant, for a global of the type), and
+ * cast(fromty, toty, builder, value) -> value (lower_cast).
  * Code that runs a user's lowering is not cached on disk (it may point at Python objects). */
 #include "lower/lower_extension.h"
 
-static PyObject *lower_hook, *unbox_hook, *box_hook, *constant_hook;
+static PyObject *lower_hook, *unbox_hook, *box_hook, *constant_hook, *cast_hook;
 
 /* The LLVM value of a lowering's result `r` for type `t` (None for a none/void result). */
 static LLVMValueRef result_value(PyObject *builder, PyObject *r, LLVMTypeRef want) {
@@ -169,6 +170,33 @@ LLVMValueRef cj_lower_extension_constant(cj_lower *L, cj_instr *in) {
     return r;
 }
 
+LLVMValueRef cj_lower_extension_cast(cj_lower *L, LLVMValueRef v, const cj_type *from,
+                                     const cj_type *to) {
+    PyObject *builder = cj_irbuilder_new(L->mod, L->b, L->fn, L);
+    PyObject *value = builder ? cj_irvalue_new(builder, v) : NULL;
+    PyObject *pf = value ? cj_type_to_py(from) : NULL, *pt = pf ? cj_type_to_py(to) : NULL;
+    PyObject *args = pt ? PyTuple_Pack(4, pf, pt, builder, value) : NULL;
+    LLVMValueRef r = args ? run_hook(cast_hook, builder, args, cj_llvm_type(L->ctx, to), NULL)
+                          : NULL;
+    if (r == NULL && args != NULL) {
+        PyObject *type, *val, *tb;
+        PyErr_Fetch(&type, &val, &tb);
+        PyErr_NormalizeException(&type, &val, &tb);
+        PyErr_Format(cj_LoweringError, "lower_cast(%s, %s) failed: %s: %S", from->name, to->name,
+                     type ? ((PyTypeObject *)type)->tp_name : "?", val ? val : Py_None);
+        Py_XDECREF(type);
+        Py_XDECREF(val);
+        Py_XDECREF(tb);
+    }
+    if (builder != NULL) {
+        cj_irbuilder_close(builder);
+    }
+    Py_XDECREF(args);
+    Py_XDECREF(value);
+    Py_XDECREF(builder);
+    return r;
+}
+
 /* In the CPU wrapper: the user's unbox / box (`t`'s Type object first). */
 static LLVMValueRef wrapper_hook(PyObject *hook, LLVMModuleRef mod, LLVMBuilderRef b,
                                  LLVMValueRef fn, const cj_type *t, LLVMValueRef v,
@@ -209,12 +237,14 @@ LLVMValueRef cj_ext_box(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn, co
     return wrapper_hook(box_hook, mod, b, fn, t, v, i8p, NULL);
 }
 
-/* _core.set_lowering_hooks(lower, unbox, box, constant): cujit.core.lowlevel's. */
+/* _core.set_lowering_hooks(lower, unbox, box, constant, cast): cujit.core.lowlevel's. */
 static PyObject *set_hooks(PyObject *module, PyObject *args) {
-    PyObject *lower, *unbox, *box, *constant;
-    if (!PyArg_ParseTuple(args, "OOOO:set_lowering_hooks", &lower, &unbox, &box, &constant)) {
+    PyObject *lower, *unbox, *box, *constant, *cast;
+    if (!PyArg_ParseTuple(args, "OOOOO:set_lowering_hooks", &lower, &unbox, &box, &constant,
+                          &cast)) {
         return NULL;
     }
+    Py_XSETREF(cast_hook, Py_NewRef(cast));
     Py_XSETREF(constant_hook, Py_NewRef(constant));
     Py_XSETREF(lower_hook, Py_NewRef(lower));
     Py_XSETREF(unbox_hook, Py_NewRef(unbox));
@@ -223,7 +253,8 @@ static PyObject *set_hooks(PyObject *module, PyObject *args) {
 }
 
 static PyMethodDef lowering_hook_methods[] = {
-    {"set_lowering_hooks", set_hooks, METH_VARARGS, "set_lowering_hooks(lower, unbox, box, constant)"},
+    {"set_lowering_hooks", set_hooks, METH_VARARGS,
+     "set_lowering_hooks(lower, unbox, box, constant, cast)"},
     {NULL},
 };
 

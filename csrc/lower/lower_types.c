@@ -278,6 +278,9 @@ LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_
     if (LLVMTypeOf(v) == cj_llvm_type(L->ctx, to)) {
         return v;
     }
+    if (from->kind == CJ_EXT || to->kind == CJ_EXT) { /* lower_cast (lower_extension.c) */
+        return cj_lower_extension_cast(L, v, from, to);
+    }
     PyErr_Format(cj_LoweringError, "cujit cannot convert %s to %s", from->name, to->name);
     return NULL;
 }

@@ -5,7 +5,8 @@
  * the user's type objects are), whose members are the model's, and sets the object's C slot,
  * so the object flows through signatures, tuples and typeof like a built-in type.
  * The registry is Python (pkg/cujit/core/lowlevel.py); it gives the core two functions:
- * typeof(value) -> Type or None, and model(type) -> None or (kind, member types), kind
+ * typeof(value) -> Type or None, unify(a, b) -> Type or None (the types' unify and
+ * can_convert_to hooks), and model(type) -> None or (kind, member types), kind
  * "struct", "primitive" (one member: held as that type's LLVM value) or "opaque". */
 #include "types/types.h"
 
@@ -13,6 +14,7 @@
 
 static PyObject *typeof_hook; /* lowlevel.typeof_value */
 static PyObject *model_hook;  /* lowlevel.model_layout */
+static PyObject *unify_hook;  /* lowlevel.unify_types */
 static int making;            /* nesting of models being made (a model holding itself) */
 
 #define MAX_MEMBERS 64
@@ -110,6 +112,16 @@ const cj_type *cj_typeof_extension(PyObject *value) {
     return t;
 }
 
+const cj_type *cj_unify_extension(const cj_type *a, const cj_type *b) {
+    PyObject *pa = unify_hook ? cj_type_to_py(a) : NULL;
+    PyObject *pb = pa ? cj_type_to_py(b) : NULL;
+    PyObject *r = pb ? PyObject_CallFunctionObjArgs(unify_hook, pa, pb, NULL) : NULL;
+    const cj_type *t = r != NULL && r != Py_None ? cj_type_from_py(r) : NULL;
+    Py_XDECREF(r);
+    PyErr_Clear(); /* unification has no error channel: the caller reports "cannot unify" */
+    return t;
+}
+
 int cj_type_nests_extension(const cj_type *t) {
     if (t->kind == CJ_LIST && t->dtype != NULL) {
         return t->dtype->kind == CJ_EXT || cj_type_nests_extension(t->dtype);
@@ -122,16 +134,20 @@ int cj_type_nests_extension(const cj_type *t) {
     return 0;
 }
 
-/* _core.set_type_extension_hooks(typeof, model): cujit.extending's low-level registry. */
+/* _core.set_type_extension_hooks(typeof, model, unify): cujit.extending's low-level
+ * registry. */
 static PyObject *set_hooks(PyObject *module, PyObject *args) {
-    PyObject *typeof_fn, *model_fn;
-    if (!PyArg_ParseTuple(args, "OO:set_type_extension_hooks", &typeof_fn, &model_fn)) {
+    PyObject *typeof_fn, *model_fn, *unify_fn;
+    if (!PyArg_ParseTuple(args, "OOO:set_type_extension_hooks", &typeof_fn, &model_fn,
+                          &unify_fn)) {
         return NULL;
     }
-    if (!PyCallable_Check(typeof_fn) || !PyCallable_Check(model_fn)) {
-        PyErr_SetString(PyExc_TypeError, "set_type_extension_hooks takes two callables");
+    if (!PyCallable_Check(typeof_fn) || !PyCallable_Check(model_fn) ||
+        !PyCallable_Check(unify_fn)) {
+        PyErr_SetString(PyExc_TypeError, "set_type_extension_hooks takes three callables");
         return NULL;
     }
+    Py_XSETREF(unify_hook, Py_NewRef(unify_fn));
     Py_XSETREF(typeof_hook, Py_NewRef(typeof_fn));
     Py_XSETREF(model_hook, Py_NewRef(model_fn));
     Py_RETURN_NONE;
@@ -139,7 +155,7 @@ static PyObject *set_hooks(PyObject *module, PyObject *args) {
 
 static PyMethodDef extension_type_methods[] = {
     {"set_type_extension_hooks", set_hooks, METH_VARARGS,
-     "set_type_extension_hooks(typeof, model): cujit.extending's typeof_impl and models"},
+     "set_type_extension_hooks(typeof, model, unify): the low-level API's typing hooks"},
     {NULL},
 };
 

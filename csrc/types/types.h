@@ -198,6 +198,9 @@ const cj_type *cj_type_extension_of(PyObject *obj);
 /* The type cujit.extending.typeof_impl gives `value`; NULL with no exception when none is
  * registered for its class. */
 const cj_type *cj_typeof_extension(PyObject *value);
+/* What an extension type and another type unify to (the types' numba hooks unify,
+ * can_convert_to, can_convert_from), or NULL (no exception). */
+const cj_type *cj_unify_extension(const cj_type *a, const cj_type *b);
 /* Whether `t` holds an extension type inside a tuple or list (not at the boundary). */
 int cj_type_nests_extension(const cj_type *t);
 /* Sets the C slot of Type object `obj` (pyclass.c). */

@@ -6,7 +6,7 @@ attributes written in Python; the typing functions get cujit.types objects
 
 The low-level API (``typeof_impl``, ``type_callable``, ``register_model``, ``models``,
 ``make_attribute_wrapper``, ``lower_builtin``, ``lower_getattr``, ``box``, ``unbox``,
-``NativeValue``, ``intrinsic``) is lowlevel.py; ``lower_setattr``, ``lower_cast``
+``NativeValue``, ``intrinsic``) is lowlevel.py; ``lower_setattr``
 and a few more raise NotImplementedError.
 """
 from types import MappingProxyType
@@ -20,8 +20,8 @@ __all__ = ["overload", "register_jitable", "overload_method", "overload_attribut
            "SentryLiteralArgs", "intrinsic", "typeof_impl", "type_callable", "register_model",
            "models", "make_attribute_wrapper", "lower_builtin", "lower_getattr",
            "lower_getattr_generic", "lower_setattr", "lower_setattr_generic", "lower_cast",
-           "box", "unbox", "reflect", "lower_constant", "NativeValue", "infer", "infer_global", "infer_getattr",
-           "as_numba_type", "get_cython_function_address", "include_path"]
+           "box", "unbox", "reflect", "lower_constant", "NativeValue", "infer", "infer_global",
+           "infer_getattr", "as_numba_type", "get_cython_function_address", "include_path"]
 
 
 def _options(jit_options, inline, kwargs):
@@ -160,6 +160,7 @@ box = _lowlevel.box
 unbox = _lowlevel.unbox
 NativeValue = _lowlevel.NativeValue
 lower_constant = _lowlevel.lower_constant
+lower_cast = _lowlevel.lower_cast
 intrinsic = _lowlevel.intrinsic
 infer_getattr = _lowlevel.infer_getattr
 infer = _lowlevel.infer
@@ -181,7 +182,6 @@ class _LowLevel:
 _LOW_LEVEL = "cujit.extending.%s: this part of the low-level extension API is not in cujit yet"
 lower_setattr = _LowLevel("lower_setattr")
 lower_setattr_generic = _LowLevel("lower_setattr_generic")
-lower_cast = _LowLevel("lower_cast")
 reflect = _LowLevel("reflect")
 infer_global = _LowLevel("infer_global")
 as_numba_type = _LowLevel("as_numba_type")

@@ -24,6 +24,7 @@ _GETATTRS = {}    # attribute name -> [(type or class, impl(context, builder, ty
 _BOX = {}         # cujit type class -> box function
 _UNBOX = {}       # cujit type class -> unbox function
 _CONSTANTS = {}   # cujit type class -> lower_constant function
+_CASTS = []       # (fromty, toty, impl): lower_cast
 _SERIALIZED = []  # objects compiled code points at (pyapi.serialize_object), kept alive
 _INTERNAL = {}    # id(impl) -> (impl, its njit dispatcher): context.compile_internal
 
@@ -374,6 +375,37 @@ def lower_constant(typeclass):
     return decorate
 
 
+def lower_cast(fromty, toty):
+    """lower_cast(fromty, toty)(impl): impl(context, builder, fromty, toty, val) converts a
+    value where typing converts between the types (a signature's argument, a declared return
+    type, two branches' values): allowed where the types' can_convert_to / can_convert_from
+    (or unify) say so, as in numba. Types or type classes."""
+    def decorate(impl):
+        _CASTS.append((fromty, toty, impl))
+        return impl
+    return decorate
+
+
+def unify_types(a, b):
+    """What extension type `a` and type `b` unify to (the types' numba hooks), or None."""
+    for x, y in ((a, b), (b, a)):
+        r = x.unify(None, y)
+        if r is not None:
+            return r
+    if a.can_convert_to(None, b) or b.can_convert_from(None, a):
+        return b
+    if b.can_convert_to(None, a) or a.can_convert_from(None, b):
+        return a
+    return None
+
+
+def _cast(fromty, toty, builder, value):
+    for f, t, impl in _CASTS:
+        if _matches(f, fromty) and _matches(t, toty):
+            return impl(BaseContext(builder), builder, fromty, toty, value)
+    raise NotImplementedError("no @lower_cast(%s, %s) registered" % (fromty, toty))
+
+
 # ---- what lowering functions get ----
 
 class BaseContext:
@@ -517,7 +549,7 @@ def _box(typ, builder, value):
     return fn(typ, value, _BoxContext(builder))
 
 
-_core.set_type_extension_hooks(typeof_value, model_layout)
+_core.set_type_extension_hooks(typeof_value, model_layout, unify_types)
 def _constant(typ, builder, pyval):
     fn = _lookup(_CONSTANTS, type(typ))
     if fn is None:
@@ -526,4 +558,4 @@ def _constant(typ, builder, pyval):
     return fn(BaseContext(builder), builder, typ, pyval)
 
 
-_core.set_lowering_hooks(_lower, _unbox, _box, _constant)
+_core.set_lowering_hooks(_lower, _unbox, _box, _constant, _cast)
