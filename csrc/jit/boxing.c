@@ -5,7 +5,8 @@
  * compiled code allocated boxes as a NumPy array over its memory, whose base holds a
  * reference to the allocation (boxing borrows: the caller's references stay its own);
  * tuples item by item; records (np.void) by reference, and back as a copy; a list compiled
- * code made boxes as a new Python list. */
+ * code made boxes as a new Python list; an extension type's value is its Python object, which
+ * the CPU wrapper unboxes and boxes with the user's unbox/box (lower_extension.c). */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -291,6 +292,9 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
         return unbox_record(value, t, dst);
     case CJ_LIST: /* reflect.c: the caller drops it (cj_reflect_args) */
         return cj_unbox_list(value, t, dst);
+    case CJ_EXT: /* the object itself (borrowed): the wrapper runs the user's unbox */
+        *(PyObject **)dst = value;
+        return 0;
     default:
         return 0; /* no data: None, omitted arguments */
     }
@@ -405,6 +409,8 @@ static PyObject *box_list(const void *src, const cj_type *t) {
 
 PyObject *cj_box(const void *src, const cj_type *t) {
     switch (t->kind) {
+    case CJ_EXT: /* the object the wrapper's box made (a new reference: taken over) */
+        return *(PyObject *const *)src;
     case CJ_BOOL:
         return PyBool_FromLong(*(const uint8_t *)src & 1);
     case CJ_INT:

@@ -238,6 +238,18 @@ static char *copy_str(const char *s) {
     return c ? strcpy(c, s) : (char *)PyErr_NoMemory();
 }
 
+/* The wrapper boxes and unboxes extension types with code pointing at Python objects and
+ * CPython's functions (lower_extension.c): kept by the overload, which is then not cached. */
+static int keep_extension_types(cj_overload *ov) {
+    for (int i = -1; i < ov->nargs; i++) {
+        const cj_type *t = i < 0 ? ov->ret : ov->argtypes[i];
+        if (t->kind == CJ_EXT && PyList_Append(ov->keep, t->pyobj) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes, int nargs,
                             const cj_type *declared_ret) {
     const cj_options *opt = cj_dispatcher_options(disp);
@@ -264,7 +276,7 @@ cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes,
     ov->annotation = f.annotation; /* the overload takes these two */
     LLVMModuleRef mod = f.mod;
     if (cj_fill_overload(ov, argtypes, nargs, f.ret) < 0 ||
-        (ov->symbol = copy_str(f.symbol)) == NULL) {
+        (ov->symbol = copy_str(f.symbol)) == NULL || keep_extension_types(ov) < 0) {
         LLVMDisposeModule(mod);
         goto fail;
     }

@@ -37,6 +37,14 @@ static void site_free(PyObject *capsule) {
 
 int cj_objmode_site(cj_lower_env *env, PyObject *block, const cj_type *const *argtypes,
                     int nargs, const cj_type *ret, void **site_out) {
+    for (int i = -1; i < nargs; i++) { /* their values are not Python objects in here */
+        const cj_type *t = i < 0 ? ret : argtypes[i];
+        if (t->kind == CJ_EXT || cj_type_nests_extension(t)) {
+            PyErr_Format(cj_UnsupportedError, "objmode blocks cannot take or give values of "
+                         "extension type %s yet", t->name);
+            return -1;
+        }
+    }
     objmode_site *site = PyMem_Calloc(1, sizeof(objmode_site));
     PyObject *capsule = site ? PyCapsule_New(site, SITE_CAPSULE, site_free) : NULL;
     if (capsule == NULL) {

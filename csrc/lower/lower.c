@@ -440,8 +440,11 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
         return lower_const(L, in);
     case CJ_I_ARG:
         return lower_arg(L, in);
-    case CJ_I_GLOBAL:
-        return cj_store_var(L, in->dst, cj_empty(L), in->rtype);
+    case CJ_I_GLOBAL: { /* an extension type's value: its lower_constant (lower_extension.c) */
+        LLVMValueRef v = in->rtype->kind == CJ_EXT ? cj_lower_extension_constant(L, in)
+                                                   : cj_empty(L);
+        return v ? cj_store_var(L, in->dst, v, in->rtype) : -1;
+    }
     case CJ_I_COPY:
         if ((in->flags & CJ_F_LIST) && vtype(L, in->dst)->kind == CJ_LIST) {
             return cj_lower_list_build(L, in); /* a folded literal (lower_list.c) */

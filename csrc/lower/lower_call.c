@@ -716,6 +716,9 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
     case CJ_CALL_EXCEPTION:
         r = cj_empty(L);
         break;
+    case CJ_CALL_EXTENSION: /* lower_extension.c */
+        r = cj_lower_extension_call(L, in, call);
+        break;
     case CJ_CALL_CUDA: /* lower_cuda.c */
         r = cj_cuda_lower_call(L, in, call);
         break;

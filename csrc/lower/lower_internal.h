@@ -113,6 +113,13 @@ LLVMValueRef cj_lower_list_contains(cj_lower *L, cj_instr *in);
 LLVMValueRef cj_list_slice(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef sl);
 
 /* ---- lower_types.c ---- */
+/* lower_extension.c: a CJ_CALL_EXTENSION call, by the user's lowering function. */
+LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *call);
+/* ... and a global of an extension type, by its lower_constant. */
+LLVMValueRef cj_lower_extension_constant(cj_lower *L, cj_instr *in);
+/* ... and a conversion from or to an extension type, by its lower_cast. */
+LLVMValueRef cj_lower_extension_cast(cj_lower *L, LLVMValueRef v, const cj_type *from,
+                                     const cj_type *to);
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to);
 /* A float to an int type as Python's int(), round(), math.floor/ceil/trunc: under
  * error_model='python' NaN is a ValueError, inf and out of range an OverflowError (CPython's

@@ -163,6 +163,12 @@ LLVMValueRef cj_cuda_add_kernel(LLVMModuleRef mod, LLVMValueRef inner,
     LLVMContextRef ctx = LLVMGetModuleContext(mod);
     int nparams = 0;
     for (int i = 0; i < nargs; i++) {
+        if (argtypes[i]->kind == CJ_EXT || cj_type_nests_extension(argtypes[i])) {
+            PyErr_Format(cj_UnsupportedError, "argument %d of type %s: extension types cannot "
+                         "be passed to CUDA kernels yet (make the value inside the kernel, or "
+                         "pass its members)", i, argtypes[i]->name);
+            return NULL; /* as numba: the launcher packs built-in types only */
+        }
         nparams += cj_cuda_param_count(argtypes[i]);
     }
     if (nparams > 1024) {

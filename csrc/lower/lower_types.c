@@ -101,6 +101,18 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
         return i64x3(ctx);
     case CJ_ITER:
         return LLVMPointerType(cj_iter_state_type(ctx, t), 0);
+    case CJ_EXT: /* a StructModel: its members; a PrimitiveModel: its one; an OpaqueModel: i8* */
+        if (t->bits == CJ_EXT_PRIMITIVE) {
+            return cj_llvm_type(ctx, t->items[0]);
+        }
+        if (t->n > 0) {
+            LLVMTypeRef members[64];
+            for (int i = 0; i < t->n && i < 64; i++) {
+                members[i] = cj_llvm_type(ctx, t->items[i]);
+            }
+            return LLVMStructTypeInContext(ctx, members, (unsigned)t->n, 0);
+        }
+        return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     case CJ_RECORD: /* by reference: a pointer to its bytes (lower_record.c) */
     case CJ_LIST: /* abi.h: the cj_meminfo of its allocation */
         return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
@@ -265,6 +277,9 @@ LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_
     }
     if (LLVMTypeOf(v) == cj_llvm_type(L->ctx, to)) {
         return v;
+    }
+    if (from->kind == CJ_EXT || to->kind == CJ_EXT) { /* lower_cast (lower_extension.c) */
+        return cj_lower_extension_cast(L, v, from, to);
     }
     PyErr_Format(cj_LoweringError, "cujit cannot convert %s to %s", from->name, to->name);
     return NULL;

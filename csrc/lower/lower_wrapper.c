@@ -1,8 +1,66 @@
 /* lower_wrapper.c: the entry the CPU dispatcher calls, around a compiled function:
  *     i32 @<name>(i8* ret, i8** args)
  * It loads each argument from its slot, calls `i32 @f(ret*, args...)` and returns the status
- * (0, or an exception id). */
-#include "lower/lower.h"
+ * (0, or an exception id). An extension type's slot holds its Python object, unboxed here by
+ * the user's unbox, and its result slot gets the object the user's box makes
+ * (lower_extension.c); a failing unbox or box returns CJ_EXC_PYTHON. */
+#include "lower/lower_extension.h"
+
+/* Returns CJ_EXC_PYTHON when `failed` (an i1), else goes on in a new block. */
+static void return_if(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef w, LLVMValueRef failed) {
+    LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(ctx, w, "ext_failed");
+    LLVMBasicBlockRef good = LLVMAppendBasicBlockInContext(ctx, w, "ext_ok");
+    LLVMBuildCondBr(b, failed, bad, good);
+    LLVMPositionBuilderAtEnd(b, bad);
+    LLVMBuildRet(b, LLVMConstInt(LLVMInt32TypeInContext(ctx), CJ_EXC_PYTHON, 0));
+    LLVMPositionBuilderAtEnd(b, good);
+}
+
+static int refuse_nested(const cj_type *t) {
+    if (cj_type_nests_extension(t)) {
+        PyErr_Format(cj_UnsupportedError, "%s: extension types inside tuples or lists cannot "
+                     "be passed to or returned from a jitted function yet", t->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* The argument in slot `p` (i8*) of type `t`; NULL + exception. */
+static LLVMValueRef load_arg(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef w,
+                             const cj_type *t, LLVMValueRef p) {
+    LLVMContextRef ctx = LLVMGetModuleContext(mod);
+    LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
+    if (refuse_nested(t) < 0) {
+        return NULL;
+    }
+    if (t->kind != CJ_EXT) {
+        LLVMTypeRef at = cj_llvm_type(ctx, t);
+        return LLVMBuildLoad2(b, at, LLVMBuildBitCast(b, p, LLVMPointerType(at, 0), ""), "arg");
+    }
+    LLVMValueRef obj = LLVMBuildLoad2(b, i8p, LLVMBuildBitCast(b, p, LLVMPointerType(i8p, 0),
+                                                               ""), "obj");
+    LLVMValueRef failed;
+    LLVMValueRef v = cj_ext_unbox(mod, b, w, t, obj, &failed);
+    if (v != NULL) {
+        return_if(ctx, b, w, failed);
+    }
+    return v;
+}
+
+/* Boxes the extension result in `tmp` into the slot `slot` (i8*); -1 + exception. */
+static int box_result(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef w, const cj_type *ret,
+                      LLVMValueRef tmp, LLVMValueRef slot) {
+    LLVMContextRef ctx = LLVMGetModuleContext(mod);
+    LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
+    LLVMValueRef v = LLVMBuildLoad2(b, cj_llvm_type(ctx, ret), tmp, "result");
+    LLVMValueRef obj = cj_ext_box(mod, b, w, ret, v);
+    if (obj == NULL) {
+        return -1;
+    }
+    return_if(ctx, b, w, LLVMBuildIsNull(b, obj, ""));
+    LLVMBuildStore(b, obj, LLVMBuildBitCast(b, slot, LLVMPointerType(i8p, 0), ""));
+    return 0;
+}
 
 LLVMValueRef cj_lower_wrapper(LLVMModuleRef mod, LLVMValueRef fn, const cj_type *const *argtypes,
                               int nargs, const cj_type *ret, const char *name) {
@@ -14,19 +72,35 @@ LLVMValueRef cj_lower_wrapper(LLVMModuleRef mod, LLVMValueRef fn, const cj_type 
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
     LLVMValueRef call_args[CJ_MAX_ARGS + 1];
-    call_args[0] = LLVMBuildBitCast(b, LLVMGetParam(w, 0),
-                                    LLVMPointerType(cj_llvm_type(ctx, ret), 0), "ret");
-    for (int i = 0; i < nargs; i++) {
-        LLVMTypeRef at = cj_llvm_type(ctx, argtypes[i]);
+    LLVMTypeRef rt = cj_llvm_type(ctx, ret);
+    call_args[0] = ret->kind == CJ_EXT ? LLVMBuildAlloca(b, rt, "ext_ret")
+                                       : LLVMBuildBitCast(b, LLVMGetParam(w, 0),
+                                                          LLVMPointerType(rt, 0), "ret");
+    int ok = refuse_nested(ret) == 0;
+    for (int i = 0; ok && i < nargs; i++) {
         LLVMValueRef idx = LLVMConstInt(LLVMInt64TypeInContext(ctx), (unsigned long long)i, 0);
         LLVMValueRef slot = LLVMBuildGEP2(b, i8p, LLVMGetParam(w, 1), &idx, 1, "");
-        LLVMValueRef p = LLVMBuildLoad2(b, i8p, slot, "");
-        p = LLVMBuildBitCast(b, p, LLVMPointerType(at, 0), "");
-        call_args[i + 1] = LLVMBuildLoad2(b, at, p, "arg");
+        call_args[i + 1] = load_arg(mod, b, w, argtypes[i], LLVMBuildLoad2(b, i8p, slot, ""));
+        ok = call_args[i + 1] != NULL;
     }
-    LLVMValueRef status = LLVMBuildCall2(b, LLVMGetElementType(LLVMTypeOf(fn)), fn, call_args,
-                                         (unsigned)nargs + 1, "status");
-    LLVMBuildRet(b, status);
+    if (ok) {
+        LLVMValueRef status = LLVMBuildCall2(b, LLVMGetElementType(LLVMTypeOf(fn)), fn,
+                                             call_args, (unsigned)nargs + 1, "status");
+        if (ret->kind == CJ_EXT) {
+            LLVMValueRef zero = LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0);
+            LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(ctx, w, "failed");
+            LLVMBasicBlockRef good = LLVMAppendBasicBlockInContext(ctx, w, "done");
+            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, status, zero, ""), bad, good);
+            LLVMPositionBuilderAtEnd(b, bad);
+            LLVMBuildRet(b, status);
+            LLVMPositionBuilderAtEnd(b, good);
+            ok = box_result(mod, b, w, ret, call_args[0], LLVMGetParam(w, 0)) == 0;
+            status = zero;
+        }
+        if (ok) {
+            LLVMBuildRet(b, status);
+        }
+    }
     LLVMDisposeBuilder(b);
-    return w;
+    return ok ? w : NULL;
 }

@@ -16,6 +16,11 @@ size_t cj_abi_align(const cj_type *t) {
         return (size_t)t->bits / 16;
     case CJ_RECORD:
         return (size_t)t->alignment;
+    case CJ_EXT: /* a struct of its members (or a pointer), as LLVM lays it out */
+        if (t->n == 0) {
+            return 8;
+        }
+        /* fall through */
     case CJ_TUPLE: {
         size_t a = 1;
         for (int i = 0; i < t->n; i++) {
@@ -57,6 +62,11 @@ size_t cj_abi_size(const cj_type *t) {
         return (size_t)t->bits / 8;
     case CJ_COMPLEX:
         return (size_t)t->bits / 8;
+    case CJ_EXT:
+        if (t->n == 0) {
+            return 8;
+        }
+        /* fall through */
     case CJ_TUPLE:
         if (t->n == 0) {
             return 0;
@@ -79,12 +89,14 @@ size_t cj_abi_size(const cj_type *t) {
     }
 }
 
+/* Records as values, and extension values at the call boundary (their Python object), are
+ * pointers. */
 size_t cj_abi_value_size(const cj_type *t) {
-    return t->kind == CJ_RECORD ? sizeof(void *) : cj_abi_size(t);
+    return t->kind == CJ_RECORD || t->kind == CJ_EXT ? sizeof(void *) : cj_abi_size(t);
 }
 
 size_t cj_abi_value_align(const cj_type *t) {
-    return t->kind == CJ_RECORD ? sizeof(void *) : cj_abi_align(t);
+    return t->kind == CJ_RECORD || t->kind == CJ_EXT ? sizeof(void *) : cj_abi_align(t);
 }
 
 int cj_abi_ref_offsets(const cj_type *t, size_t base, int32_t *out, int *n, int max) {

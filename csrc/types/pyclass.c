@@ -65,6 +65,8 @@ static PyObject *core_fields(const cj_type *t) {
         return Py_BuildValue("(s(Nis))", "list", py_or_none(t->dtype), t->reflected, t->name);
     case CJ_RECORD:
         return Py_BuildValue("(s(Os))", "record", t->obj, t->name); /* dtype, numba's name */
+    case CJ_EXT: /* its object is the user's, set when made (extension_type.c) */
+        break;
     }
     PyErr_Format(PyExc_SystemError, "type %s has no Python class", t->name);
     return NULL;
@@ -131,14 +133,21 @@ PyObject *cj_type_to_py(const cj_type *t) {
 
 const cj_type *cj_type_from_py(PyObject *obj) {
     if (PyObject_TypeCheck(obj, cj_TypeType)) {
-        return ((cj_type_obj *)obj)->type;
+        const cj_type *t = ((cj_type_obj *)obj)->type;
+        if (t == NULL && (t = cj_type_extension_of(obj)) == NULL) { /* a user's, with a model */
+            PyErr_Clear(); /* no exception here: the checked variant reports the model's */
+        }
+        return t;
     }
     return NULL;
 }
 
+void cj_type_py_set_slot(PyObject *obj, const cj_type *t) { ((cj_type_obj *)obj)->type = t; }
+
 const cj_type *cj_type_from_py_checked(PyObject *obj, const char *what) {
-    const cj_type *t = cj_type_from_py(obj);
-    if (t != NULL) {
+    int user = PyObject_TypeCheck(obj, cj_TypeType) && ((cj_type_obj *)obj)->type == NULL;
+    const cj_type *t = user ? cj_type_extension_of(obj) : cj_type_from_py(obj);
+    if (t != NULL || PyErr_Occurred()) {
         return t;
     }
     if (PyObject_TypeCheck(obj, cj_TypeType)) {

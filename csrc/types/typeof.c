@@ -212,6 +212,10 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
     } else if (PyComplex_Check(value)) {
         return cj_t_complex128;
     }
+    const cj_type *ext = cj_typeof_extension(value); /* cujit.extending.typeof_impl */
+    if (ext != NULL || PyErr_Occurred()) {
+        return ext;
+    }
     const char *hint = PyList_Check(value) ? " (lists inside tuples or lists are not supported "
                                              "as arguments yet)"
                        : PySet_Check(value) ? " (sets are not supported as arguments yet)"

@@ -342,6 +342,11 @@ const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name) {
 }
 
 const cj_type *cj_type_list(const cj_type *item, int reflected) {
+    if (item != NULL && item->kind == CJ_EXT) {
+        PyErr_Format(cj_UnsupportedError, "lists of extension type %s are not supported yet",
+                     item->name);
+        return NULL;
+    }
     char name[2200]; /* an item's name is at most 2048: never cut, as it is the key */
     PyOS_snprintf(name, sizeof(name), reflected == CJ_LIST_TYPED ? "ListType[%s%s]"
                                                                 : "%slist(%s)<iv=None>",

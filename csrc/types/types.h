@@ -4,7 +4,7 @@
  * pytype.c (Signature objects, _core type constructors),
  * typeof.c (Python value -> type), unify.c (unification and promotion), convert.c (the
  * argument conversion rule of dispatch), layout.c (a type's C-side size), record.c (records
- * of NumPy structured dtypes). */
+ * of NumPy structured dtypes), extension_type.c (a user's type with a data model). */
 #ifndef CJ_TYPES_H
 #define CJ_TYPES_H
 
@@ -29,6 +29,10 @@ typedef enum cj_kind {
     CJ_RECORD,    /* a NumPy structured dtype: n fields, itemsize, aligned; obj = the dtype */
     CJ_LIST,      /* a list on the heap (abi/list.c): dtype = item type (NULL: not known yet,
                    * numba's list(undefined)), reflected (a Python list passed in) */
+    CJ_EXT,       /* a user's types.Type with a data model (extension_type.c): obj = the Type
+                   * object; n members items[] (StructModel: an LLVM struct; bits ==
+                   * CJ_EXT_PRIMITIVE: PrimitiveModel, its one member's value), or n = 0
+                   * (OpaqueModel: i8*); at the call boundary its Python object */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -175,7 +179,8 @@ const cj_type *cj_array_type_of_descr(PyObject *descr, int ndim, int c_contig, i
  * of its kind (Integer, Array, UniTuple, ...). NULL with an exception on failure. */
 PyObject *cj_type_to_py(const cj_type *t);
 /* The type inside a Type object, NULL (no exception) if `obj` is not one or is a type only
- * Python knows (Optional, CPointer, a user's subclass of cujit.types.Type). */
+ * Python knows (Optional, CPointer, a user's subclass of cujit.types.Type without a data
+ * model; one with a model gets its C type here, extension_type.c). */
 const cj_type *cj_type_from_py(PyObject *obj);
 /* As cj_type_from_py, but NULL with an exception naming `what`: UnsupportedError for a type
  * the compiler does not know, TypeError for a value that is no type. */
@@ -184,6 +189,22 @@ const cj_type *cj_type_from_py_checked(PyObject *obj, const char *what);
 PyTypeObject *cj_type_class_new(void);
 PyObject *cj_register_type_factory(PyObject *module, PyObject *fn);
 extern PyTypeObject *cj_TypeType;
+
+/* ---- extension_type.c: the low-level extension API's types (cujit.extending) ---- */
+#define CJ_EXT_PRIMITIVE 1 /* cj_type.bits of a CJ_EXT held as its one member */
+/* The C type of a user's Type object `obj` (borrowed) whose class has a registered data model,
+ * made once; NULL with no exception when it has none, with one when its model fails. */
+const cj_type *cj_type_extension_of(PyObject *obj);
+/* The type cujit.extending.typeof_impl gives `value`; NULL with no exception when none is
+ * registered for its class. */
+const cj_type *cj_typeof_extension(PyObject *value);
+/* What an extension type and another type unify to (the types' numba hooks unify,
+ * can_convert_to, can_convert_from), or NULL (no exception). */
+const cj_type *cj_unify_extension(const cj_type *a, const cj_type *b);
+/* Whether `t` holds an extension type inside a tuple or list (not at the boundary). */
+int cj_type_nests_extension(const cj_type *t);
+/* Sets the C slot of Type object `obj` (pyclass.c). */
+void cj_type_py_set_slot(PyObject *obj, const cj_type *t);
 
 /* ---- pytype.c: Signature objects and the _core type constructors (float64(float64)) ---- */
 /* A tuple of the Type objects of `items` (new reference). */

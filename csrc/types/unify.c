@@ -112,5 +112,8 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
         const cj_type *source = cj_unify(a->source, b->source);
         return source != NULL ? cj_type_bound(source, a->obj) : NULL;
     }
+    if (a->kind == CJ_EXT || b->kind == CJ_EXT) { /* the types' unify / can_convert_to */
+        return cj_unify_extension(a, b);
+    }
     return unify_ranges(a, b);
 }

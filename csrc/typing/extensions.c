@@ -1,7 +1,8 @@
 /* extensions.c: the one hook from typing into cujit.extending's registry (overload,
  * register_jitable, overload_method, overload_attribute).
  * requires: the callee / attribute being typed; produces: a CJ_CALL_DISPATCHER call record of
- * the implementation the registry chose, compiled like a call of any other jitted function
+ * the implementation the registry chose (a CJ_CALL_EXTENSION one for the low-level API's,
+ * extension_calls.c), compiled like a call of any other jitted function
  * (jitted_calls.c), or "not an extension" (2) so the core's own typing goes on.
  * The registry is Python (pkg/cujit/core/extending.py): it registers two dicts the core reads
  * (callees by identity, method/attribute names) and its resolver. With no extension
@@ -109,6 +110,11 @@ static PyObject *ask(cj_infer_ctx *c, cj_instr *in, const char *kind, PyObject *
  * variables pos[0..npos) and the instruction's keywords. */
 static int call_chosen(cj_infer_ctx *c, cj_instr *in, PyObject *chosen, const int *pos,
                        int npos, int nkw, const cj_type **out) {
+    if (PyTuple_Check(chosen) && PyTuple_GET_SIZE(chosen) == 5) { /* extension_calls.c */
+        return nkw > 0 ? cj_typing_error(c, in, "low-level extensions take no keyword "
+                                                "arguments")
+                       : cj_type_lowlevel_call(c, in, chosen, pos, npos, out);
+    }
     PyObject *disp, *label;
     if (!PyArg_ParseTuple(chosen, "OU", &disp, &label) || cj_ir_keep(c->ir, chosen) == NULL) {
         return cj_reraise_at(c, in, NULL);

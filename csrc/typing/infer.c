@@ -483,6 +483,9 @@ static int type_arg(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 static int type_global(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (!PyModule_Check(in->obj) && !PyType_Check(in->obj) && !PyCallable_Check(in->obj) &&
         !PyArray_DescrCheck(in->obj)) {
+        if ((*out = cj_typeof_extension(in->obj)) != NULL || PyErr_Occurred()) {
+            return *out ? 1 : cj_reraise_at(c, in, NULL); /* typeof_impl: lower_constant's */
+        }
         return cj_typing_error(c, in, "Untyped global name '%U': Cannot determine cujit "
                                       "type of %R", in->name ? in->name : Py_None,
                                (PyObject *)Py_TYPE(in->obj));

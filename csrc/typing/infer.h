@@ -25,6 +25,9 @@ typedef enum cj_call_kind {
                           * are its inputs, then `out` when given (array_expr.c) */
     CJ_CALL_LIST,        /* a list method (lists.c): builtin = cj_list_op; receiver as for
                           * CJ_CALL_METHOD */
+    CJ_CALL_EXTENSION,   /* a low-level extension (type_callable + lower_builtin, intrinsic,
+                          * an attribute's lower_getattr): callee is the registry's tuple
+                          * (kept by the IR), argtypes the types its lowering takes */
 } cj_call_kind;
 
 typedef enum cj_list_op {

@@ -38,6 +38,10 @@ int cj_type_jitted_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObjec
  * when `obj` has none; 0 while a wider type may still come); an attribute the core does not
  * know of type `t` (a method becomes a bound type; an attribute a call of its
  * implementation, CJ_F_ATTR_CALL); a call of such a method (2 when the name has none). */
+/* extension_calls.c: a call (or attribute) the low-level API types: `chosen` is the registry's
+ * ("lowlevel", return type, argument types or None, lowering function, label). */
+int cj_type_lowlevel_call(cj_infer_ctx *c, cj_instr *in, PyObject *chosen, const int *pos,
+                          int npos, const cj_type **out);
 int cj_type_extension_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 int cj_extension_no_match(cj_infer_ctx *c, cj_instr *in, PyObject *obj);
 int cj_type_extension_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t,

@@ -4,10 +4,10 @@ compiled code (CPU functions, CUDA kernels and device functions) new functions, 
 attributes written in Python; the typing functions get cujit.types objects
 (``isinstance(x, types.Float)``) and return an implementation, compiled for each call.
 
-The low-level API (``intrinsic``, ``typeof_impl``, ``type_callable``, ``register_model``,
-``models``, ``make_attribute_wrapper``, ``lower_builtin``, ``lower_getattr``, ``lower_setattr``,
-``lower_cast``, ``box``, ``unbox``, ``NativeValue``) exists by name and raises
-NotImplementedError when used: cujit has no data models or IR builder for Python yet.
+The low-level API (``typeof_impl``, ``type_callable``, ``register_model``, ``models``,
+``make_attribute_wrapper``, ``lower_builtin``, ``lower_getattr``, ``box``, ``unbox``,
+``NativeValue``, ``intrinsic``) is lowlevel.py; ``lower_setattr``
+and a few more raise NotImplementedError.
 """
 from types import MappingProxyType
 
@@ -20,8 +20,8 @@ __all__ = ["overload", "register_jitable", "overload_method", "overload_attribut
            "SentryLiteralArgs", "intrinsic", "typeof_impl", "type_callable", "register_model",
            "models", "make_attribute_wrapper", "lower_builtin", "lower_getattr",
            "lower_getattr_generic", "lower_setattr", "lower_setattr_generic", "lower_cast",
-           "box", "unbox", "reflect", "NativeValue", "infer", "infer_global", "infer_getattr",
-           "as_numba_type", "get_cython_function_address", "include_path"]
+           "box", "unbox", "reflect", "lower_constant", "NativeValue", "infer", "infer_global",
+           "infer_getattr", "as_numba_type", "get_cython_function_address", "include_path"]
 
 
 def _options(jit_options, inline, kwargs):
@@ -144,15 +144,30 @@ def sentry_literal_args(*args, **kwargs):
 SentryLiteralArgs = sentry_literal_args
 
 
-# ---- the low-level extension API: its names, and a clear error when used ----
+# ---- the low-level extension API (lowlevel.py) ----
 
-_LOW_LEVEL = "cujit.extending.%s: the low-level extension API is not in cujit yet (use " \
-             "overload, overload_method, overload_attribute or register_jitable)"
+from . import lowlevel as _lowlevel  # noqa: E402
+from .datamodel import models  # noqa: E402,F401
+
+typeof_impl = _lowlevel.typeof_impl
+type_callable = _lowlevel.type_callable
+register_model = _lowlevel.register_model
+make_attribute_wrapper = _lowlevel.make_attribute_wrapper
+lower_builtin = _lowlevel.lower_builtin
+lower_getattr = _lowlevel.lower_getattr
+lower_getattr_generic = _lowlevel.lower_getattr_generic
+box = _lowlevel.box
+unbox = _lowlevel.unbox
+NativeValue = _lowlevel.NativeValue
+lower_constant = _lowlevel.lower_constant
+lower_cast = _lowlevel.lower_cast
+intrinsic = _lowlevel.intrinsic
+infer_getattr = _lowlevel.infer_getattr
+infer = _lowlevel.infer
 
 
 class _LowLevel:
-    """A name of numba's low-level extension API: calling it, or anything of it (e.g.
-    ``typeof_impl.register``, ``models.StructModel``), raises NotImplementedError."""
+    """A name of numba's low-level API cujit does not have yet: raises NotImplementedError."""
 
     def __init__(self, name):
         self._name = name
@@ -160,34 +175,15 @@ class _LowLevel:
     def __call__(self, *args, **kwargs):
         raise NotImplementedError(_LOW_LEVEL % self._name)
 
-    def __getattr__(self, attr):
-        if attr.startswith("__"):
-            raise AttributeError(attr)
-        raise NotImplementedError(_LOW_LEVEL % ("%s.%s" % (self._name, attr)))
-
     def __repr__(self):
         return "<cujit.extending.%s: not in cujit yet>" % self._name
 
 
-intrinsic = _LowLevel("intrinsic")
-typeof_impl = _LowLevel("typeof_impl")
-type_callable = _LowLevel("type_callable")
-register_model = _LowLevel("register_model")
-models = _LowLevel("models")
-make_attribute_wrapper = _LowLevel("make_attribute_wrapper")
-lower_builtin = _LowLevel("lower_builtin")
-lower_getattr = _LowLevel("lower_getattr")
-lower_getattr_generic = _LowLevel("lower_getattr_generic")
+_LOW_LEVEL = "cujit.extending.%s: this part of the low-level extension API is not in cujit yet"
 lower_setattr = _LowLevel("lower_setattr")
 lower_setattr_generic = _LowLevel("lower_setattr_generic")
-lower_cast = _LowLevel("lower_cast")
-box = _LowLevel("box")
-unbox = _LowLevel("unbox")
 reflect = _LowLevel("reflect")
-NativeValue = _LowLevel("NativeValue")
-infer = _LowLevel("infer")
 infer_global = _LowLevel("infer_global")
-infer_getattr = _LowLevel("infer_getattr")
 as_numba_type = _LowLevel("as_numba_type")
 get_cython_function_address = _LowLevel("get_cython_function_address")
 include_path = _LowLevel("include_path")

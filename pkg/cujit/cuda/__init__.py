@@ -40,6 +40,7 @@ else:
     from .kernels.reduction import Reduce
     reduce = Reduce  # numba-cuda's decorator spelling: @cuda.reduce
     from . import cg
+    from . import cudadecl, cudaimpl  # the low-level extension API's registries
 
     _memory._configure_from_environment()
 

@@ -1,0 +1,2 @@
+"""cujit.core.typing (numba.core.typing): typing templates of the extension API."""
+from . import templates  # noqa: F401

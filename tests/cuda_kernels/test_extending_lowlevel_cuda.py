@@ -1,0 +1,86 @@
+"""The low-level extension API in CUDA code: numba's Interval (interval_extension.py) made
+inside a kernel and inside a device function, `width` typed and lowered by the CUDA
+registries (cujit.cuda.cudadecl.registry.register_attr, cujit.cuda.cudaimpl.lower_attr),
+an intrinsic; PTX through ptxas; an Interval argument refused as numba does; on the GPU,
+the kernel run and compared with Python."""
+import re
+
+import numpy as np
+import pytest
+
+from cujit import cuda, float64, types
+from cujit.errors import UnsupportedError
+from cujit.extending import intrinsic, overload_attribute
+from cujit.llvm import ir
+
+from interval_extension import Interval, IntervalType, interval_type
+
+
+@intrinsic
+def twice(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.fmul(args[0], ir.Constant(ir.DoubleType(), 2.0))
+    return types.float64(types.float64), codegen
+
+
+@overload_attribute(IntervalType, "mid")  # the high-level API on the new type, in CUDA code
+def interval_mid(iv):
+    return lambda iv: (iv.lo + iv.hi) / 2
+
+
+@cuda.jit(device=True)
+def dev_width(lo, hi):
+    return Interval(lo, hi).width
+
+
+@cuda.jit(device=True)
+def dev_mid(iv):  # an Interval argument of a device function
+    return iv.mid
+
+
+def interval_kernel(x1, x2, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        region = Interval(x1[i], x2[i])
+        out[i] = (region.width + twice(region.lo) + dev_width(region.hi, x2[i] + 1.0)
+                  + dev_mid(region))
+
+
+SIG = (float64[::1], float64[::1], float64[::1])
+
+
+def expected(x1, x2):
+    return np.array([Interval(a, b).width + 2 * a + Interval(b, b + 1.0).width + (a + b) / 2
+                     for a, b in zip(x1, x2)])
+
+
+def test_expectation_holds_on_the_cpu():
+    from cujit import njit
+    x1, x2 = np.array([0.0, 1.5]), np.array([1.0, 4.0])
+    mid = njit(lambda a, b: Interval(a, b).mid)
+    assert [mid(a, b) for a, b in zip(x1, x2)] == [(a + b) / 2 for a, b in zip(x1, x2)]
+    assert expected(x1, x2)[1] == 2.5 + 3.0 + 1.0 + 2.75
+
+
+def test_interval_kernel_assembles(assemble):
+    ptx, ret = cuda.compile_ptx(interval_kernel, SIG)
+    assert str(ret) == "none" and ".visible .entry" in ptx
+    assert re.search(r"sub\.(rn\.)?f64", ptx)  # the CUDA lowering's fsub of width
+    assemble(ptx)
+
+
+def test_interval_argument_to_a_kernel_is_refused():
+    def k(iv, out):
+        out[0] = iv.lo
+    with pytest.raises(UnsupportedError, match="extension types cannot be passed to CUDA "
+                                               "kernels"):
+        cuda.compile_ptx(k, (interval_type, float64[::1]))
+
+
+@pytest.mark.gpu
+def test_interval_kernel_on_the_gpu():
+    x1 = np.array([0.0, 1.5, -2.0, 4.0])
+    x2 = np.array([1.0, 4.0, 3.0, 4.5])
+    out = np.zeros_like(x1)
+    cuda.jit(interval_kernel)[1, 32](x1, x2, out)
+    np.testing.assert_allclose(out, expected(x1, x2), rtol=1e-15)
