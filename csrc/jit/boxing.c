@@ -291,6 +291,11 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
         return unbox_record(value, t, dst);
     case CJ_LIST: /* reflect.c: the caller drops it (cj_reflect_args) */
         return cj_unbox_list(value, t, dst);
+    case CJ_UNICODE: { /* read in place (abi/unicode.c); cj_reflect_args drops it */
+        cj_meminfo *mi = cj_str_from_pyobject(value);
+        memcpy(dst, &mi, sizeof(mi));
+        return mi != NULL ? 0 : -1;
+    }
     default:
         return 0; /* no data: None, omitted arguments */
     }
@@ -453,6 +458,11 @@ PyObject *cj_box(const void *src, const cj_type *t) {
         return box_record(src, t);
     case CJ_LIST:
         return box_list(src, t);
+    case CJ_UNICODE: {
+        cj_meminfo *mi;
+        memcpy(&mi, src, sizeof(mi));
+        return cj_str_to_pyobject(mi);
+    }
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;

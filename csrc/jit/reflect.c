@@ -87,6 +87,12 @@ int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
     PyObject *type, *exc, *tb; /* the function's exception, kept through the write-back */
     PyErr_Fetch(&type, &exc, &tb);
     for (int i = 0; i < n; i++) {
+        if (types[i]->kind == CJ_UNICODE && values[i] != NULL) { /* boxing.c's unboxed str */
+            cj_meminfo *mi;
+            memcpy(&mi, ptrs[i], sizeof(mi));
+            cj_nrt_decref(mi); /* NULL when its unboxing failed */
+            continue;
+        }
         if (types[i]->kind != CJ_LIST || types[i]->reflected == CJ_LIST_TYPED ||
             values[i] == NULL) {
             continue;

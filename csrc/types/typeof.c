@@ -166,7 +166,8 @@ static const cj_type *typeof_typed_list(PyObject *value) {
 }
 
 const cj_type *cj_typeof(PyObject *value) {
-    return PyList_CheckExact(value)                 ? typeof_list(value)
+    return PyUnicode_Check(value)                   ? cj_t_unicode /* not inside tuples yet */
+           : PyList_CheckExact(value)               ? typeof_list(value)
            : Py_TYPE(value) == cj_TypedListType     ? typeof_typed_list(value)
                                                     : typeof_nested(value, 0);
 }
@@ -217,7 +218,8 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
                        : PySet_Check(value) ? " (sets are not supported as arguments yet)"
                        : PyDict_Check(value) ? " (dicts are not supported as arguments yet)"
                        : PyUnicode_Check(value) || PyBytes_Check(value)
-                           ? " (strings are not supported as arguments yet)"
+                           ? " (strings inside tuples or lists are not supported as arguments "
+                             "yet)"
                            : "";
     PyErr_Format(PyExc_TypeError, "cujit cannot compile for an argument of type %.200s%s",
                  Py_TYPE(value)->tp_name, hint);

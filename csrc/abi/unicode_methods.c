@@ -1,0 +1,335 @@
+/* unicode_methods.c: the string methods that make new strings or lists of them (split, join,
+ * strip, lower, upper, replace), the character classes (isdigit ...), and str() of numbers
+ * (CPython's repr of floats: the shortest digits that read back). Over unicode.c's cj_str;
+ * called without the GIL: a NULL result is out of memory. Case mapping is Unicode's simple
+ * one (one code point for one, Py_UNICODE_TOUPPER), as the data CPython exports offers. */
+#include "abi/abi.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A new string of the code points buf[0..n) (4 bytes each), in its smallest kind. */
+static cj_meminfo *from_ucs4(const uint32_t *buf, int64_t n) {
+    return cj_str_from_data(buf, n, 4);
+}
+
+static int is_space(uint32_t c) { return Py_UNICODE_ISSPACE(c); }
+
+/* ---- split and join ---- */
+
+static cj_meminfo *new_str_list(void) {
+    int32_t off = 0;
+    return cj_list_new((int64_t)sizeof(void *), 1, &off, 0);
+}
+
+/* Appends a[start:stop] to the list: 0, or -1 out of memory. */
+static int append_part(cj_meminfo *list, const cj_meminfo *am, int64_t start, int64_t stop) {
+    cj_meminfo *part = cj_str_slice(am, start, 1, stop - start);
+    char *items = part != NULL ? cj_list_reserve(list, 1) : NULL;
+    if (items == NULL) {
+        cj_nrt_decref(part);
+        return -1;
+    }
+    cj_list *l = list->data;
+    memcpy(items + l->len * (int64_t)sizeof(void *), &part, sizeof(void *));
+    l->len++;
+    return 0;
+}
+
+/* s.split() (sep NULL: runs of whitespace) or s.split(sep), at most maxsplit (< 0: all);
+ * sep must not be empty (the caller raises). A list of strings, or NULL. */
+cj_meminfo *cj_str_split(const cj_meminfo *am, const cj_meminfo *sepm, int64_t maxsplit) {
+    const cj_str *a = am->data;
+    cj_meminfo *list = new_str_list();
+    int64_t i = 0, n = a->length, splits = 0;
+    if (list == NULL) {
+        return NULL;
+    }
+    if (sepm != NULL) {
+        const cj_str *sep = sepm->data;
+        for (int64_t j; (maxsplit < 0 || splits < maxsplit) &&
+                        (j = cj_str_find(am, sepm, i, n, 0)) >= 0; splits++) {
+            if (append_part(list, am, i, j) < 0) {
+                goto fail;
+            }
+            i = j + sep->length;
+        }
+        if (append_part(list, am, i, n) < 0) {
+            goto fail;
+        }
+        return list;
+    }
+    while (i < n) {
+        while (i < n && is_space(cj_str_char(a, i))) {
+            i++;
+        }
+        if (i == n) {
+            break;
+        }
+        int64_t j = i;
+        if (maxsplit >= 0 && splits >= maxsplit) {
+            j = n;
+            while (j > i && is_space(cj_str_char(a, j - 1))) {
+                j--;
+            }
+        } else {
+            while (j < n && !is_space(cj_str_char(a, j))) {
+                j++;
+            }
+        }
+        if (append_part(list, am, i, j) < 0) {
+            goto fail;
+        }
+        splits++;
+        i = j;
+    }
+    return list;
+fail:
+    cj_nrt_decref(list);
+    return NULL;
+}
+
+/* sep.join(list of strings). */
+cj_meminfo *cj_str_join(const cj_meminfo *sepm, const cj_meminfo *listm) {
+    const cj_str *sep = sepm->data;
+    const cj_list *l = listm->data;
+    int64_t total = 0;
+    int kind = sep->kind, ascii = sep->is_ascii;
+    for (int64_t i = 0; i < l->len; i++) {
+        cj_meminfo *item;
+        memcpy(&item, l->items + i * l->item_size, sizeof(item));
+        const cj_str *s = item->data;
+        total += s->length + (i > 0 ? sep->length : 0);
+        kind = s->kind > kind ? s->kind : kind;
+        ascii = ascii && s->is_ascii;
+    }
+    if (l->len <= 1) {
+        kind = 1;
+        ascii = 1;
+        for (int64_t i = 0; i < l->len; i++) {
+            cj_meminfo *item;
+            memcpy(&item, l->items, sizeof(item));
+            kind = ((const cj_str *)item->data)->kind;
+            ascii = ((const cj_str *)item->data)->is_ascii;
+        }
+    }
+    cj_meminfo *mi = cj_str_alloc(total, kind, ascii);
+    if (mi == NULL) {
+        return NULL;
+    }
+    cj_str *out = mi->data;
+    for (int64_t i = 0, at = 0; i < l->len; i++) {
+        cj_meminfo *item;
+        memcpy(&item, l->items + i * l->item_size, sizeof(item));
+        const cj_str *s = item->data;
+        for (int64_t k = 0; i > 0 && k < sep->length; k++) {
+            cj_str_put(out, at++, cj_str_char(sep, k));
+        }
+        for (int64_t k = 0; k < s->length; k++) {
+            cj_str_put(out, at++, cj_str_char(s, k));
+        }
+    }
+    return mi;
+}
+
+/* ---- strip, case, replace ---- */
+
+static int in_chars(const cj_str *chars, uint32_t c) {
+    if (chars == NULL) {
+        return is_space(c);
+    }
+    for (int64_t k = 0; k < chars->length; k++) {
+        if (cj_str_char(chars, k) == c) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* which: 1 left, 2 right, 3 both; chars NULL: whitespace. */
+cj_meminfo *cj_str_strip(const cj_meminfo *am, const cj_meminfo *charsm, int32_t which) {
+    const cj_str *a = am->data, *chars = charsm != NULL ? charsm->data : NULL;
+    int64_t i = 0, j = a->length;
+    while ((which & 1) && i < j && in_chars(chars, cj_str_char(a, i))) {
+        i++;
+    }
+    while ((which & 2) && j > i && in_chars(chars, cj_str_char(a, j - 1))) {
+        j--;
+    }
+    return cj_str_slice(am, i, 1, j - i);
+}
+
+cj_meminfo *cj_str_case(const cj_meminfo *am, int32_t upper) {
+    const cj_str *a = am->data;
+    uint32_t *buf = malloc((size_t)(a->length > 0 ? a->length : 1) * 4);
+    if (buf == NULL) {
+        return NULL;
+    }
+    for (int64_t i = 0; i < a->length; i++) {
+        uint32_t c = cj_str_char(a, i);
+        buf[i] = upper ? (uint32_t)Py_UNICODE_TOUPPER(c) : (uint32_t)Py_UNICODE_TOLOWER(c);
+    }
+    cj_meminfo *mi = from_ucs4(buf, a->length);
+    free(buf);
+    return mi;
+}
+
+/* s.replace(old, new, count) (count < 0: all). */
+cj_meminfo *cj_str_replace(const cj_meminfo *am, const cj_meminfo *oldm,
+                           const cj_meminfo *newm, int64_t count) {
+    const cj_str *a = am->data, *old = oldm->data;
+    cj_meminfo *out = cj_str_slice(am, 0, 1, 0);
+    int64_t i = 0, done = 0;
+    while (out != NULL && (count < 0 || done < count) && i <= a->length) {
+        int64_t j = old->length == 0 ? i : cj_str_find(am, oldm, i, a->length, 0);
+        if (j < 0) {
+            break;
+        }
+        cj_meminfo *head = cj_str_slice(am, i, 1, j - i);
+        cj_meminfo *t1 = head ? cj_str_concat(out, head) : NULL;
+        cj_meminfo *t2 = t1 ? cj_str_concat(t1, newm) : NULL;
+        cj_nrt_decref(head);
+        cj_nrt_decref(t1);
+        cj_nrt_decref(out);
+        out = t2;
+        done++;
+        if (old->length == 0) { /* '' matches between every two characters */
+            if (j < a->length && out != NULL) {
+                cj_meminfo *c = cj_str_slice(am, j, 1, 1);
+                cj_meminfo *t3 = c ? cj_str_concat(out, c) : NULL;
+                cj_nrt_decref(c);
+                cj_nrt_decref(out);
+                out = t3;
+            }
+            i = j + 1;
+        } else {
+            i = j + old->length;
+        }
+    }
+    if (out != NULL && i <= a->length) {
+        cj_meminfo *tail = cj_str_slice(am, i, 1, a->length - i);
+        cj_meminfo *t = tail ? cj_str_concat(out, tail) : NULL;
+        cj_nrt_decref(tail);
+        cj_nrt_decref(out);
+        out = t;
+    }
+    return out;
+}
+
+/* ---- character classes: CJ_STR_IS* ---- */
+
+static int char_is(int what, uint32_t c) {
+    switch (what) {
+    case CJ_STR_ISDIGIT:
+        return Py_UNICODE_ISDIGIT(c);
+    case CJ_STR_ISALPHA:
+        return Py_UNICODE_ISALPHA(c);
+    default:
+        return Py_UNICODE_ISSPACE(c);
+    }
+}
+
+int32_t cj_str_is(const cj_meminfo *am, int32_t what) {
+    const cj_str *a = am->data;
+    if (a->length == 0) {
+        return 0;
+    }
+    if (what == CJ_STR_ISUPPER || what == CJ_STR_ISLOWER) { /* CPython: one cased, none other */
+        int cased = 0;
+        for (int64_t i = 0; i < a->length; i++) {
+            uint32_t c = cj_str_char(a, i);
+            int wrong = what == CJ_STR_ISUPPER ? Py_UNICODE_ISLOWER(c) : Py_UNICODE_ISUPPER(c);
+            if (wrong || Py_UNICODE_ISTITLE(c)) {
+                return 0;
+            }
+            cased |= what == CJ_STR_ISUPPER ? Py_UNICODE_ISUPPER(c) : Py_UNICODE_ISLOWER(c);
+        }
+        return cased;
+    }
+    for (int64_t i = 0; i < a->length; i++) {
+        if (!char_is(what, cj_str_char(a, i))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- numbers ---- */
+
+static cj_meminfo *from_ascii(const char *text) {
+    return cj_str_from_data(text, (int64_t)strlen(text), 1);
+}
+
+cj_meminfo *cj_str_from_int(int64_t v, int32_t is_unsigned) {
+    char buf[32];
+    if (is_unsigned) {
+        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+    } else {
+        snprintf(buf, sizeof(buf), "%lld", (long long)v);
+    }
+    return from_ascii(buf);
+}
+
+/* The shortest %.*e digits of v that read back as v: CPython's repr (float_repr_style
+ * 'short'), laid out as repr lays them: positional for exponents -4 <= e < 16. */
+cj_meminfo *cj_str_from_double(double v) {
+    if (isnan(v)) {
+        return from_ascii("nan");
+    }
+    if (isinf(v)) {
+        return from_ascii(v > 0 ? "inf" : "-inf");
+    }
+    char e_text[40], digits[24], out[64];
+    int p = 1;
+    for (; p < 17; p++) {
+        snprintf(e_text, sizeof(e_text), "%.*e", p - 1, v);
+        if (strtod(e_text, NULL) == v) {
+            break;
+        }
+    }
+    snprintf(e_text, sizeof(e_text), "%.*e", p - 1, v);
+    const char *m = e_text + (e_text[0] == '-');
+    int nd = 0;
+    for (const char *q = m; *q != 'e'; q++) {
+        if (*q != '.') {
+            digits[nd++] = *q;
+        }
+    }
+    while (nd > 1 && digits[nd - 1] == '0') {
+        nd--;
+    }
+    digits[nd] = 0;
+    int exp = atoi(strchr(e_text, 'e') + 1), at = 0;
+    if (v < 0 || (v == 0 && signbit(v))) {
+        out[at++] = '-';
+    }
+    if (exp >= 16 || exp < -4) {
+        at += snprintf(out + at, 8, "%c", digits[0]);
+        if (nd > 1) {
+            at += snprintf(out + at, sizeof(out) - (size_t)at, ".%s", digits + 1);
+        }
+        snprintf(out + at, sizeof(out) - (size_t)at, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
+    } else if (exp < 0) {
+        out[at++] = '0';
+        out[at++] = '.';
+        for (int k = 0; k < -exp - 1; k++) {
+            out[at++] = '0';
+        }
+        snprintf(out + at, sizeof(out) - (size_t)at, "%s", digits);
+    } else {
+        for (int k = 0; k <= exp || k < nd; k++) {
+            if (k == exp + 1) {
+                out[at++] = '.';
+            }
+            out[at++] = k < nd ? digits[k] : '0';
+        }
+        if (nd <= exp + 1) {
+            out[at++] = '.';
+            out[at++] = '0';
+        }
+        out[at] = 0;
+    }
+    return from_ascii(out);
+}
