@@ -137,6 +137,9 @@ typedef struct cj_meminfo {
  * its bytes are 0. */
 cj_meminfo *cj_nrt_allocate(int64_t nbytes);
 cj_meminfo *cj_nrt_allocate_zeroed(int64_t nbytes);
+/* The same with the data right after the header, 16-byte aligned (not zeroed): small objects
+ * (strings) in one small block. */
+cj_meminfo *cj_nrt_allocate_packed(int64_t nbytes);
 void cj_nrt_incref(cj_meminfo *mi); /* NULL: nothing */
 void cj_nrt_decref(cj_meminfo *mi); /* NULL: nothing; the last reference frees it */
 void cj_nrt_free(cj_meminfo *mi);   /* for compiled code, when its count reached zero */

@@ -42,7 +42,7 @@ cj_meminfo *cj_str_alloc(int64_t length, int kind, int is_ascii) {
     if (length < 0 || length > (INT64_MAX / 8) - 64) {
         return NULL;
     }
-    cj_meminfo *mi = cj_nrt_allocate((int64_t)sizeof(cj_str) + (length + 1) * kind);
+    cj_meminfo *mi = cj_nrt_allocate_packed((int64_t)sizeof(cj_str) + (length + 1) * kind);
     if (mi == NULL) {
         return NULL;
     }
@@ -60,7 +60,10 @@ cj_meminfo *cj_str_alloc(int64_t length, int kind, int is_ascii) {
 /* The largest code point of s[start : start + n * step : step]. */
 static uint32_t max_char(const cj_str *s, int64_t start, int64_t step, int64_t n) {
     uint32_t m = 0;
-    if (s->is_ascii || s->kind == 1) {
+    if (s->is_ascii) {
+        return n > 0 ? 127 : 0; /* every part of an ASCII string is ASCII */
+    }
+    if (s->kind == 1) {
         for (int64_t k = 0; k < n && m < 128; k++) {
             uint32_t c = cj_str_char(s, start + k * step);
             m = c > m ? c : m;
@@ -109,7 +112,7 @@ cj_meminfo *cj_str_from_pyobject(PyObject *obj) {
         }
         return NULL;
     }
-    cj_meminfo *mi = cj_nrt_allocate((int64_t)sizeof(cj_str));
+    cj_meminfo *mi = cj_nrt_allocate_packed((int64_t)sizeof(cj_str));
     if (mi == NULL) {
         PyErr_NoMemory();
         return NULL;
