@@ -84,6 +84,30 @@ def literals(flag):
 
 
 @njit
+def join2(a, b):
+    return a + "|" + b
+
+
+@njit
+def flow(s):
+    words = s.split(" ")
+    first = ""
+    for c in s:  # leaving the loop early: the iterator's last character is still freed
+        if c in ("é", "中") or c in words:
+            first = c
+            break
+    spread = ""
+    for i, c in enumerate(s):
+        spread += c * (i % 3)
+    pairs = 0
+    for a in s:
+        for b in s:
+            pairs += a == b
+    return (first, spread, pairs, join2(s, "z"), join2("q", s), s in words, s not in ("a", "b"),
+            words[0] + words[-1], s.replace("a", "", 2))
+
+
+@njit
 def fstring(name, n):
     return f"hello {name}, {n} items, {n * 0.5} half"
 
@@ -101,6 +125,11 @@ def test_pairs():
 @pytest.mark.parametrize("s", STRINGS)
 def test_methods(s):
     _same(methods.py_func(s), methods(s))
+
+
+@pytest.mark.parametrize("s", STRINGS)
+def test_control_flow_calls_and_sequences(s):
+    _same(flow.py_func(s), flow(s))
 
 
 @pytest.mark.parametrize("s", STRINGS)

@@ -211,6 +211,7 @@ int64_t cj_str_ord(const cj_meminfo *a); /* -1 unless its length is 1 */
 int32_t cj_str_equal(const cj_meminfo *a, const cj_meminfo *b);
 int64_t cj_str_hash(const cj_meminfo *a);
 int32_t cj_str_compare(const cj_meminfo *a, const cj_meminfo *b); /* code-point order */
+int32_t cj_str_in_list(const cj_meminfo *list, const cj_meminfo *s); /* s in a list of str */
 int64_t cj_str_find(const cj_meminfo *a, const cj_meminfo *sub, int64_t start, int64_t end,
                     int32_t reverse);
 int64_t cj_str_count(const cj_meminfo *a, const cj_meminfo *sub);

@@ -325,3 +325,15 @@ int32_t cj_str_startswith(const cj_meminfo *am, const cj_meminfo *pm, int32_t at
     }
     return match_at(a, at_end ? a->length - p->length : 0, p);
 }
+
+int32_t cj_str_in_list(const cj_meminfo *listm, const cj_meminfo *s) {
+    const cj_list *l = listm->data;
+    for (int64_t i = 0; i < l->len; i++) {
+        const cj_meminfo *item;
+        memcpy(&item, l->items + i * l->item_size, sizeof(item));
+        if (cj_str_equal(item, s)) {
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -176,46 +176,42 @@ cj_meminfo *cj_str_case(const cj_meminfo *am, int32_t upper) {
     return mi;
 }
 
-/* s.replace(old, new, count) (count < 0: all). */
+/* Copies a[from:to] into buf at *at. */
+static void put_range(uint32_t *buf, int64_t *at, const cj_str *a, int64_t from, int64_t to) {
+    for (int64_t k = from; k < to; k++) {
+        buf[(*at)++] = cj_str_char(a, k);
+    }
+}
+
+/* s.replace(old, new, count) (count < 0: all; '' matches before every character and at the
+ * end, as CPython's): one pass to count, one to copy into code points, then the smallest kind. */
 cj_meminfo *cj_str_replace(const cj_meminfo *am, const cj_meminfo *oldm,
                            const cj_meminfo *newm, int64_t count) {
-    const cj_str *a = am->data, *old = oldm->data;
-    cj_meminfo *out = cj_str_slice(am, 0, 1, 0);
-    int64_t i = 0, done = 0;
-    while (out != NULL && (count < 0 || done < count) && i <= a->length) {
+    const cj_str *a = am->data, *old = oldm->data, *rep = newm->data;
+    int64_t n = old->length == 0 ? a->length + 1 : cj_str_count(am, oldm);
+    n = count >= 0 && count < n ? count : n;
+    int64_t grow = rep->length - old->length;
+    if (n > 0 && grow > 0 && n > (INT64_MAX / 16 - a->length) / grow) {
+        return NULL;
+    }
+    int64_t total = a->length + n * grow, at = 0, i = 0;
+    uint32_t *buf = malloc((size_t)(total > 0 ? total : 1) * 4);
+    if (buf == NULL) {
+        return NULL;
+    }
+    for (int64_t done = 0; done < n; done++) {
         int64_t j = old->length == 0 ? i : cj_str_find(am, oldm, i, a->length, 0);
-        if (j < 0) {
-            break;
-        }
-        cj_meminfo *head = cj_str_slice(am, i, 1, j - i);
-        cj_meminfo *t1 = head ? cj_str_concat(out, head) : NULL;
-        cj_meminfo *t2 = t1 ? cj_str_concat(t1, newm) : NULL;
-        cj_nrt_decref(head);
-        cj_nrt_decref(t1);
-        cj_nrt_decref(out);
-        out = t2;
-        done++;
-        if (old->length == 0) { /* '' matches between every two characters */
-            if (j < a->length && out != NULL) {
-                cj_meminfo *c = cj_str_slice(am, j, 1, 1);
-                cj_meminfo *t3 = c ? cj_str_concat(out, c) : NULL;
-                cj_nrt_decref(c);
-                cj_nrt_decref(out);
-                out = t3;
-            }
-            i = j + 1;
-        } else {
-            i = j + old->length;
+        put_range(buf, &at, a, i, j);
+        put_range(buf, &at, rep, 0, rep->length);
+        i = j + old->length;
+        if (old->length == 0 && i < a->length) {
+            buf[at++] = cj_str_char(a, i++);
         }
     }
-    if (out != NULL && i <= a->length) {
-        cj_meminfo *tail = cj_str_slice(am, i, 1, a->length - i);
-        cj_meminfo *t = tail ? cj_str_concat(out, tail) : NULL;
-        cj_nrt_decref(tail);
-        cj_nrt_decref(out);
-        out = t;
-    }
-    return out;
+    put_range(buf, &at, a, i, a->length);
+    cj_meminfo *mi = from_ucs4(buf, at);
+    free(buf);
+    return mi;
 }
 
 /* ---- character classes: CJ_STR_IS* ---- */

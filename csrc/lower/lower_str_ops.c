@@ -101,6 +101,27 @@ static LLVMValueRef method(cj_lower *L, const cj_call *call, int *fresh) {
     }
 }
 
+/* s in seq: a list of strings (abi/unicode.c), or a tuple of them, item by item. */
+static LLVMValueRef in_sequence(cj_lower *L, cj_instr *in, const cj_call *call) {
+    const cj_type *t = CJ_VAR(L->ir, call->args[0])->type;
+    LLVMValueRef seq = cj_load_var(L, call->args[0]), s = arg_str(L, call, 1), found;
+    if (t->kind == CJ_LIST) {
+        LLVMValueRef args[2] = {seq, s};
+        found = truth32(L, cj_str_call(L, "cj_str_in_list", i32_t(L), args, 2));
+    } else {
+        found = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
+        for (int i = 0; i < t->n; i++) {
+            LLVMValueRef item = cj_cast(L, LLVMBuildExtractValue(L->b, seq, (unsigned)i, ""),
+                                        t->items[i], cj_t_unicode);
+            LLVMValueRef args[2] = {item, s};
+            found = LLVMBuildOr(L->b, found,
+                                truth32(L, cj_str_call(L, "cj_str_equal", i32_t(L), args, 2)),
+                                "");
+        }
+    }
+    return in->sub == CJ_NOTIN ? LLVMBuildNot(L->b, found, "") : found;
+}
+
 /* The operators and builtins (not methods); *fresh as for method(). */
 static LLVMValueRef operation(cj_lower *L, cj_instr *in, const cj_call *call, int *fresh) {
     int op = call->builtin;
@@ -138,6 +159,8 @@ static LLVMValueRef operation(cj_lower *L, cj_instr *in, const cj_call *call, in
     }
     case CJ_STR_LEN:
         return cj_str_len(L, arg_str(L, call, 0));
+    case CJ_STR_IN_SEQ:
+        return in_sequence(L, in, call);
     case CJ_STR_BOOL:
         return cj_truth(L, arg_str(L, call, 0), cj_t_unicode);
     case CJ_STR_ORD:

@@ -91,6 +91,7 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_str_chr", (void (*)(void))cj_str_chr},
         {"cj_str_ord", (void (*)(void))cj_str_ord},
         {"cj_str_equal", (void (*)(void))cj_str_equal},
+        {"cj_str_in_list", (void (*)(void))cj_str_in_list},
         {"cj_str_hash", (void (*)(void))cj_str_hash},
         {"cj_str_compare", (void (*)(void))cj_str_compare},
         {"cj_str_find", (void (*)(void))cj_str_find},

@@ -89,8 +89,25 @@ static int type_binop(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_
     return 2; /* infer.c's numba "No implementation of function" error */
 }
 
+/* A tuple of strings, or a list of them. */
+static int is_str_sequence(const cj_type *t) {
+    if (t->kind == CJ_LIST) {
+        return t->dtype == cj_t_unicode;
+    }
+    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+        if (!cj_type_is_str(t->items[i])) {
+            return 0;
+        }
+    }
+    return t->kind == CJ_TUPLE;
+}
+
 static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_type *b,
                         const cj_type **out) {
+    if ((in->sub == CJ_IN || in->sub == CJ_NOTIN) && cj_type_is_str(a) && is_str_sequence(b)) {
+        int vars[2] = {in->args[1], in->args[0]}; /* s in ('a', 'b'), s in list_of_str */
+        return resolve(c, in, CJ_STR_IN_SEQ, vars, 2, cj_t_bool, out);
+    }
     if (!cj_type_is_str(a) || !cj_type_is_str(b) || in->sub == CJ_IS || in->sub == CJ_ISNOT) {
         return 2;
     }
