@@ -112,7 +112,10 @@ LLVMValueRef cj_str_len(cj_lower *L, LLVMValueRef s);
 LLVMValueRef cj_str_call(cj_lower *L, const char *name, LLVMTypeRef ret, LLVMValueRef *args,
                          unsigned n);
 LLVMValueRef cj_str_call_new(cj_lower *L, const char *name, LLVMValueRef *args, unsigned n);
+/* a <op> b (CJ_EQ ... CJ_GE) as an i1, and hash(s) as an i64: the one equality, order and
+ * hash of strings (abi/unicode.c's), for a dict's keys too. */
 LLVMValueRef cj_str_compare_lower(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef cj_str_hash_value(cj_lower *L, LLVMValueRef s);
 LLVMValueRef cj_str_getitem_lower(cj_lower *L, cj_instr *in, LLVMValueRef s); /* new */
 LLVMValueRef cj_str_from_lower(cj_lower *L, int var, int *fresh); /* str(x) */
 LLVMValueRef cj_str_ord_chr(cj_lower *L, int op, int var); /* CJ_STR_ORD / CJ_STR_CHR */

@@ -95,6 +95,10 @@ static LLVMValueRef nonzero(cj_lower *L, LLVMValueRef v) {
     return LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
 }
 
+LLVMValueRef cj_str_hash_value(cj_lower *L, LLVMValueRef s) {
+    return cj_str_call(L, "cj_str_hash", i64_t(L), &s, 1);
+}
+
 /* s == t ... s >= t, by the one equality and order of abi/unicode.c. */
 LLVMValueRef cj_str_compare_lower(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b) {
     if (op == CJ_EQ || op == CJ_NE) {

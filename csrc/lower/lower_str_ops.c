@@ -166,8 +166,7 @@ static LLVMValueRef operation(cj_lower *L, cj_instr *in, const cj_call *call, in
     case CJ_STR_ORD:
         return cj_str_ord_chr(L, op, call->args[0]);
     case CJ_STR_HASH:
-        args[0] = arg_str(L, call, 0);
-        return cj_str_call(L, "cj_str_hash", LLVMInt64TypeInContext(L->ctx), args, 1);
+        return cj_str_hash_value(L, arg_str(L, call, 0));
     case CJ_STR_GETITER:
         return cj_lower_getiter(L, arg_str(L, call, 0), cj_t_unicode, in->rtype);
     default:
