@@ -73,7 +73,10 @@ static LLVMValueRef int_operand(cj_lower *L, int var, long long absent) {
 /* abi/unicode.c's `name`(args) returning `ret` (params: i8* for strings, else their types). */
 LLVMValueRef cj_str_call(cj_lower *L, const char *name, LLVMTypeRef ret, LLVMValueRef *args,
                             unsigned n) {
-    LLVMTypeRef params[4];
+    LLVMTypeRef params[8];
+    if (n > 8) {
+        CJ_UNREACHABLE("a string run-time function takes at most 8 arguments");
+    }
     for (unsigned i = 0; i < n; i++) {
         params[i] = LLVMTypeOf(args[i]);
     }
