@@ -196,3 +196,24 @@ def test_strings_refused_in_cuda_code():
 
     with pytest.raises(UnsupportedError, match="strings are not supported in CUDA code"):
         cuda.compile_ptx(k, (types.unicode_type,), device=True)
+
+
+def test_cached_code_keeps_its_literals(tmp_path):
+    """A literal is a global in the compiled object: a cached function loaded in a new process
+    reads it where the loader put it, and hashes with that process's key."""
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "strmod.py").write_text(
+        "from cujit import njit\n"
+        "@njit(cache=True)\n"
+        "def f(s):\n"
+        "    t = 'é-' + s\n"
+        "    return t, t.split('-')[1], hash(t) == hash('é-' + s)\n")
+    pkg = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pkg")
+    code = (f"import sys; sys.path[:0] = [{pkg!r}, {str(tmp_path)!r}]\n"
+            "import strmod\nprint(repr(strmod.f('ab')), strmod.f._cache.hits)")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.split("\n")[0] for _ in range(2)]
+    assert runs[0] == "('é-ab', 'ab', True) 0"
+    assert runs[1] == "('é-ab', 'ab', True) 1"
