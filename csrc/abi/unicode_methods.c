@@ -61,8 +61,11 @@ cj_meminfo *cj_str_split(const cj_meminfo *am, const cj_meminfo *sepm, int64_t m
         }
         return list;
     }
+    /* runs of whitespace; one-byte strings read their bytes directly (the common case) */
+    const uint8_t *bytes = a->kind == 1 ? a->data : NULL;
+#define SPACE_AT(k) (bytes ? Py_UNICODE_ISSPACE(bytes[k]) : is_space(cj_str_char(a, k)))
     while (i < n) {
-        while (i < n && is_space(cj_str_char(a, i))) {
+        while (i < n && SPACE_AT(i)) {
             i++;
         }
         if (i == n) {
@@ -71,11 +74,11 @@ cj_meminfo *cj_str_split(const cj_meminfo *am, const cj_meminfo *sepm, int64_t m
         int64_t j = i;
         if (maxsplit >= 0 && splits >= maxsplit) {
             j = n;
-            while (j > i && is_space(cj_str_char(a, j - 1))) {
+            while (j > i && SPACE_AT(j - 1)) {
                 j--;
             }
         } else {
-            while (j < n && !is_space(cj_str_char(a, j))) {
+            while (j < n && !SPACE_AT(j)) {
                 j++;
             }
         }
@@ -85,6 +88,7 @@ cj_meminfo *cj_str_split(const cj_meminfo *am, const cj_meminfo *sepm, int64_t m
         splits++;
         i = j;
     }
+#undef SPACE_AT
     return list;
 fail:
     cj_nrt_decref(list);
