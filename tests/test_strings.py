@@ -108,6 +108,19 @@ def flow(s):
 
 
 @njit
+def iterables(s):
+    zipped = ""
+    for a, b in zip(s, s[::-1]):
+        zipped += a + b
+    return list(s), zipped, [c.upper() for c in s]
+
+
+@njit(types.unicode_type(types.unicode_type, types.int64))
+def declared(s, n):
+    return s * n
+
+
+@njit
 def fstring(name, n):
     return f"hello {name}, {n} items, {n * 0.5} half"
 
@@ -130,6 +143,12 @@ def test_methods(s):
 @pytest.mark.parametrize("s", STRINGS)
 def test_control_flow_calls_and_sequences(s):
     _same(flow.py_func(s), flow(s))
+
+
+@pytest.mark.parametrize("s", STRINGS[:12])
+def test_list_zip_comprehension_and_signatures(s):
+    _same(iterables.py_func(s), iterables(s))
+    _same(s * 2, declared(s, 2))
 
 
 @pytest.mark.parametrize("s", STRINGS)
