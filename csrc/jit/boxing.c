@@ -5,7 +5,9 @@
  * compiled code allocated boxes as a NumPy array over its memory, whose base holds a
  * reference to the allocation (boxing borrows: the caller's references stay its own);
  * tuples item by item; records (np.void) by reference, and back as a copy; a list compiled
- * code made boxes as a new Python list. */
+ * code made boxes as a new Python list; a str unboxes as a string over its own data (abi/
+ * unicode.c; reflect.c's cj_reflect_args drops it after the call) and a string boxes as a
+ * str (the very one it was read from, else a new one of its code points). */
 #include "jit/jit.h"
 
 #include <string.h>
