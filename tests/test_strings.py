@@ -115,6 +115,13 @@ def iterables(s):
     return list(s), zipped, [c.upper() for c in s]
 
 
+@njit
+def sorts(joined):
+    w = joined.split("|")  # lists of str are made inside: a Python list of str is not taken yet
+    w.sort()
+    return w, sorted(w, reverse=True), sorted(joined)
+
+
 @njit(types.unicode_type(types.unicode_type, types.int64))
 def declared(s, n):
     return s * n
@@ -149,6 +156,12 @@ def test_control_flow_calls_and_sequences(s):
 def test_list_zip_comprehension_and_signatures(s):
     _same(iterables.py_func(s), iterables(s))
     _same(s * 2, declared(s, 2))
+
+
+def test_sorting_lists_of_strings():
+    for k in range(0, 40, 7):
+        joined = "|".join(STRINGS[k:k + 9])
+        _same(sorts.py_func(joined), sorts(joined))
 
 
 @pytest.mark.parametrize("s", STRINGS)

@@ -240,7 +240,8 @@ int cj_blas_dot(int kind, int conj, int64_t n, const char *x, int64_t xs, const 
 /* ---- sort.c: np.sort / np.argsort of one contiguous row (NaN last) ---- */
 enum {
     CJ_SORT_INT8, CJ_SORT_UINT8, CJ_SORT_INT16, CJ_SORT_UINT16, CJ_SORT_INT32, CJ_SORT_UINT32,
-    CJ_SORT_INT64, CJ_SORT_UINT64, CJ_SORT_FLOAT32, CJ_SORT_FLOAT64 /* bool sorts as UINT8 */
+    CJ_SORT_INT64, CJ_SORT_UINT64, CJ_SORT_FLOAT32, CJ_SORT_FLOAT64, /* bool sorts as UINT8 */
+    CJ_SORT_STR /* strings (unicode.c's order): lists only (cj_list_sort) */
 };
 void cj_sort(int kind, char *data, int64_t n); /* in place */
 /* out[0..n) = the indices of data's n elements in sorted order (stable): 0, or -1 when the

@@ -138,9 +138,10 @@ static const struct {
 /* Items compared by value (remove, index, count, in, sum/min/max): numbers. */
 static int compares(const cj_type *item) { return cj_type_is_number(item); }
 
-/* Items sorted (abi/sort.c's kinds): bool, integers, float32/float64. */
+/* Items sorted (abi/sort.c's kinds): bool, integers, float32/float64; strings (lists). */
 static int sorts(const cj_type *item) {
-    return cj_type_is_integer(item) || (item->kind == CJ_FLOAT && item->bits >= 32);
+    return cj_type_is_integer(item) || (item->kind == CJ_FLOAT && item->bits >= 32) ||
+           item->kind == CJ_UNICODE;
 }
 
 /* The item type a method's argument brings to a list(undefined) (append, insert, extend), or
