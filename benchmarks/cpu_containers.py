@@ -4,7 +4,10 @@ as ratios of cujit's time, and each jit's first call (compile + run).
   (a2) the same list built by a comprehension;
   (b)  a list of 10**6 random floats (made from an array inside the function) sorted with
        l.sort(), its middle item returned;
-  (b2) the list made from the array alone (what (b) spends before sorting).
+  (b2) the list made from the array alone (what (b) spends before sorting);
+  (c)  s.split() of a 10 MB string of words (ASCII), the word count returned (word counting
+       into a dict waits for dicts);
+  (c2) the same over a string with a non-ASCII word in it (2-byte code points).
 Usage: python benchmarks/cpu_containers.py"""
 import time
 import warnings
@@ -39,6 +42,18 @@ def list_of_array(a):
     return lst[len(lst) // 2]
 
 
+def split_count(s):
+    return len(s.split())
+
+
+def _text(n_bytes, extra_word):
+    rng = np.random.default_rng(1)
+    words = ["alpha", "beta", "gamma", "delta", "pi", "omega", "x", "lorem", "ipsum", extra_word]
+    picks = rng.integers(0, len(words), n_bytes // 5)
+    text = " ".join(words[i] for i in picks)
+    return text[:n_bytes]
+
+
 def cases():
     """(title, function, arguments, repeats)."""
     floats = np.random.default_rng(0).random(N)
@@ -48,6 +63,10 @@ def cases():
         ("(b) l.sort() of 10**6 random floats", sort_floats, (floats,), 5),
         ("(b2) list(a) of 10**6 floats (the part of (b) before sorting)", list_of_array,
          (floats,), 5),
+        ("(c) len(s.split()) of a 10 MB ASCII string", split_count,
+         (_text(10 * 10**6, "zeta"),), 3),
+        ("(c2) len(s.split()) of a 10 MB string with a non-ASCII word", split_count,
+         (_text(10 * 10**6, "ζῆτα"),), 3),
     ]
 
 

@@ -192,7 +192,7 @@ def test_bad_arguments_are_python_errors():
     def f(x):
         return x
 
-    for bad in ("s", [[1]], {1: 2}, object(), 2 ** 70):  # a list of lists: numba's TypeError
+    for bad in (("s",), [[1]], {1: 2}, object(), 2 ** 70):  # a list of lists: numba's TypeError
         with pytest.raises((TypeError, OverflowError)):
             f(bad)
 
@@ -200,11 +200,12 @@ def test_bad_arguments_are_python_errors():
 @pytest.mark.parametrize("bad,hint", [
     (([1],), "lists inside tuples or lists are not supported"),  # names the list's type
     ({1}, "sets are not supported as arguments yet"),
-    ({1: 2}, "dicts are not supported"), ("s", "strings are not supported"),
+    ({1: 2}, "dicts are not supported"),
+    (("s",), "strings inside tuples or lists are not supported"),
 ])
 def test_unsupported_arguments_say_what_to_pass(bad, hint):
     f = njit(lambda x: x)
-    kind = "list" if isinstance(bad, tuple) else type(bad).__name__
+    kind = type(bad[0] if isinstance(bad, tuple) else bad).__name__  # the item inside
     with pytest.raises(TypeError, match=f"argument of type {kind} .*{hint}"):
         f(bad)
 

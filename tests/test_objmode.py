@@ -144,7 +144,7 @@ def test_not_lifted_still_runs_in_object_mode():
 def test_nopython_false_falls_back_with_numbas_warning():
     @jit(nopython=False)
     def f(x):
-        s = str(x)
+        s = repr(x)  # repr() is not compiled: object mode
         acc = 0
         for c in range(len(s)):
             acc += c

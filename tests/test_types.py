@@ -65,7 +65,8 @@ def test_typeof_readonly():
     assert str(cujit.typeof(a)) == "readonly array(float64, 1d, C)"
 
 
-@pytest.mark.parametrize("value", [2**64, "s", [[1]], object(), np.zeros(2, dtype="U3")])
+@pytest.mark.parametrize("value", [2**64, ("s",), b"s", [[1]], object(),
+                                   np.zeros(2, dtype="U3")])
 def test_typeof_rejects(value):
     with pytest.raises((TypeError, OverflowError)):
         cujit.typeof(value)

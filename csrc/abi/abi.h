@@ -143,6 +143,9 @@ typedef struct cj_meminfo {
  * its bytes are 0. */
 cj_meminfo *cj_nrt_allocate(int64_t nbytes);
 cj_meminfo *cj_nrt_allocate_zeroed(int64_t nbytes);
+/* The same with the data right after the header, 16-byte aligned (not zeroed): small objects
+ * (strings) in one small block. */
+cj_meminfo *cj_nrt_allocate_packed(int64_t nbytes);
 void cj_nrt_incref(cj_meminfo *mi); /* NULL: nothing */
 void cj_nrt_decref(cj_meminfo *mi); /* NULL: nothing; the last reference frees it */
 void cj_nrt_free(cj_meminfo *mi);   /* for compiled code, when its count reached zero */
@@ -180,6 +183,55 @@ char *cj_list_reserve(cj_meminfo *mi, int64_t extra);
  * stable sort; 0, or -1 out of memory. */
 int cj_list_sort(cj_meminfo *mi, int kind, int reverse);
 
+/* ---- unicode.c, unicode_methods.c: strings (numba's unicode_type), in an NRT allocation ----
+ * A string value is the cj_meminfo * of its allocation; its data is a cj_str header. The code
+ * points are CPython's PEP 393 form, in the smallest kind that holds them (as CPython keeps
+ * every str), so equal strings have equal bytes and CPython's hash. A str from Python is read
+ * in place: `parent` holds a reference to it (dropped with the GIL when the string is freed).
+ * Functions returning a string or list return a new reference, or NULL when out of memory. */
+typedef struct cj_str {
+    int64_t length;   /* code points; first: compiled code reads it at offset 0 */
+    int32_t kind;     /* bytes per code point: 1, 2 or 4 */
+    int32_t is_ascii;
+    int64_t hash;     /* CPython's hash, -1 until computed */
+    void *data;       /* the code points, then a 0 */
+    PyObject *parent; /* the str it was read from (a strong reference), or NULL */
+} cj_str;
+enum { CJ_STR_ISDIGIT, CJ_STR_ISALPHA, CJ_STR_ISSPACE, CJ_STR_ISUPPER, CJ_STR_ISLOWER };
+uint32_t cj_str_char(const cj_str *s, int64_t i);
+void cj_str_put(cj_str *s, int64_t i, uint32_t c);
+int cj_str_kind_of(uint32_t maxchar);
+cj_meminfo *cj_str_alloc(int64_t length, int kind, int is_ascii);
+/* A new string of `length` code points of `kind` bytes at `data`, in its smallest kind. */
+cj_meminfo *cj_str_from_data(const void *data, int64_t length, int32_t kind);
+/* With the GIL: a string over `obj`'s data (NULL with an exception), and the str of one. */
+cj_meminfo *cj_str_from_pyobject(PyObject *obj);
+PyObject *cj_str_to_pyobject(const cj_meminfo *mi);
+cj_meminfo *cj_str_concat(const cj_meminfo *a, const cj_meminfo *b);
+cj_meminfo *cj_str_repeat(const cj_meminfo *a, int64_t n);
+cj_meminfo *cj_str_slice(const cj_meminfo *a, int64_t start, int64_t step, int64_t n);
+cj_meminfo *cj_str_getitem(const cj_meminfo *a, int64_t i);
+cj_meminfo *cj_str_chr(int64_t code);    /* NULL also outside range(0x110000) */
+int64_t cj_str_ord(const cj_meminfo *a); /* -1 unless its length is 1 */
+/* Equality and hash, the rule every container of strings (a dict's keys) calls. */
+int32_t cj_str_equal(const cj_meminfo *a, const cj_meminfo *b);
+int64_t cj_str_hash(const cj_meminfo *a);
+int32_t cj_str_compare(const cj_meminfo *a, const cj_meminfo *b); /* code-point order */
+int32_t cj_str_in_list(const cj_meminfo *list, const cj_meminfo *s); /* s in a list of str */
+int64_t cj_str_find(const cj_meminfo *a, const cj_meminfo *sub, int64_t start, int64_t end,
+                    int32_t reverse);
+int64_t cj_str_count(const cj_meminfo *a, const cj_meminfo *sub);
+int32_t cj_str_startswith(const cj_meminfo *a, const cj_meminfo *prefix, int32_t at_end);
+cj_meminfo *cj_str_split(const cj_meminfo *a, const cj_meminfo *sep, int64_t maxsplit);
+cj_meminfo *cj_str_join(const cj_meminfo *sep, const cj_meminfo *list);
+cj_meminfo *cj_str_strip(const cj_meminfo *a, const cj_meminfo *chars, int32_t which);
+cj_meminfo *cj_str_case(const cj_meminfo *a, int32_t upper);
+cj_meminfo *cj_str_replace(const cj_meminfo *a, const cj_meminfo *old, const cj_meminfo *new_,
+                           int64_t count);
+int32_t cj_str_is(const cj_meminfo *a, int32_t what); /* CJ_STR_IS* */
+cj_meminfo *cj_str_from_int(int64_t v, int32_t is_unsigned);
+cj_meminfo *cj_str_from_double(double v);
+
 /* ---- blas.c: np.dot / np.vdot / @ through the process's BLAS (found at run time) ---- */
 /* kind: 0 float32, 1 float64, 2 complex64, 3 complex128. Strides in bytes, any sign. */
 int cj_blas_find(void); /* 1 when a BLAS was found (compile time, with the GIL), else 0 */
@@ -194,7 +246,8 @@ int cj_blas_dot(int kind, int conj, int64_t n, const char *x, int64_t xs, const 
 /* ---- sort.c: np.sort / np.argsort of one contiguous row (NaN last) ---- */
 enum {
     CJ_SORT_INT8, CJ_SORT_UINT8, CJ_SORT_INT16, CJ_SORT_UINT16, CJ_SORT_INT32, CJ_SORT_UINT32,
-    CJ_SORT_INT64, CJ_SORT_UINT64, CJ_SORT_FLOAT32, CJ_SORT_FLOAT64 /* bool sorts as UINT8 */
+    CJ_SORT_INT64, CJ_SORT_UINT64, CJ_SORT_FLOAT32, CJ_SORT_FLOAT64, /* bool sorts as UINT8 */
+    CJ_SORT_STR /* strings (unicode.c's order): lists only (cj_list_sort) */
 };
 void cj_sort(int kind, char *data, int64_t n); /* in place */
 /* out[0..n) = the indices of data's n elements in sorted order (stable): 0, or -1 when the

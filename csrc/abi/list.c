@@ -136,12 +136,26 @@ static void restore_zero_order(cj_list *l, int kind, const char *signs, int64_t 
     }
 }
 
+static int str_order(const void *a, const void *b) {
+    const cj_meminfo *x, *y;
+    memcpy(&x, a, sizeof(x));
+    memcpy(&y, b, sizeof(y));
+    return cj_str_compare(x, y);
+}
+
 /* sort.c's introsort, made stable where it can be seen: equal integers are identical, and the
  * zeros of floats get their signs back in their first order (as a stable sort leaves them);
  * reverse=True sorts ascending and reverses (NaN first then, as Python's cannot promise any). */
 int cj_list_sort(cj_meminfo *mi, int kind, int reverse) {
     cj_list *l = mi->data;
     if (l->len < 2) {
+        return 0;
+    }
+    if (kind == CJ_SORT_STR) { /* equal strings are alike: stability cannot be seen */
+        qsort(l->items, (size_t)l->len, sizeof(cj_meminfo *), str_order);
+        if (reverse) {
+            reverse_items(l);
+        }
         return 0;
     }
     int floats = kind == CJ_SORT_FLOAT32 || kind == CJ_SORT_FLOAT64;

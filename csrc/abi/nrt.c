@@ -56,6 +56,26 @@ static cj_meminfo *allocate(int64_t nbytes, int zeroed) {
 
 cj_meminfo *cj_nrt_allocate(int64_t nbytes) { return allocate(nbytes, 0); }
 
+cj_meminfo *cj_nrt_allocate_packed(int64_t nbytes) {
+    /* the header then the data, 16-byte aligned: a small string costs one small block */
+    size_t head = (sizeof(cj_meminfo) + 15) / 16 * 16;
+    if (nbytes < 0 || (uint64_t)nbytes > (uint64_t)PY_SSIZE_T_MAX - 4 * ALIGN) {
+        return NULL;
+    }
+    char *raw = malloc(head + (size_t)nbytes);
+    if (raw == NULL) {
+        return NULL;
+    }
+    cj_meminfo *mi = (cj_meminfo *)raw;
+    atomic_init(&mi->refcount, 1);
+    mi->data = raw + head;
+    mi->size = nbytes;
+    mi->raw = raw;
+    mi->dtor = NULL;
+    atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+    return mi;
+}
+
 cj_meminfo *cj_nrt_allocate_zeroed(int64_t nbytes) { return allocate(nbytes, 1); }
 
 void cj_nrt_free(cj_meminfo *mi) {

@@ -140,6 +140,10 @@ int cj_fe_op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in);
 /* RETURN_VALUE of inlined code: to the outer code's continuation (1), or 0 when not inlined. */
 int cj_fe_inline_return(cj_builder *b, int v);
 
+/* ---- build_format.c: f-strings (FORMAT_VALUE as str(), BUILD_STRING as `+`) ---- */
+int cj_fe_op_FORMAT_VALUE(cj_builder *b, const cj_bc *in);
+int cj_fe_op_BUILD_STRING(cj_builder *b, const cj_bc *in);
+
 /* ---- build_ops.c ---- */
 /* Builds one instruction with its opcode's handler; sets b->ended when it ended the block. */
 int cj_fe_build_instr(cj_builder *b, const cj_bc *in);

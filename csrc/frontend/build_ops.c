@@ -398,6 +398,14 @@ static int op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in) {
     return cj_fe_op_MAKE_FUNCTION(b, in); /* build_inline.c */
 }
 
+static int op_FORMAT_VALUE(cj_builder *b, const cj_bc *in) {
+    return cj_fe_op_FORMAT_VALUE(b, in); /* build_format.c */
+}
+
+static int op_BUILD_STRING(cj_builder *b, const cj_bc *in) {
+    return cj_fe_op_BUILD_STRING(b, in); /* build_format.c */
+}
+
 static int op_LIST_APPEND(cj_builder *b, const cj_bc *in) {
     return cj_fe_op_LIST_APPEND(b, in); /* build_inline.c */
 }
@@ -706,8 +714,6 @@ static const struct {
     {"BEFORE_WITH", "with statements other than `with objmode(...)` blocks in CPU code"},
     {"YIELD_VALUE", "generators (yield)"}, {"RETURN_GENERATOR", "generators (yield)"},
     {"GET_YIELD_FROM_ITER", "generators (yield)"}, {"LOAD_BUILD_CLASS", "class definitions"},
-    {"FORMAT_VALUE", "f-strings and string formatting"},
-    {"BUILD_STRING", "f-strings and string formatting"},
     {"IMPORT_NAME", "import statements"}, {"STORE_GLOBAL", "assignment to globals"},
     {"DELETE_FAST", "del statements"}, {"CALL_FUNCTION_EX", "calls with *args or **kwargs"},
     {"UNPACK_EX", "starred assignment"},

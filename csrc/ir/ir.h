@@ -92,6 +92,9 @@ typedef struct cj_instr {
 /* A GETATTR of an extension's attribute (overload_attribute), set by typing: `resolved` is a
  * CJ_CALL_DISPATCHER call of its implementation with the object as argument */
 #define CJ_F_ATTR_CALL 16
+/* A string operation (typing/strings.c): lowered by lower/lower_str.c; `resolved` is its
+ * CJ_CALL_STR record (none for a GETATTR binding a method) */
+#define CJ_F_STR 32
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

@@ -6,7 +6,10 @@
  * reference to the allocation (boxing borrows: the caller's references stay its own);
  * tuples item by item; records (np.void) by reference, and back as a copy; a list compiled
  * code made boxes as a new Python list; an extension type's value is its Python object, which
- * the CPU wrapper unboxes and boxes with the user's unbox/box (lower_extension.c). */
+ * the CPU wrapper unboxes and boxes with the user's unbox/box (lower_extension.c); a str unboxes
+ * as a string over its own data (abi/unicode.c; reflect.c's cj_reflect_args drops it after the
+ * call) and a string boxes as a str (the very one it was read from, else a new one of its code
+ * points). */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -295,6 +298,11 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
     case CJ_EXT: /* the object itself (borrowed): the wrapper runs the user's unbox */
         *(PyObject **)dst = value;
         return 0;
+    case CJ_UNICODE: { /* read in place (abi/unicode.c); cj_reflect_args drops it */
+        cj_meminfo *mi = cj_str_from_pyobject(value);
+        memcpy(dst, &mi, sizeof(mi));
+        return mi != NULL ? 0 : -1;
+    }
     default:
         return 0; /* no data: None, omitted arguments */
     }
@@ -459,6 +467,11 @@ PyObject *cj_box(const void *src, const cj_type *t) {
         return box_record(src, t);
     case CJ_LIST:
         return box_list(src, t);
+    case CJ_UNICODE: {
+        cj_meminfo *mi;
+        memcpy(&mi, src, sizeof(mi));
+        return cj_str_to_pyobject(mi);
+    }
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;

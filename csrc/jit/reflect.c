@@ -1,4 +1,5 @@
-/* reflect.c: Python lists passed to compiled code (numba's reflected lists). A list argument is
+/* reflect.c: Python lists passed to compiled code (numba's reflected lists); after a call it
+ * also drops the strings boxing.c unboxed (cj_reflect_args). A list argument is
  * unboxed into a new compiled-code list (abi/list.c) of its items, each unboxed as the first
  * item's type (numba's "can't unbox heterogeneous list" otherwise), with a snapshot of those
  * bytes. After the call (that returned or raised, as numba's), a list whose items or length
@@ -87,6 +88,12 @@ int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
     PyObject *type, *exc, *tb; /* the function's exception, kept through the write-back */
     PyErr_Fetch(&type, &exc, &tb);
     for (int i = 0; i < n; i++) {
+        if (types[i]->kind == CJ_UNICODE && values[i] != NULL) { /* boxing.c's unboxed str */
+            cj_meminfo *mi;
+            memcpy(&mi, ptrs[i], sizeof(mi));
+            cj_nrt_decref(mi); /* NULL when its unboxing failed */
+            continue;
+        }
         if (types[i]->kind != CJ_LIST || types[i]->reflected == CJ_LIST_TYPED ||
             values[i] == NULL) {
             continue;

@@ -435,6 +435,9 @@ static int lower_terminator(cj_lower *L, cj_instr *in) {
 }
 
 static int lower_instr(cj_lower *L, cj_instr *in) {
+    if (in->flags & CJ_F_STR) {
+        return cj_lower_str_instr(L, in); /* lower_str_ops.c */
+    }
     switch (in->op) {
     case CJ_I_CONST:
         return lower_const(L, in);

@@ -13,6 +13,9 @@ typedef struct rows {
 } rows;
 
 int cj_sort_kind(const cj_type *dtype) {
+    if (dtype->kind == CJ_UNICODE) {
+        return CJ_SORT_STR; /* a list of strings (abi/list.c) */
+    }
     if (dtype->kind == CJ_FLOAT) {
         return dtype->bits == 32 ? CJ_SORT_FLOAT32 : CJ_SORT_FLOAT64;
     }

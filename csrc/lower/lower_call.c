@@ -706,6 +706,8 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
     case CJ_CALL_METHOD: /* conjugate(), a.sum() ... a.all(), a.copy() ..., a.sort() */
         r = lower_method_call(L, in, call);
         break;
+    case CJ_CALL_STR: /* flagged CJ_F_STR: lowered by lower_str_ops.c */
+        return cj_lower_str_instr(L, in);
     case CJ_CALL_LIST: /* lower_list.c */
         r = cj_lower_list_call(L, in, call);
         break;

@@ -112,6 +112,25 @@ LLVMValueRef cj_lower_list_op(cj_lower *L, cj_instr *in, const cj_call *call,
 LLVMValueRef cj_lower_list_contains(cj_lower *L, cj_instr *in);
 LLVMValueRef cj_list_slice(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef sl);
 
+/* ---- lower_str.c, lower_str_ops.c: strings (typing/strings.c), a cj_meminfo * to a cj_str ---- */
+LLVMValueRef cj_str_literal(cj_lower *L, PyObject *s); /* a str constant: an immortal global */
+LLVMValueRef cj_str_len(cj_lower *L, LLVMValueRef s);
+/* abi/unicode.c's `name`(args) returning `ret`; _new: a new string or list (MemoryError when
+ * NULL). */
+LLVMValueRef cj_str_call(cj_lower *L, const char *name, LLVMTypeRef ret, LLVMValueRef *args,
+                         unsigned n);
+LLVMValueRef cj_str_call_new(cj_lower *L, const char *name, LLVMValueRef *args, unsigned n);
+/* a <op> b (CJ_EQ ... CJ_GE) as an i1, and hash(s) as an i64: the one equality, order and
+ * hash of strings (abi/unicode.c's), for a dict's keys too. */
+LLVMValueRef cj_str_compare_lower(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef cj_str_hash_value(cj_lower *L, LLVMValueRef s);
+LLVMValueRef cj_str_getitem_lower(cj_lower *L, cj_instr *in, LLVMValueRef s); /* new */
+LLVMValueRef cj_str_from_lower(cj_lower *L, int var, int *fresh); /* str(x) */
+LLVMValueRef cj_str_ord_chr(cj_lower *L, int op, int var); /* CJ_STR_ORD / CJ_STR_CHR */
+LLVMValueRef cj_str_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *it,
+                              LLVMValueRef *ok);
+int cj_lower_str_instr(cj_lower *L, cj_instr *in); /* a CJ_F_STR instruction */
+
 /* ---- lower_types.c ---- */
 /* lower_extension.c: a CJ_CALL_EXTENSION call, by the user's lowering function. */
 LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *call);

@@ -56,6 +56,7 @@ int cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type 
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
     case CJ_ITER_LIST:
+    case CJ_ITER_UNICODE:
         if (cj_hold(L, v, vt) < 0) { /* the loop may drop the array from its variable */
             return -1;
         }
@@ -461,6 +462,8 @@ LLVMValueRef cj_lower_iternext(cj_lower *L, LLVMValueRef state, const cj_type *i
     case CJ_ITER_TUPLE:
     case CJ_ITER_LIST:
         return sequence_next(L, state, it, ok);
+    case CJ_ITER_UNICODE:
+        return cj_str_iter_next(L, state, it, ok); /* lower_str.c */
     case CJ_ITER_ENUMERATE:
     case CJ_ITER_ZIP:
         return compound_next(L, state, it, ok);

@@ -44,7 +44,8 @@ LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it) {
         return i64x3(ctx); /* cur, stop, step */
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
-    case CJ_ITER_LIST: {
+    case CJ_ITER_LIST:
+    case CJ_ITER_UNICODE: {
         LLVMTypeRef f[2] = {cj_llvm_type(ctx, it->source), i64}; /* container, index */
         return LLVMStructTypeInContext(ctx, f, 2, 0);
     }
@@ -115,6 +116,7 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
         return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     case CJ_RECORD: /* by reference: a pointer to its bytes (lower_record.c) */
     case CJ_LIST: /* abi.h: the cj_meminfo of its allocation */
+    case CJ_UNICODE: /* the same (lower_str.c) */
         return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     default: /* none, void, omitted, compile-time objects, bound methods */
         return LLVMStructTypeInContext(ctx, NULL, 0, 0);
@@ -141,6 +143,11 @@ LLVMValueRef cj_truth(cj_lower *L, LLVMValueRef v, const cj_type *t) {
     }
     case CJ_TUPLE:
         return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), t->n > 0, 0);
+    case CJ_UNICODE:
+        return LLVMBuildICmp(b, LLVMIntNE, cj_str_len(L, v), cj_i64(L, 0), "truth");
+    case CJ_CONST_OBJ: /* a literal string's truth is its own */
+        return LLVMConstInt(LLVMInt1TypeInContext(L->ctx),
+                            PyUnicode_Check(t->obj) && PyUnicode_GET_LENGTH(t->obj) > 0, 0);
     default:
         return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
     }
@@ -244,6 +251,9 @@ static LLVMValueRef cast_tuple(cj_lower *L, LLVMValueRef v, const cj_type *from,
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to) {
     if (from == to || (from->kind == CJ_LIST && to->kind == CJ_LIST)) {
         return v; /* every list is its meminfo (an empty literal's type is refined) */
+    }
+    if (to->kind == CJ_UNICODE && cj_type_is_str(from)) {
+        return cj_str_literal(L, from->obj); /* borrowed: it is never freed */
     }
     if (cj_type_is_number(from) && cj_type_is_number(to)) {
         if (to->kind == CJ_COMPLEX) {

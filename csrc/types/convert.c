@@ -66,6 +66,9 @@ cj_conversion cj_conversion_kind(const cj_type *from, const cj_type *to) {
     if (cj_type_is_number(from) && cj_type_is_number(to)) {
         return number_to_number(from, to);
     }
+    if (to->kind == CJ_UNICODE && cj_type_is_str(from)) {
+        return CJ_CONV_SAFE; /* a literal string is a unicode_type (numba's unliteral) */
+    }
     if (from->kind == CJ_ARRAY && to->kind == CJ_ARRAY) {
         int ok = from->dtype == to->dtype && from->ndim == to->ndim &&
                  (to->layout == 'A' || to->layout == from->layout) &&

@@ -34,6 +34,7 @@ size_t cj_abi_align(const cj_type *t) {
     case CJ_SLICE:
     case CJ_ITER:
     case CJ_LIST:
+    case CJ_UNICODE:
         return 8;
     default:
         return 1;
@@ -81,6 +82,7 @@ size_t cj_abi_size(const cj_type *t) {
         return 24;
     case CJ_ITER:
     case CJ_LIST: /* a pointer to its allocation (abi/list.c) */
+    case CJ_UNICODE: /* the same (abi/unicode.c) */
         return 8;
     case CJ_RECORD:
         return (size_t)t->itemsize;
@@ -100,11 +102,11 @@ size_t cj_abi_value_align(const cj_type *t) {
 }
 
 int cj_abi_ref_offsets(const cj_type *t, size_t base, int32_t *out, int *n, int max) {
-    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST) {
+    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE) {
         if (*n >= max) {
             return -1;
         }
-        /* abi.h: an array's meminfo is its last field; a list is its meminfo */
+        /* abi.h: an array's meminfo is its last field; a list, a string is its meminfo */
         out[(*n)++] = (int32_t)(base + (t->kind == CJ_ARRAY ? cj_abi_size(t) - 8 : 0));
         return 0;
     }

@@ -20,6 +20,7 @@ static const char *const iter_kind_names[] = {
     [CJ_ITER_RANGE] = "range", [CJ_ITER_ARRAY] = "array", [CJ_ITER_TUPLE] = "tuple",
     [CJ_ITER_ENUMERATE] = "enumerate", [CJ_ITER_ZIP] = "zip", [CJ_ITER_FLAT] = "flat",
     [CJ_ITER_NDENUMERATE] = "ndenumerate", [CJ_ITER_NDINDEX] = "ndindex",
+    [CJ_ITER_LIST] = "list", [CJ_ITER_UNICODE] = "unicode",
 };
 
 static PyObject *py_or_none(const cj_type *t) {
@@ -34,6 +35,8 @@ static PyObject *core_fields(const cj_type *t) {
         return Py_BuildValue("(s())", "none");
     case CJ_VOID:
         return Py_BuildValue("(s())", "void");
+    case CJ_UNICODE:
+        return Py_BuildValue("(s())", "unicode");
     case CJ_BOOL:
         return Py_BuildValue("(s())", "bool");
     case CJ_INT:

@@ -1,7 +1,8 @@
 /* typeof.c: the cujit type of a Python argument value (the dispatcher's key), as numba types it:
  * int -> int64 (uint64 past int64's range), float -> float64, complex -> complex128,
  * NumPy scalars and arrays by dtype, tuples item by item, None -> none, a list -> reflected
- * list of its first item's type, a cujit.typed.List -> its ListType. Also the cached array
+ * list of its first item's type, a cujit.typed.List -> its ListType, a str -> unicode_type (not
+ * yet inside tuples or lists). Also the cached array
  * type of a (type number, rank, layout, read-only), which the kernel launcher and the CUDA
  * ufuncs use too (cj_array_type_of_layout), and that of any dtype, records too
  * (cj_array_type_of_descr). */
@@ -166,7 +167,8 @@ static const cj_type *typeof_typed_list(PyObject *value) {
 }
 
 const cj_type *cj_typeof(PyObject *value) {
-    return PyList_CheckExact(value)                 ? typeof_list(value)
+    return PyUnicode_Check(value)                   ? cj_t_unicode /* not inside tuples yet */
+           : PyList_CheckExact(value)               ? typeof_list(value)
            : Py_TYPE(value) == cj_TypedListType     ? typeof_typed_list(value)
                                                     : typeof_nested(value, 0);
 }
@@ -221,7 +223,8 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
                        : PySet_Check(value) ? " (sets are not supported as arguments yet)"
                        : PyDict_Check(value) ? " (dicts are not supported as arguments yet)"
                        : PyUnicode_Check(value) || PyBytes_Check(value)
-                           ? " (strings are not supported as arguments yet)"
+                           ? " (strings inside tuples or lists are not supported as arguments "
+                             "yet)"
                            : "";
     PyErr_Format(PyExc_TypeError, "cujit cannot compile for an argument of type %.200s%s",
                  Py_TYPE(value)->tp_name, hint);

@@ -6,7 +6,7 @@
 
 #include "util/npy.h"
 
-const cj_type *cj_t_none, *cj_t_bool, *cj_t_void;
+const cj_type *cj_t_none, *cj_t_bool, *cj_t_void, *cj_t_unicode;
 const cj_type *cj_t_int8, *cj_t_int16, *cj_t_int32, *cj_t_int64;
 const cj_type *cj_t_uint8, *cj_t_uint16, *cj_t_uint32, *cj_t_uint64;
 const cj_type *cj_t_float16, *cj_t_float32, *cj_t_float64;
@@ -225,6 +225,9 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
     case CJ_ITER_LIST:
         pos = (size_t)PyOS_snprintf(name, sizeof(name), "iter(%s)", source->name);
         break;
+    case CJ_ITER_UNICODE: /* numba's */
+        pos = (size_t)PyOS_snprintf(name, sizeof(name), "iter(unicode_type)");
+        break;
     case CJ_ITER_FLAT: /* numba's names */
         pos = (size_t)PyOS_snprintf(name, sizeof(name), "array.flat(%s)", source->name);
         break;
@@ -279,6 +282,8 @@ const cj_type *cj_type_iter_of(const cj_type *t) {
         return NULL;
     case CJ_LIST:
         return cj_type_iter(CJ_ITER_LIST, t->dtype, t, 0, NULL);
+    case CJ_UNICODE:
+        return cj_type_iter(CJ_ITER_UNICODE, t, t, 0, NULL);
     case CJ_ITER:
         return t;
     default:
@@ -460,7 +465,7 @@ static const struct {
     {"i8", &cj_t_int64},         {"u1", &cj_t_uint8},           {"u2", &cj_t_uint16},
     {"u4", &cj_t_uint32},        {"u8", &cj_t_uint64},          {"complex64", &cj_t_complex64},
     {"complex128", &cj_t_complex128}, {"c8", &cj_t_complex64},  {"c16", &cj_t_complex128},
-    {"none", &cj_t_none},        {"void", &cj_t_void},
+    {"none", &cj_t_none},        {"void", &cj_t_void},          {"unicode_type", &cj_t_unicode},
 };
 
 const cj_type *cj_type_by_name(const char *name) {
@@ -474,7 +479,9 @@ const cj_type *cj_type_by_name(const char *name) {
 
 static int make_singletons(void) {
     cj_type none = {.kind = CJ_NONE}, boolean = {.kind = CJ_BOOL}, v = {.kind = CJ_VOID};
+    cj_type unicode = {.kind = CJ_UNICODE};
     if (!(cj_t_none = intern_named(&none, "none")) ||
+        !(cj_t_unicode = intern_named(&unicode, "unicode_type")) ||
         !(cj_t_bool = intern_named(&boolean, "bool")) ||
         !(cj_t_void = intern_named(&v, "void")) || !(cj_t_int8 = cj_type_int(8, 1)) ||
         !(cj_t_int16 = cj_type_int(16, 1)) || !(cj_t_int32 = cj_type_int(32, 1)) ||

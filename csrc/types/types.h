@@ -33,6 +33,8 @@ typedef enum cj_kind {
                    * object; n members items[] (StructModel: an LLVM struct; bits ==
                    * CJ_EXT_PRIMITIVE: PrimitiveModel, its one member's value), or n = 0
                    * (OpaqueModel: i8*); at the call boundary its Python object */
+    CJ_UNICODE,   /* numba's unicode_type: a string on the heap (abi/unicode.c); a literal
+                   * string is a CJ_CONST_OBJ of a str (numba's Literal[str]) until it meets one */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -45,6 +47,7 @@ typedef enum cj_iter_kind {
     CJ_ITER_NDENUMERATE, /* np.ndenumerate(a): ((i, j, ...), element) in C order */
     CJ_ITER_NDINDEX,     /* np.ndindex(shape): the index tuples of a shape in C order */
     CJ_ITER_LIST,        /* the items of a list (source) */
+    CJ_ITER_UNICODE,     /* the characters of a string, each a string */
 } cj_iter_kind;
 
 typedef struct cj_type cj_type;
@@ -92,6 +95,15 @@ extern const cj_type *cj_t_int8, *cj_t_int16, *cj_t_int32, *cj_t_int64;
 extern const cj_type *cj_t_uint8, *cj_t_uint16, *cj_t_uint32, *cj_t_uint64;
 extern const cj_type *cj_t_float16, *cj_t_float32, *cj_t_float64;
 extern const cj_type *cj_t_complex64, *cj_t_complex128;
+extern const cj_type *cj_t_unicode; /* unicode_type */
+/* A string: unicode_type, or a literal one (a CJ_CONST_OBJ of a str). */
+static inline int cj_type_is_str(const cj_type *t) {
+    return t != NULL && (t->kind == CJ_UNICODE ||
+                         (t->kind == CJ_CONST_OBJ && PyUnicode_Check(t->obj)));
+}
+/* numba's unliteral: a literal string's type (in a tuple too) where a value is kept (returned,
+ * a list's item); NULL only when a tuple type could not be made (an exception set). */
+const cj_type *cj_type_unliteral(const cj_type *t);
 
 /* Interned constructors: NULL with an exception set on failure. */
 const cj_type *cj_type_int(int bits, int is_signed);

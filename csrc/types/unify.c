@@ -101,6 +101,9 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
         }
         return cj_type_tuple(a->n, items);
     }
+    if (cj_type_is_str(a) && cj_type_is_str(b)) {
+        return cj_t_unicode; /* numba: literal strings unify to unicode_type */
+    }
     if (a->kind == CJ_LIST && b->kind == CJ_LIST && (a->dtype == NULL || b->dtype == NULL)) {
         return a->dtype == NULL ? b : a; /* an empty literal's list takes the refined type */
     }
@@ -116,4 +119,23 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
         return cj_unify_extension(a, b);
     }
     return unify_ranges(a, b);
+}
+
+const cj_type *cj_type_unliteral(const cj_type *t) {
+    if (cj_type_is_str(t)) {
+        return cj_t_unicode;
+    }
+    if (t == NULL || t->kind != CJ_TUPLE || t->n > 256) {
+        return t;
+    }
+    const cj_type *items[256];
+    int changed = 0;
+    for (int i = 0; i < t->n; i++) {
+        items[i] = cj_type_unliteral(t->items[i]);
+        if (items[i] == NULL) {
+            return NULL;
+        }
+        changed |= items[i] != t->items[i];
+    }
+    return changed ? cj_type_tuple(t->n, items) : t;
 }

@@ -344,6 +344,9 @@ static int type_return(cj_infer_ctx *c, cj_instr *in) {
     if (t == NULL) {
         return 0;
     }
+    if ((t = cj_type_unliteral(t)) == NULL) { /* 'abc' returns a unicode_type */
+        return -1;
+    }
     if (t->kind == CJ_CONST_OBJ || t->kind == CJ_ITER || t->kind == CJ_OMITTED) {
         return cj_typing_error(c, in, "cannot return a value of type %s", t->name);
     }
@@ -424,9 +427,12 @@ static int is_string(const cj_type *t) {
     return t != NULL && t->kind == CJ_CONST_OBJ && PyUnicode_Check(t->obj);
 }
 
-/* Strings exist only as constant exception messages: any other use is unsupported. */
+/* In CUDA code strings exist only as constant messages: any other use is unsupported. */
 static int reject_strings(cj_infer_ctx *c, cj_instr *in) {
     int first = 0;
+    if (c->env->target != CJ_TARGET_CUDA) {
+        return 0; /* compiled code's strings (strings.c) */
+    }
     if (in->op == CJ_I_COPY || in->op == CJ_I_CONST ||
         (in->flags & CJ_F_ATTR) || ((in->op == CJ_I_GETITEM || in->op == CJ_I_SETITEM) &&
                                     cj_is_record_subject(cj_vt(c, in->args[0])))) {
@@ -476,6 +482,10 @@ static int type_arg(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if ((*out)->kind == CJ_LIST && c->env->target == CJ_TARGET_CUDA) {
         return cj_unsupported_error(c, in, "lists are not supported in CUDA code");
     }
+    if ((*out)->kind == CJ_UNICODE && c->env->target == CJ_TARGET_CUDA) {
+        return cj_unsupported_error(c, in, "strings are not supported in CUDA code (only as "
+                                           "constant print() arguments and exception messages)");
+    }
     return (*out)->kind == CJ_OMITTED ? cj_const_type_at(c, in, (*out)->obj, out) : 1;
 }
 
@@ -509,7 +519,10 @@ static int type_iternext(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 
 /* The type of the value an instruction produces; 1 done, 0 operands not known yet, -1 error. */
 static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
-    int rc;
+    int rc = cj_type_str_instr(c, in, out); /* strings.c */
+    if (rc != 2) {
+        return rc;
+    }
     if (cj_record_operands_check(c, in) < 0) { /* record_access.c */
         return -1;
     }

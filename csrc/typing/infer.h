@@ -28,6 +28,8 @@ typedef enum cj_call_kind {
     CJ_CALL_EXTENSION,   /* a low-level extension (type_callable + lower_builtin, intrinsic,
                           * an attribute's lower_getattr): callee is the registry's tuple
                           * (kept by the IR), argtypes the types its lowering takes */
+    CJ_CALL_STR,         /* a string operation (strings.c): builtin = cj_str_op, args its
+                          * operands (a method's receiver first), -1 for an omitted one */
 } cj_call_kind;
 
 typedef enum cj_list_op {
@@ -38,6 +40,16 @@ typedef enum cj_list_op {
     /* builtins of an argument (args[0]): list(), list(iterable), sorted(), sum(), min(), max() */
     CJ_LIST_NEW, CJ_LIST_SORTED, CJ_LIST_SUM, CJ_LIST_MIN, CJ_LIST_MAX,
 } cj_list_op;
+/* strings.c's operations; the methods in this order (their result types go by it). */
+typedef enum cj_str_op {
+    CJ_STR_CONCAT, CJ_STR_REPEAT, CJ_STR_COMPARE, CJ_STR_CONTAINS, CJ_STR_GETITEM, CJ_STR_SLICE,
+    CJ_STR_LEN, CJ_STR_FROM, CJ_STR_ORD, CJ_STR_CHR, CJ_STR_HASH, CJ_STR_GETITER, CJ_STR_BOOL, CJ_STR_IN_SEQ,
+    CJ_STR_STARTSWITH, CJ_STR_ENDSWITH, CJ_STR_FIND, CJ_STR_RFIND, CJ_STR_COUNT, CJ_STR_SPLIT,
+    CJ_STR_JOIN, CJ_STR_STRIP, CJ_STR_LSTRIP, CJ_STR_RSTRIP, CJ_STR_LOWER, CJ_STR_UPPER,
+    CJ_STR_REPLACE, CJ_STR_ISDIGIT_M, CJ_STR_ISALPHA_M, CJ_STR_ISSPACE_M, CJ_STR_ISUPPER_M,
+    CJ_STR_ISLOWER_M,
+} cj_str_op;
+
 /* Whether a CJ_CALL_LIST op is a method (its receiver bound by GETATTR). */
 static inline int cj_list_op_is_method(int op) { return op <= CJ_LIST_DELITEM; }
 

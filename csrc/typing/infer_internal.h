@@ -182,6 +182,8 @@ int cj_type_list_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *x, const
 /* lists.c: a call of cujit.typed.List or List.empty_list (ListType lists made in compiled
  * code): 1, 0, -1, or 2 when `obj` is neither. */
 int cj_type_typed_list_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
+/* strings.c: an instruction on strings: 1, 0, -1, or 2 when it is none (infer.c types it). */
+int cj_type_str_instr(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 /* lists.c: numba's "Cannot infer the type of variable" for a list never refined; -1. */
 int cj_check_list_types(cj_infer_ctx *c);
 

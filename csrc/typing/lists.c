@@ -54,6 +54,7 @@ static int unify_items(cj_infer_ctx *c, cj_instr *in, int n, const cj_type *cons
         }
         *item = u;
     }
+    *item = n > 0 ? cj_type_unliteral(*item) : NULL;
     return 0;
 }
 
@@ -137,9 +138,10 @@ static const struct {
 /* Items compared by value (remove, index, count, in, sum/min/max): numbers. */
 static int compares(const cj_type *item) { return cj_type_is_number(item); }
 
-/* Items sorted (abi/sort.c's kinds): bool, integers, float32/float64. */
+/* Items sorted (abi/sort.c's kinds): bool, integers, float32/float64; strings (lists). */
 static int sorts(const cj_type *item) {
-    return cj_type_is_integer(item) || (item->kind == CJ_FLOAT && item->bits >= 32);
+    return cj_type_is_integer(item) || (item->kind == CJ_FLOAT && item->bits >= 32) ||
+           item->kind == CJ_UNICODE;
 }
 
 /* The item type a method's argument brings to a list(undefined) (append, insert, extend), or
@@ -147,10 +149,10 @@ static int sorts(const cj_type *item) {
 static const cj_type *brought(cj_infer_ctx *c, cj_instr *in, int op) {
     int n = in->nargs - 1;
     if (op == CJ_LIST_APPEND && n == 1) {
-        return cj_vt(c, in->args[1]);
+        return cj_type_unliteral(cj_vt(c, in->args[1]));
     }
     if (op == CJ_LIST_INSERT && n == 2) {
-        return cj_vt(c, in->args[2]);
+        return cj_type_unliteral(cj_vt(c, in->args[2]));
     }
     const cj_type *it = op == CJ_LIST_EXTEND && n == 1 ? cj_type_iter_of(cj_vt(c, in->args[1]))
                                                        : NULL;

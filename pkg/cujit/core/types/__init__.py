@@ -23,8 +23,8 @@ from .containers import (BaseAnonymousTuple, BaseContainerIterator, BaseNamedTup
 from .functions import BoundFunction, Dispatcher, Function, NumberClass
 from .iterators import (ArrayIterator, EnumerateType, RangeIteratorType, RangeType, ZipType)
 from .misc import (CPointer, EllipsisType, Module, NoneType, Omitted, Optional, PyObject,
-                   RawPointer, SliceType, StringLiteral, VarArg, literal, maybe_literal,
-                   unliteral)
+                   RawPointer, SliceType, StringLiteral, UnicodeIteratorType, UnicodeType,
+                   VarArg, literal, maybe_literal, unliteral)
 from .npytypes import (Array, DType, NumpyFlatType, NumpyNdEnumerateType, NumpyNdIndexType,
                        Record)
 from .scalars import BooleanLiteral, Boolean, Complex, Float, Integer, IntegerLiteral
@@ -59,6 +59,8 @@ def _iterator_class(kind, yield_type, source, inner):
         return ZipType, (inner,)
     if kind == "ndindex":
         return NumpyNdIndexType, (len(source),)
+    if kind == "unicode":
+        return UnicodeIteratorType, (source,)
     cls = {"array": ArrayIterator, "tuple": UniTupleIter, "flat": NumpyFlatType,
            "ndenumerate": NumpyNdEnumerateType}[kind]
     return cls, (source,)
@@ -71,6 +73,8 @@ def _from_core(kind, fields):
         return NoneType, (kind,)
     if kind == "bool":
         return Boolean, ("bool",)
+    if kind == "unicode":
+        return UnicodeType, ("unicode_type",)
     if kind == "int":
         bits, signed = fields
         return Integer, (("int%d" if signed else "uint%d") % bits,)
@@ -138,6 +142,7 @@ pyobject = PyObject("pyobject")
 none = NoneType("none")
 void = NoneType("void")  # cujit: kernels' return type, a type of its own (numba: void is none)
 ellipsis = EllipsisType("...")
+unicode_type = UnicodeType("unicode_type")
 voidptr = RawPointer("void*")
 optional = Optional
 slice2_type = SliceType("slice<a:b>", 2)
@@ -216,4 +221,4 @@ py_number_domain = np_number_domain = number_domain
 __all__ = """int8 int16 int32 int64 uint8 uint16 uint32 uint64 intp uintp intc uintc ssize_t
 size_t boolean float16 float32 float64 complex64 complex128 bool_ byte char uchar short ushort
 int_ uint long_ ulong longlong ulonglong float_ double void none b1 i1 i2 i4 i8 u1 u2 u4 u8 f2
-f4 f8 c8 c16 optional bool UniTuple Tuple Array typeof""".split()
+f4 f8 c8 c16 optional bool UniTuple Tuple Array typeof unicode_type""".split()

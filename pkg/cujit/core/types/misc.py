@@ -1,8 +1,32 @@
 """Miscellaneous types, as numba.core.types.misc: NoneType, Optional, Omitted, CPointer,
-RawPointer (voidptr), Module, StringLiteral, SliceType, and literal()/unliteral()."""
+RawPointer (voidptr), Module, StringLiteral, UnicodeType (unicode_type), SliceType, and
+literal()/unliteral()."""
 from ... import _core
-from .abstract import Dummy, Literal, Type, _hashable_key
-from .common import Opaque
+from .abstract import Dummy, Hashable, IterableType, Literal, Type, _hashable_key
+from .common import Opaque, SimpleIteratorType
+
+
+class UnicodeType(IterableType, Hashable):
+    """numba's ``unicode_type``: a str in compiled CPU code (csrc/abi/unicode.c)."""
+
+    def _core_make(cls, name):
+        return _core.type_by_name("unicode_type") if name == "unicode_type" else None
+
+    def __init__(self, name):
+        super().__init__(name)
+
+    @property
+    def iterator_type(self):
+        return UnicodeIteratorType(self)
+
+
+class UnicodeIteratorType(SimpleIteratorType):
+    """``iter(unicode_type)``: its characters, each a unicode_type."""
+
+    def __init__(self, dtype):
+        name = "iter_unicode"
+        self.data = dtype
+        super().__init__(name, dtype)
 
 
 class PyObject(Dummy):
