@@ -202,6 +202,7 @@ static inline const cj_type *cj_complex_part(const cj_type *complex_t) {
     return cj_type_float(complex_t->bits / 2); /* the type of a complex's real and imag */
 }
 int cj_lower_call(cj_lower *L, cj_instr *in);
+/* lower_try.c: raise (a compile-time exception, or a caught one again) */
 int cj_lower_raise(cj_lower *L, cj_instr *in);
 /* The id compiled code returns to raise `exc` (an instance or class), registered and listed
  * with the function's exceptions (for the cache); -1 with an exception. */

@@ -1,4 +1,5 @@
-/* lower_try.c: try/except (frontend/build_try.c). Compiled code raises by returning a status;
+/* lower_try.c: raise and try/except (frontend/build_try.c). Compiled code raises by returning a
+ * status: a raised exception's id is its entry in the registry (abi/excinfo.c);
  * in a block that has a handler every raise (cj_emit_fail: a raise, a failed check, a callee's
  * status) stores the status and branches to the handler block instead. There CJ_I_CATCH reads
  * it back (a Python exception that is set becomes an id: abi/excinfo.c), an except clause asks
@@ -62,4 +63,59 @@ int cj_lower_try(cj_lower *L, cj_instr *in) {
     LLVMValueRef status = cj_load_var(L, in->args[0]);
     LLVMValueRef hit = matches(L, status, CJ_VAR(L->ir, in->args[1])->type);
     return hit ? cj_store_var(L, in->dst, hit, cj_t_bool) : -1;
+}
+
+/* raise: the exception instance made at typing (or the class) gets a registry id. */
+int cj_lower_raise(cj_lower *L, cj_instr *in) {
+    cj_func_ir *ir = L->ir;
+    const cj_type *t = CJ_VAR(ir, in->args[0])->type;
+    if (CJ_VAR(ir, in->args[0])->caught) { /* re-raise */
+        cj_emit_fail(L, cj_load_var(L, in->args[0]));
+        return 0;
+    }
+    PyObject *exc = t->obj;
+    int var = in->args[0];
+    /* follow copies back to the instruction that made the value */
+    for (int hops = 0; hops < 64; hops++) {
+        cj_instr *def = NULL;
+        for (int b = 0; def == NULL && b < ir->blocks.len; b++) {
+            cj_block *blk = CJ_BLOCK(ir, b);
+            for (int i = 0; i < blk->instrs.len; i++) {
+                if (CJ_INSTR(blk, i)->dst == var) {
+                    def = CJ_INSTR(blk, i);
+                }
+            }
+        }
+        if (def != NULL && def->op == CJ_I_COPY) {
+            var = def->args[0];
+            continue;
+        }
+        if (def != NULL && def->op == CJ_I_CALL && def->resolved != NULL &&
+            ((const cj_call *)def->resolved)->kind == CJ_CALL_EXCEPTION) {
+            exc = ((const cj_call *)def->resolved)->exception;
+        }
+        break;
+    }
+    int id = cj_exc_id(L, exc);
+    if (id < 0) {
+        return -1;
+    }
+    cj_emit_fail(L, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)id, 0));
+    return 0;
+}
+
+int cj_exc_id(cj_lower *L, PyObject *exc) {
+    int id = cj_exc_register(exc);
+    if (id < 0) {
+        return -1;
+    }
+    if (L->env->exc_ids != NULL) {
+        PyObject *key = PyLong_FromLong(id);
+        if (key == NULL || PySet_Add(L->env->exc_ids, key) < 0) {
+            Py_XDECREF(key);
+            return -1;
+        }
+        Py_DECREF(key);
+    }
+    return id;
 }

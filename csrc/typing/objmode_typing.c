@@ -108,6 +108,7 @@ static int printable(const cj_type *t) {
     switch (t->kind) {
     case CJ_LIST:
     case CJ_RECORD:
+    case CJ_UNICODE:
         return 1;
     case CJ_CONST_OBJ:
         return PyUnicode_Check(t->obj);

@@ -318,19 +318,9 @@ def test_dict_comprehension_is_unsupported():
     _unsupported(uses_dict_comprehension, 3)
 
 
-@numba_supports
-def test_string_constant_is_unsupported():
-    msg = _unsupported(uses_string_constant, 1)
-    assert re.search(r"(?i)str", msg), msg
-
-
-@numba_supports
-def test_string_argument_is_refused():
-    # refused when dispatching (TypeError naming str) or compiling; either way a clean error
-    unsupported = (UNSUPPORTED,) if isinstance(UNSUPPORTED, type) else UNSUPPORTED
-    with pytest.raises((H.TypingError, TypeError) + unsupported) as info:
-        H.njit(uses_string_argument)("ab")
-    assert "str" in str(info.value)
+def test_strings_compile():  # tests/test_strings.py covers them
+    assert H.njit(uses_string_constant)(1) == "abc"
+    assert H.njit(uses_string_argument)("ab") == 2
 
 
 # ---------------------------------------------------------------- runtime exceptions
