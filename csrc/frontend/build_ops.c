@@ -750,8 +750,7 @@ static const struct {
     const char *opcode;
     const char *construct;
 } unsupported_names[] = {
-    {"BUILD_SET", "sets"}, {"SET_ADD", "sets"}, {"BUILD_MAP", "dicts"},
-    {"BUILD_CONST_KEY_MAP", "dicts"}, {"MAP_ADD", "dicts"}, {"DICT_UPDATE", "dicts"},
+    {"BUILD_SET", "sets"}, {"SET_ADD", "sets"}, {"DICT_UPDATE", "dict unpacking (**)"},
     {"BEFORE_WITH", "with statements other than `with objmode(...)` blocks in CPU code"}, {"PUSH_EXC_INFO", "try/except"},
     {"CHECK_EXC_MATCH", "try/except"}, {"RERAISE", "try/except"},
     {"YIELD_VALUE", "generators (yield)"}, {"RETURN_GENERATOR", "generators (yield)"},
@@ -774,6 +773,9 @@ static int op_unsupported(cj_builder *b, const cj_bc *in) {
                              in->name);
 }
 
+#define op_BUILD_MAP cj_fe_op_BUILD_MAP /* build_dict.c */
+#define op_BUILD_CONST_KEY_MAP cj_fe_op_BUILD_CONST_KEY_MAP
+#define op_MAP_ADD cj_fe_op_MAP_ADD
 static const op_handler handlers[] = {
     [CJ_OP_UNKNOWN] = op_unsupported,
 #define CJ_OP_HANDLER(name) [CJ_OP_##name] = op_##name,

@@ -87,6 +87,8 @@ typedef struct cj_instr {
 /* A GETATTR of an extension's attribute (overload_attribute), set by typing: `resolved` is a
  * CJ_CALL_DISPATCHER call of its implementation with the object as argument */
 #define CJ_F_ATTR_CALL 16
+/* A dict display: BUILD_TUPLE of keys and values interleaved (frontend/build_dict.c) */
+#define CJ_F_DICT 32
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

@@ -291,6 +291,8 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
         return unbox_record(value, t, dst);
     case CJ_LIST: /* reflect.c: the caller drops it (cj_reflect_args) */
         return cj_unbox_list(value, t, dst);
+    case CJ_DICT: /* typed_dict.c: its own memory, borrowed for the call */
+        return cj_unbox_typed_dict(value, t, dst);
     default:
         return 0; /* no data: None, omitted arguments */
     }
@@ -453,6 +455,11 @@ PyObject *cj_box(const void *src, const cj_type *t) {
         return box_record(src, t);
     case CJ_LIST:
         return box_list(src, t);
+    case CJ_DICT: { /* a cujit.typed.Dict over the same memory (typed_dict.c) */
+        cj_meminfo *mi;
+        memcpy(&mi, src, sizeof(void *));
+        return cj_typed_dict_wrap(mi, t);
+    }
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;

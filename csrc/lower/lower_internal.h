@@ -104,6 +104,30 @@ LLVMValueRef cj_lower_list_op(cj_lower *L, cj_instr *in, const cj_call *call,
 LLVMValueRef cj_lower_list_contains(cj_lower *L, cj_instr *in);
 LLVMValueRef cj_list_slice(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef sl);
 
+/* ---- lower_dict.c, lower_dict_ops.c: dicts (typing/dicts.c), a cj_meminfo * to a cj_dict ---- */
+/* hash.c's code of a key type: a constant int32 array; NULL with UnsupportedError. */
+LLVMValueRef cj_key_code_const(cj_lower *L, const cj_type *key);
+/* An empty dict of type `dt` holding its one reference; MemoryError when there is none. */
+LLVMValueRef cj_dict_new_empty(cj_lower *L, const cj_type *dt);
+/* The value of type `t` at i8 * `p`. */
+LLVMValueRef cj_dict_load(cj_lower *L, LLVMValueRef p, const cj_type *t);
+/* An i8 * to the value of key `k` (of type `kt`, cast), or null when it is missing. */
+LLVMValueRef cj_dict_lookup_ptr(cj_lower *L, LLVMValueRef d, const cj_type *dt, LLVMValueRef k,
+                                const cj_type *kt);
+/* d[k] = v, casting both; the dict takes a reference to what v holds. */
+void cj_emit_dict_insert(cj_lower *L, LLVMValueRef d, const cj_type *dt, LLVMValueRef k,
+                    const cj_type *kt, LLVMValueRef v, const cj_type *vt);
+int cj_dict_raise_key_error_if(cj_lower *L, LLVMValueRef cond, const char *text);
+int cj_lower_dict_build(cj_lower *L, cj_instr *in); /* a display (CJ_F_DICT) */
+int cj_lower_dict_getitem(cj_lower *L, cj_instr *in);
+int cj_lower_dict_setitem(cj_lower *L, cj_instr *in);
+LLVMValueRef cj_lower_dict_contains(cj_lower *L, cj_instr *in);
+int cj_dict_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef d, const cj_type *dt);
+LLVMValueRef cj_dict_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *it,
+                               LLVMValueRef *ok);
+LLVMValueRef cj_lower_dict_call(cj_lower *L, cj_instr *in, const cj_call *call);
+int cj_dict_op_hands_over(int op); /* the call's result is the caller's (a cj_dict_op) */
+
 /* ---- lower_types.c ---- */
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to);
 /* A float to an int type as Python's int(), round(), math.floor/ceil/trunc: under

@@ -10,7 +10,7 @@
 #include "lower/lower_internal.h"
 
 int cj_type_has_refs(const cj_type *t) {
-    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST) {
+    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_DICT) {
         return 1;
     }
     for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
@@ -70,7 +70,7 @@ static void ref_op(cj_lower *L, LLVMValueRef v, const cj_type *t, int delta) {
         count(L, LLVMBuildExtractValue(L->b, v, CJ_ARR_MEMINFO, "meminfo"), delta);
         return;
     }
-    if (t->kind == CJ_LIST) { /* the list is its meminfo */
+    if (t->kind == CJ_LIST || t->kind == CJ_DICT) { /* the list (dict) is its meminfo */
         count(L, v, delta);
         return;
     }

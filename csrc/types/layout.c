@@ -29,6 +29,7 @@ size_t cj_abi_align(const cj_type *t) {
     case CJ_SLICE:
     case CJ_ITER:
     case CJ_LIST:
+    case CJ_DICT:
         return 8;
     default:
         return 1;
@@ -71,6 +72,7 @@ size_t cj_abi_size(const cj_type *t) {
         return 24;
     case CJ_ITER:
     case CJ_LIST: /* a pointer to its allocation (abi/list.c) */
+    case CJ_DICT: /* (abi/dict.c) */
         return 8;
     case CJ_RECORD:
         return (size_t)t->itemsize;
@@ -88,7 +90,7 @@ size_t cj_abi_value_align(const cj_type *t) {
 }
 
 int cj_abi_ref_offsets(const cj_type *t, size_t base, int32_t *out, int *n, int max) {
-    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST) {
+    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_DICT) {
         if (*n >= max) {
             return -1;
         }

@@ -165,10 +165,23 @@ static const cj_type *typeof_typed_list(PyObject *value) {
     return t;
 }
 
+/* A cujit.typed.Dict: its DictType (jit/typed_dict.c). */
+static const cj_type *typeof_typed_dict(PyObject *value) {
+    const cj_type *t = ((cj_typed_dict_obj *)value)->type;
+    if (t == NULL) {
+        PyErr_SetString(PyExc_TypeError, "cujit.typed.Dict() with no key and value types yet "
+                                         "(store an item first, or make it with "
+                                         "Dict.empty(key_type, value_type))");
+    }
+    return t;
+}
+
 const cj_type *cj_typeof(PyObject *value) {
     return PyList_CheckExact(value)                 ? typeof_list(value)
            : Py_TYPE(value) == cj_TypedListType     ? typeof_typed_list(value)
-                                                    : typeof_nested(value, 0);
+           : cj_TypedDictType != NULL && PyObject_TypeCheck(value, cj_TypedDictType)
+               ? typeof_typed_dict(value)
+               : typeof_nested(value, 0);
 }
 
 /* depth: how many tuples hold `value` */
@@ -215,7 +228,10 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
     const char *hint = PyList_Check(value) ? " (lists inside tuples or lists are not supported "
                                              "as arguments yet)"
                        : PySet_Check(value) ? " (sets are not supported as arguments yet)"
-                       : PyDict_Check(value) ? " (dicts are not supported as arguments yet)"
+                       : PyDict_Check(value) ? " (numba's 'non-precise type pyobject': "
+                                               "Cannot determine Numba type of <class 'dict'>; "
+                                               "reflected dicts are not supported: pass a "
+                                               "cujit.typed.Dict)"
                        : PyUnicode_Check(value) || PyBytes_Check(value)
                            ? " (strings are not supported as arguments yet)"
                            : "";
