@@ -154,6 +154,17 @@ static int64_t find_slot(const cj_dict *d, const char *key, int64_t h, int *foun
     }
 }
 
+/* The index slot holding entry `ix` (of hash `h`): found by position, not by key equality,
+ * which a NaN key never has. */
+static int64_t slot_of_entry(const cj_dict *d, int64_t h, int64_t ix) {
+    uint64_t perturb = (uint64_t)h, j = (uint64_t)h & (uint64_t)d->mask;
+    while (d->indices[j] != ix) {
+        perturb >>= PERTURB_SHIFT;
+        j = (j * 5 + perturb + 1) & (uint64_t)d->mask;
+    }
+    return (int64_t)j;
+}
+
 char *cj_dict_lookup(cj_meminfo *mi, const char *key) {
     cj_dict *d = mi->data;
     int found;
@@ -241,8 +252,7 @@ int cj_dict_popitem(cj_meminfo *mi, char *key_out, char *val_out) {
         return 0;
     }
     char *e = entry_at(d, d->nentries - 1);
-    int found;
-    int64_t j = find_slot(d, e + 8, entry_hash(e), &found);
+    int64_t j = slot_of_entry(d, entry_hash(e), d->nentries - 1);
     memcpy(key_out, e + 8, (size_t)d->key_size);
     memcpy(val_out, e + d->val_offset, (size_t)d->val_size);
     unlink_slot(d, j);

@@ -90,20 +90,27 @@ static LLVMValueRef get(cj_lower *L, cj_instr *in, const cj_call *call, LLVMValu
     return LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, rt), slot, "");
 }
 
-/* d.setdefault(k, default): the value there, after storing the default when missing. */
+/* d.setdefault(k, default): the value there, or the default after storing it (not looked up
+ * again: a NaN key is never found). */
 static LLVMValueRef setdefault(cj_lower *L, const cj_call *call, LLVMValueRef d,
                                const cj_type *dt) {
+    const cj_type *v = dt->items[1];
     LLVMValueRef k = cj_load_var(L, call->args[0]);
     LLVMValueRef p = cj_dict_lookup_ptr(L, d, dt, k, call->argtypes[0]);
-    LLVMBasicBlockRef put = cj_new_bb(L, "setdefault_put"), done = cj_new_bb(L, "setdefault");
-    LLVMBuildCondBr(L->b, LLVMBuildIsNull(L->b, p, ""), put, done);
+    LLVMValueRef slot = cj_entry_alloca(L, cj_llvm_type(L->ctx, v), "setdefault");
+    LLVMBasicBlockRef put = cj_new_bb(L, "setdefault_put"), there = cj_new_bb(L, "found");
+    LLVMBasicBlockRef done = cj_new_bb(L, "setdefault");
+    LLVMBuildCondBr(L->b, LLVMBuildIsNull(L->b, p, ""), put, there);
     LLVMPositionBuilderAtEnd(L->b, put);
-    cj_emit_dict_insert(L, d, dt, k, call->argtypes[0], cj_load_var(L, call->args[1]),
-                   call->argtypes[1]);
+    LLVMValueRef dflt = cj_load_var(L, call->args[1]);
+    cj_emit_dict_insert(L, d, dt, k, call->argtypes[0], dflt, call->argtypes[1]);
+    LLVMBuildStore(L->b, cj_cast(L, dflt, call->argtypes[1], v), slot);
+    LLVMBuildBr(L->b, done);
+    LLVMPositionBuilderAtEnd(L->b, there);
+    LLVMBuildStore(L->b, cj_dict_load(L, p, v), slot);
     LLVMBuildBr(L->b, done);
     LLVMPositionBuilderAtEnd(L->b, done);
-    p = cj_dict_lookup_ptr(L, d, dt, k, call->argtypes[0]);
-    return cj_dict_load(L, p, dt->items[1]);
+    return LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, v), slot, "");
 }
 
 /* d.popitem(): (key, value), the last inserted; numba's KeyError when empty. */
@@ -171,7 +178,9 @@ int cj_dict_op_hands_over(int op) {
 }
 
 LLVMValueRef cj_lower_dict_call(cj_lower *L, cj_instr *in, const cj_call *call) {
-    int method = call->builtin <= CJ_DICT_DELITEM;
+    /* dict(d) is CJ_DICT_COPY too, a builtin: a method's callee is bound */
+    int method = call->builtin <= CJ_DICT_DELITEM &&
+                 CJ_VAR(L->ir, in->args[0])->type->kind == CJ_BOUND;
     const cj_instr *get_attr = method ? cj_method_getattr(L, in) : NULL;
     if (method && get_attr == NULL) {
         return NULL;

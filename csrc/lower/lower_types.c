@@ -42,14 +42,14 @@ LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it) {
     switch (it->iter_kind) {
     case CJ_ITER_RANGE:
         return i64x3(ctx); /* cur, stop, step */
-    case CJ_ITER_ARRAY:
-    case CJ_ITER_TUPLE:
     case CJ_ITER_DICT_KEYS: /* dict, position, length at the start (lower_dict.c) */
     case CJ_ITER_DICT_VALUES:
     case CJ_ITER_DICT_ITEMS: {
         LLVMTypeRef f[3] = {LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64, i64};
         return LLVMStructTypeInContext(ctx, f, 3, 0);
     }
+    case CJ_ITER_ARRAY:
+    case CJ_ITER_TUPLE:
     case CJ_ITER_LIST: {
         LLVMTypeRef f[2] = {cj_llvm_type(ctx, it->source), i64}; /* container, index */
         return LLVMStructTypeInContext(ctx, f, 2, 0);
