@@ -19,7 +19,11 @@ class _Items(ItemsView):
 
 
 class Dict(_TypedDict, MutableMapping):
-    """numba's typed.Dict: ``Dict.empty(types.int64, types.float64)``, ``Dict()``."""
+    """numba's typed.Dict: ``Dict.empty(types.int64, types.float64)``, or ``Dict()`` typed by
+    its first item; the mapping protocol (``d[k]``, ``d[k] = v``, ``del``, ``in``, ``len``,
+    iteration in insertion order, get, pop, popitem, setdefault, update, clear, copy, keys,
+    values, items, ``==``). Passed to jitted functions it is the same memory; dicts they return
+    come back as one. ``_dict_type`` is its ``cujit.types.DictType``."""
 
     __slots__ = ()
 
