@@ -338,3 +338,27 @@ def test_typing_errors(fn, arg, err, text):
         arg = Dict.empty(types.int64, types.float64)
     with pytest.raises(err, match=text):
         njit(fn)(*(() if arg is None else (arg,)))
+
+
+ARRAY_1D = types.float64[:]
+PAIR = types.UniTuple(types.int64, 2)
+
+
+@njit
+def empty_in_compiled_code(n):
+    d = Dict.empty(key_type=types.int64, value_type=ARRAY_1D)
+    for i in range(n):
+        d[i] = np.ones(i)
+    e = Dict.empty(PAIR, types.float32)
+    e[(1, 2)] = 3
+    return d, e
+
+
+def test_dict_empty_in_compiled_code():
+    d, e = empty_in_compiled_code(3)
+    assert str(typeof(d)) == "DictType[int64,array(float64, 1d, A)]<iv=None>"
+    assert [a.sum() for a in d.values()] == [0.0, 1.0, 2.0]
+    assert str(typeof(e)) == "DictType[UniTuple(int64 x 2),float32]<iv=None>"
+    exact(e[(1, 2)], 3.0)
+    with pytest.raises(TypingError, match=r"Function\(Dict.empty\)"):
+        njit(lambda: Dict.empty(types.int64))()

@@ -735,9 +735,10 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (ext != 2) {
         return ext;
     }
-    int typed_list = cj_type_typed_list_call(c, in, obj, out); /* lists.c */
-    if (typed_list != 2) {
-        return typed_list;
+    int typed = cj_type_typed_list_call(c, in, obj, out); /* lists.c */
+    typed = typed == 2 ? cj_type_typed_dict_call(c, in, obj, out) : typed; /* dicts.c */
+    if (typed != 2) {
+        return typed;
     }
     const cj_type *cast = cj_type_from_py(obj);
     if (cast == NULL) {

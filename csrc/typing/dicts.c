@@ -35,6 +35,9 @@ static int casts_safely(const cj_type *from, const cj_type *to) {
         }
         return same;
     }
+    if (from->kind == CJ_ARRAY && to->kind == CJ_ARRAY) { /* C or F into A: a view */
+        return from->dtype == to->dtype && cj_can_convert(from, to);
+    }
     if (cj_type_is_integer(from)) {
         return to->kind == CJ_INT || to->kind == CJ_FLOAT || to->kind == CJ_COMPLEX;
     }
@@ -288,4 +291,51 @@ int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
     }
     *out = op == CJ_DICT_NEW ? cj_type_dict(NULL, NULL) : op == CJ_DICT_COPY ? a : cj_t_int64;
     return *out ? 1 : -1;
+}
+
+/* Dict.empty (a classmethod of cujit.typed.Dict's C base, bound to the class). */
+static int is_dict_empty(PyObject *obj) {
+    if (cj_TypedDictType == NULL || !PyCFunction_Check(obj)) {
+        return 0;
+    }
+    PyObject *self = PyCFunction_GET_SELF(obj);
+    return self != NULL && PyType_Check(self) &&
+           PyType_IsSubtype((PyTypeObject *)self, cj_TypedDictType) &&
+           strcmp(((PyCFunctionObject *)obj)->m_ml->ml_name, "empty") == 0;
+}
+
+/* A type argument: a cujit type (arrays too), a NumPy dtype or int/float/bool; or NULL. */
+static const cj_type *type_argument(cj_infer_ctx *c, int var) {
+    PyObject *obj = var >= 0 ? cj_const_of(c, var) : NULL;
+    if (obj == NULL && var >= 0 && cj_vt(c, var) != NULL && cj_vt(c, var)->kind == CJ_CONST_OBJ) {
+        obj = cj_vt(c, var)->obj; /* a global: types.int64, a type made outside */
+    }
+    const cj_type *t = obj != NULL ? cj_type_from_py(obj) : NULL;
+    PyErr_Clear();
+    return t != NULL ? t : var >= 0 ? cj_dtype_of_var(c, var) : NULL;
+}
+
+int cj_type_typed_dict_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out) {
+    static const char *const names[3] = {"key_type", "value_type", "n_keys"};
+    int vars[3];
+    if (!is_dict_empty(obj)) {
+        return 2;
+    }
+    if (c->env->target == CJ_TARGET_CUDA) {
+        return cj_unsupported_error(c, in, "dicts are not supported in CUDA code");
+    }
+    if (cj_fold_args(c, in, 1, names, 3, vars) < 0) {
+        return -1;
+    }
+    const cj_type *k = type_argument(c, vars[0]), *v = k ? type_argument(c, vars[1]) : NULL;
+    if (k == NULL || v == NULL) {
+        return PyErr_Occurred() ? -1 : cj_no_match(c, in, "Dict.empty");
+    }
+    *out = dict_of(c, in, k, v);
+    cj_call *call = *out ? cj_call_record(c, in, CJ_CALL_DICT, 0) : NULL;
+    if (call == NULL) {
+        return -1;
+    }
+    call->builtin = CJ_DICT_NEW;
+    return 1;
 }
