@@ -19,6 +19,20 @@ static int64_t table_hash(const cj_dict *d, const char *key) {
     return h == CJ_DICT_DELETED ? h + 1 : h;
 }
 
+/* Index slot `j`: int32 while the table is below 2**31 entries (CPython's narrow indices: half
+ * the cache misses of a large table), int64 beyond. */
+static int64_t ix_get(const cj_dict *d, uint64_t j) {
+    return d->wide ? ((const int64_t *)d->indices)[j] : ((const int32_t *)d->indices)[j];
+}
+
+static void ix_set(cj_dict *d, uint64_t j, int64_t v) {
+    if (d->wide) {
+        ((int64_t *)d->indices)[j] = v;
+    } else {
+        ((int32_t *)d->indices)[j] = (int32_t)v;
+    }
+}
+
 static char *entry_at(const cj_dict *d, int64_t i) { return d->entries + i * d->entry_size; }
 
 static int64_t entry_hash(const char *e) {
@@ -63,37 +77,42 @@ static void dict_dtor(cj_meminfo *mi) {
 /* Sets up `slots` index slots (a power of two) over the live entries, compacting them. */
 static int rebuild(cj_dict *d, int64_t slots) {
     int64_t usable = slots * 2 / 3;
+    int wide = usable > INT32_MAX;
+    size_t width = wide ? sizeof(int64_t) : sizeof(int32_t);
     if (slots > INT64_MAX / 8 || usable > INT64_MAX / (d->entry_size > 0 ? d->entry_size : 1)) {
         return -1;
     }
-    int64_t *indices = malloc((size_t)slots * sizeof(int64_t));
+    void *indices = malloc((size_t)slots * width);
     char *entries = malloc((size_t)(usable * d->entry_size));
     if (indices == NULL || entries == NULL) {
         free(indices);
         free(entries);
         return -1;
     }
-    memset(indices, 0xff, (size_t)slots * sizeof(int64_t)); /* EMPTY */
-    int64_t n = 0;
-    for (int64_t i = 0; i < d->nentries; i++) {
-        const char *e = entry_at(d, i);
+    memset(indices, 0xff, (size_t)slots * width); /* EMPTY */
+    void *old_indices = d->indices;
+    char *old_entries = d->entries;
+    int64_t n = 0, old_n = d->nentries;
+    d->indices = indices;
+    d->entries = entries;
+    d->wide = wide;
+    d->mask = slots - 1;
+    for (int64_t i = 0; i < old_n; i++) {
+        const char *e = old_entries + i * d->entry_size;
         int64_t h = entry_hash(e);
         if (h == CJ_DICT_DELETED) {
             continue;
         }
         memcpy(entries + n * d->entry_size, e, (size_t)d->entry_size);
         uint64_t perturb = (uint64_t)h, j = (uint64_t)h & (uint64_t)(slots - 1);
-        while (indices[j] != EMPTY) {
+        while (ix_get(d, j) != EMPTY) {
             perturb >>= PERTURB_SHIFT;
             j = (j * 5 + perturb + 1) & (uint64_t)(slots - 1);
         }
-        indices[j] = n++;
+        ix_set(d, j, n++);
     }
-    free(d->indices);
-    free(d->entries);
-    d->indices = indices;
-    d->entries = entries;
-    d->mask = slots - 1;
+    free(old_indices);
+    free(old_entries);
     d->usable = usable - n;
     d->nentries = n;
     return 0;
@@ -132,19 +151,30 @@ cj_meminfo *cj_dict_new(int64_t key_size, int64_t val_size, const int32_t *code,
 
 int64_t cj_dict_len(cj_meminfo *mi) { return ((cj_dict *)mi->data)->used; }
 
+/* hash.c's equality, with the common int64 key compared inline. */
+static int keys_equal(const cj_dict *d, const char *a, const char *b) {
+    if (d->ncode == 2 && (d->code[0] == CJ_KEY_I64 || d->code[0] == CJ_KEY_U64)) {
+        uint64_t x, y;
+        memcpy(&x, a, sizeof(x));
+        memcpy(&y, b, sizeof(y));
+        return x == y;
+    }
+    return cj_key_equal(d->code, a, b);
+}
+
 /* The index slot of `key` (hash `h`): one holding its entry, else the empty slot ending the
  * probe (*found 0). */
 static int64_t find_slot(const cj_dict *d, const char *key, int64_t h, int *found) {
     uint64_t perturb = (uint64_t)h, j = (uint64_t)h & (uint64_t)d->mask;
     for (;;) {
-        int64_t ix = d->indices[j];
+        int64_t ix = ix_get(d, j);
         if (ix == EMPTY) {
             *found = 0;
             return (int64_t)j;
         }
         if (ix >= 0) {
             const char *e = entry_at(d, ix);
-            if (entry_hash(e) == h && cj_key_equal(d->code, e + 8, key)) {
+            if (entry_hash(e) == h && keys_equal(d, e + 8, key)) {
                 *found = 1;
                 return (int64_t)j;
             }
@@ -158,7 +188,7 @@ static int64_t find_slot(const cj_dict *d, const char *key, int64_t h, int *foun
  * which a NaN key never has. */
 static int64_t slot_of_entry(const cj_dict *d, int64_t h, int64_t ix) {
     uint64_t perturb = (uint64_t)h, j = (uint64_t)h & (uint64_t)d->mask;
-    while (d->indices[j] != ix) {
+    while (ix_get(d, j) != ix) {
         perturb >>= PERTURB_SHIFT;
         j = (j * 5 + perturb + 1) & (uint64_t)d->mask;
     }
@@ -169,7 +199,7 @@ char *cj_dict_lookup(cj_meminfo *mi, const char *key) {
     cj_dict *d = mi->data;
     int found;
     int64_t j = find_slot(d, key, table_hash(d, key), &found);
-    return found ? entry_at(d, d->indices[j]) + d->val_offset : NULL;
+    return found ? entry_at(d, ix_get(d, j)) + d->val_offset : NULL;
 }
 
 /* Room for one more entry: grows to the next power of two above 3 * used. */
@@ -190,7 +220,7 @@ int cj_dict_insert(cj_meminfo *mi, const char *key, const char *val) {
     int found;
     int64_t j = find_slot(d, key, h, &found);
     if (found) { /* the old key stays, as CPython's */
-        char *e = entry_at(d, d->indices[j]);
+        char *e = entry_at(d, ix_get(d, j));
         drop_refs(d, e, d->nkeyrefs, d->nvalrefs);
         memcpy(e + d->val_offset, val, (size_t)d->val_size);
         for (int32_t k = 0; k < d->nkeyrefs; k++) {
@@ -210,7 +240,7 @@ int cj_dict_insert(cj_meminfo *mi, const char *key, const char *val) {
     memcpy(e, &h, sizeof(h));
     memcpy(e + 8, key, (size_t)d->key_size);
     memcpy(e + d->val_offset, val, (size_t)d->val_size);
-    d->indices[j] = d->nentries++;
+    ix_set(d, j, d->nentries++);
     d->used++;
     d->usable--;
     return 0;
@@ -218,9 +248,9 @@ int cj_dict_insert(cj_meminfo *mi, const char *key, const char *val) {
 
 /* Unlinks the entry in slot `j`, its bytes left in place but marked deleted. */
 static char *unlink_slot(cj_dict *d, int64_t j) {
-    char *e = entry_at(d, d->indices[j]);
+    char *e = entry_at(d, ix_get(d, j));
     int64_t deleted = CJ_DICT_DELETED;
-    d->indices[j] = DUMMY;
+    ix_set(d, j, DUMMY);
     memcpy(e, &deleted, sizeof(deleted));
     d->used--;
     return e;
@@ -265,7 +295,7 @@ void cj_dict_clear(cj_meminfo *mi) {
     d->nentries = 0;
     d->used = 0;
     rebuild(d, MIN_SLOTS); /* on failure the old table stays, emptied */
-    memset(d->indices, 0xff, (size_t)(d->mask + 1) * sizeof(int64_t));
+    memset(d->indices, 0xff, (size_t)(d->mask + 1) * (d->wide ? 8 : 4));
     d->usable = (d->mask + 1) * 2 / 3;
 }
 

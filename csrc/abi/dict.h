@@ -36,7 +36,8 @@ typedef struct cj_dict {
     int64_t nentries; /* entries written, deleted ones included */
     int64_t usable;   /* entries that fit before the table grows */
     int64_t mask;     /* index slots - 1 (a power of two, less one) */
-    int64_t *indices; /* -1 empty, -2 deleted, else an entry's number */
+    void *indices;    /* int32 (int64 when wide): -1 empty, -2 deleted, else an entry */
+    int64_t wide;
     char *entries;
     int64_t key_size, val_size, entry_size, val_offset;
     int32_t nkeyrefs, nvalrefs, ncode;
