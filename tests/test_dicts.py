@@ -362,3 +362,35 @@ def test_dict_empty_in_compiled_code():
     exact(e[(1, 2)], 3.0)
     with pytest.raises(TypingError, match=r"Function\(Dict.empty\)"):
         njit(lambda: Dict.empty(types.int64))()
+
+
+def kernel_with_dict(out):
+    d = {1: 2.0}
+    out[0] = d[1]
+
+
+def kernel_with_hash(out):
+    out[0] = hash(out[0])
+
+
+def test_cuda_code_has_no_dicts():
+    import cujit.cuda
+    with pytest.raises(UnsupportedError, match="dicts are not supported in CUDA code"):
+        cujit.cuda.compile_ptx(kernel_with_dict, "void(float64[:])")
+    with pytest.raises(UnsupportedError, match=r"hash\(\) is not supported in CUDA code"):
+        cujit.cuda.compile_ptx(kernel_with_hash, "void(float64[:])")
+
+
+def test_big_values_from_python_are_refused_not_overrun():
+    d = big_value_dict(1)
+    with pytest.raises(NotImplementedError, match="more than 2048 bytes"):
+        d[1]
+    with pytest.raises(NotImplementedError, match="more than 2048 bytes"):
+        d.popitem()
+
+
+@njit
+def big_value_dict(n):
+    t = (n, n, n, n, n, n, n, n)
+    t2 = (t, t, t, t, t, t, t, t)
+    return {n: (t2, t2, t2, t2, t2)}  # 2560 bytes a value

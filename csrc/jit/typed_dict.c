@@ -75,10 +75,24 @@ int cj_unbox_typed_dict(PyObject *value, const cj_type *t, void *dst) {
     return 0;
 }
 
+/* Whether the keys and values of a dict compiled code made fit this file's buffers. */
+static int fits(PyObject *self) {
+    const cj_type *dt = SELF(self)->type;
+    if (cj_abi_size(dt->items[0]) > MAX_BYTES || cj_abi_size(dt->items[1]) > MAX_BYTES) {
+        PyErr_Format(PyExc_NotImplementedError, "%s: keys or values of more than %d bytes "
+                     "are not handled from Python yet", dt->name, MAX_BYTES);
+        return 0;
+    }
+    return 1;
+}
+
 /* `key` as the dict's key bytes at `buf`; -1 with an exception (no type yet: KeyError). */
 static int key_bytes(PyObject *self, PyObject *key, char *buf) {
     if (SELF(self)->type == NULL) {
         PyErr_SetObject(PyExc_KeyError, key);
+        return -1;
+    }
+    if (!fits(self)) {
         return -1;
     }
     memset(buf, 0, MAX_BYTES); /* tuple padding compares as bytes nowhere, but is defined */
@@ -198,6 +212,9 @@ static PyObject *dict_values_list(PyObject *self, PyObject *unused) { return ent
 
 static PyObject *dict_popitem(PyObject *self, PyObject *unused) {
     char kbuf[MAX_BYTES], vbuf[MAX_BYTES];
+    if (SELF(self)->mi != NULL && !fits(self)) {
+        return NULL;
+    }
     if (SELF(self)->mi == NULL || !cj_dict_popitem(SELF(self)->mi, kbuf, vbuf)) {
         PyErr_SetString(PyExc_KeyError, "dictionary is empty");
         return NULL;

@@ -280,8 +280,9 @@ int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
         return cj_unsupported_error(c, in, "hash() of %s is not supported yet (bool, integers, "
                                            "floats and tuples of them)", a->name);
     }
-    if (id == CJ_B_DICT && c->env->target == CJ_TARGET_CUDA) {
-        return cj_unsupported_error(c, in, "dicts are not supported in CUDA code");
+    if (c->env->target == CJ_TARGET_CUDA) { /* hash.c is CPU code */
+        return cj_unsupported_error(c, in, id == CJ_B_HASH ? "hash() is not supported in CUDA "
+                                           "code yet" : "dicts are not supported in CUDA code");
     }
     int op = id == CJ_B_HASH ? CJ_DICT_HASH : id == CJ_B_LEN ? CJ_DICT_LEN
              : n == 1 ? CJ_DICT_COPY : CJ_DICT_NEW;
