@@ -24,8 +24,8 @@ static LLVMValueRef const_i32s(cj_lower *L, const int32_t *vals, int n, const ch
     return LLVMConstBitCast(g, LLVMPointerType(i32, 0));
 }
 
-static LLVMValueRef call_rt(cj_lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
-                            LLVMValueRef *args, unsigned n) {
+LLVMValueRef cj_dict_call_rt(cj_lower *L, const char *name, LLVMTypeRef ret,
+                             LLVMTypeRef *params, LLVMValueRef *args, unsigned n) {
     LLVMValueRef fn = cj_runtime_fn(L, name, ret, params, n);
     return LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, n, "");
 }
@@ -59,7 +59,7 @@ LLVMValueRef cj_dict_new_empty(cj_lower *L, const cj_type *dt) {
                             const_i32s(L, lay.refs, lay.nkeyrefs + lay.nvalrefs, "dict_refs"),
                             LLVMConstInt(i32, (unsigned)lay.nkeyrefs, 0),
                             LLVMConstInt(i32, (unsigned)lay.nvalrefs, 0)};
-    LLVMValueRef d = call_rt(L, "cj_dict_new", i8p_type(L), params, args, 7);
+    LLVMValueRef d = cj_dict_call_rt(L, "cj_dict_new", i8p_type(L), params, args, 7);
     cj_emit_raise_if(L, LLVMBuildIsNull(L->b, d, ""), CJ_EXC_MEMORY);
     return d;
 }
@@ -85,7 +85,7 @@ LLVMValueRef cj_dict_lookup_ptr(cj_lower *L, LLVMValueRef d, const cj_type *dt, 
                            const cj_type *kt) {
     LLVMTypeRef params[2] = {i8p_type(L), i8p_type(L)};
     LLVMValueRef args[2] = {d, key_arg(L, dt, k, kt)};
-    return call_rt(L, "cj_dict_lookup", i8p_type(L), params, args, 2);
+    return cj_dict_call_rt(L, "cj_dict_lookup", i8p_type(L), params, args, 2);
 }
 
 void cj_emit_dict_insert(cj_lower *L, LLVMValueRef d, const cj_type *dt, LLVMValueRef k,
@@ -95,8 +95,8 @@ void cj_emit_dict_insert(cj_lower *L, LLVMValueRef d, const cj_type *dt, LLVMVal
     LLVMTypeRef i8p = i8p_type(L);
     LLVMTypeRef params[3] = {i8p, i8p, i8p};
     LLVMValueRef args[3] = {d, key_arg(L, dt, k, kt), spill(L, v, dt->items[1])};
-    LLVMValueRef rc = call_rt(L, "cj_dict_insert", LLVMInt32TypeInContext(L->ctx), params,
-                              args, 3);
+    LLVMValueRef rc = cj_dict_call_rt(L, "cj_dict_insert", LLVMInt32TypeInContext(L->ctx),
+                                         params, args, 3);
     cj_emit_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, rc, LLVMConstNull(LLVMTypeOf(rc)), ""),
                      CJ_EXC_MEMORY);
 }
@@ -129,8 +129,9 @@ int cj_lower_dict_build(cj_lower *L, cj_instr *in) {
 
 int cj_lower_dict_getitem(cj_lower *L, cj_instr *in) {
     const cj_type *dt = CJ_VAR(L->ir, in->args[0])->type;
-    LLVMValueRef p = cj_dict_lookup_ptr(L, cj_load_var(L, in->args[0]), dt, cj_load_var(L, in->args[1]),
-                            CJ_VAR(L->ir, in->args[1])->type);
+    LLVMValueRef p = cj_dict_lookup_ptr(L, cj_load_var(L, in->args[0]), dt,
+                                        cj_load_var(L, in->args[1]),
+                                        CJ_VAR(L->ir, in->args[1])->type);
     if (cj_dict_raise_key_error_if(L, LLVMBuildIsNull(L->b, p, ""), NULL) < 0) {
         return -1;
     }
@@ -146,8 +147,9 @@ int cj_lower_dict_setitem(cj_lower *L, cj_instr *in) {
 
 LLVMValueRef cj_lower_dict_contains(cj_lower *L, cj_instr *in) {
     const cj_type *dt = CJ_VAR(L->ir, in->args[1])->type;
-    LLVMValueRef p = cj_dict_lookup_ptr(L, cj_load_var(L, in->args[1]), dt, cj_load_var(L, in->args[0]),
-                            CJ_VAR(L->ir, in->args[0])->type);
+    LLVMValueRef p = cj_dict_lookup_ptr(L, cj_load_var(L, in->args[1]), dt,
+                                        cj_load_var(L, in->args[0]),
+                                        CJ_VAR(L->ir, in->args[0])->type);
     return in->sub == CJ_IN ? LLVMBuildIsNotNull(L->b, p, "") : LLVMBuildIsNull(L->b, p, "");
 }
 
@@ -160,9 +162,9 @@ static LLVMValueRef state_field(cj_lower *L, LLVMValueRef state, int i) {
                                (unsigned)i, "");
 }
 
-static LLVMValueRef len_of(cj_lower *L, LLVMValueRef d) {
+LLVMValueRef cj_dict_len_value(cj_lower *L, LLVMValueRef d) {
     LLVMTypeRef p = i8p_type(L);
-    return call_rt(L, "cj_dict_len", LLVMInt64TypeInContext(L->ctx), &p, &d, 1);
+    return cj_dict_call_rt(L, "cj_dict_len", LLVMInt64TypeInContext(L->ctx), &p, &d, 1);
 }
 
 int cj_dict_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef d, const cj_type *dt) {
@@ -171,7 +173,7 @@ int cj_dict_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef d, const cj_
     }
     LLVMBuildStore(L->b, d, state_field(L, state, 0));
     LLVMBuildStore(L->b, cj_i64(L, 0), state_field(L, state, 1));
-    LLVMBuildStore(L->b, len_of(L, d), state_field(L, state, 2));
+    LLVMBuildStore(L->b, cj_dict_len_value(L, d), state_field(L, state, 2));
     return 0;
 }
 
@@ -199,14 +201,14 @@ LLVMValueRef cj_dict_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *i
     LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
     LLVMValueRef d = LLVMBuildLoad2(B, i8p_type(L), state_field(L, state, 0), "dict");
     LLVMValueRef start = LLVMBuildLoad2(B, i64, state_field(L, state, 2), "");
-    LLVMValueRef changed = LLVMBuildICmp(B, LLVMIntNE, len_of(L, d), start, "");
+    LLVMValueRef changed = LLVMBuildICmp(B, LLVMIntNE, cj_dict_len_value(L, d), start, "");
     if (cj_emit_raise_text_if(L, changed, PyExc_RuntimeError,
                               "dictionary changed size during iteration") < 0) {
         return NULL;
     }
     LLVMTypeRef params[2] = {i8p_type(L), LLVMPointerType(i64, 0)};
     LLVMValueRef args[2] = {d, state_field(L, state, 1)};
-    LLVMValueRef e = call_rt(L, "cj_dict_next", i8p_type(L), params, args, 2);
+    LLVMValueRef e = cj_dict_call_rt(L, "cj_dict_next", i8p_type(L), params, args, 2);
     *ok = LLVMBuildIsNotNull(B, e, "more");
     LLVMTypeRef yt = cj_llvm_type(L->ctx, it->yield);
     LLVMValueRef slot = cj_entry_alloca(L, yt, "next");

@@ -8,17 +8,6 @@ static LLVMTypeRef i8p_type(cj_lower *L) {
     return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
 }
 
-static LLVMValueRef call_rt(cj_lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
-                            LLVMValueRef *args, unsigned n) {
-    LLVMValueRef fn = cj_runtime_fn(L, name, ret, params, n);
-    return LLVMBuildCall2(L->b, LLVMGetElementType(LLVMTypeOf(fn)), fn, args, n, "");
-}
-
-static LLVMValueRef dict_len(cj_lower *L, LLVMValueRef d) {
-    LLVMTypeRef p = i8p_type(L);
-    return call_rt(L, "cj_dict_len", LLVMInt64TypeInContext(L->ctx), &p, &d, 1);
-}
-
 static LLVMValueRef key_hash(cj_lower *L, LLVMValueRef v, const cj_type *t) {
     LLVMValueRef slot = cj_entry_alloca(L, cj_llvm_type(L->ctx, t), "hash_arg");
     LLVMBuildStore(L->b, v, slot);
@@ -28,7 +17,7 @@ static LLVMValueRef key_hash(cj_lower *L, LLVMValueRef v, const cj_type *t) {
     }
     LLVMTypeRef params[2] = {LLVMPointerType(LLVMInt32TypeInContext(L->ctx), 0), i8p_type(L)};
     LLVMValueRef args[2] = {code, LLVMBuildBitCast(L->b, slot, i8p_type(L), "")};
-    return call_rt(L, "cj_key_hash", LLVMInt64TypeInContext(L->ctx), params, args, 2);
+    return cj_dict_call_rt(L, "cj_key_hash", LLVMInt64TypeInContext(L->ctx), params, args, 2);
 }
 
 /* A slot of type `t` for a value the run time writes, as an i8 *. */
@@ -47,8 +36,8 @@ static LLVMValueRef pop(cj_lower *L, cj_instr *in, const cj_call *call, LLVMValu
                                  dt->items[0]), kslot);
     LLVMTypeRef params[3] = {i8p_type(L), i8p_type(L), i8p_type(L)};
     LLVMValueRef args[3] = {d, key, out};
-    LLVMValueRef found = call_rt(L, "cj_dict_pop", LLVMInt32TypeInContext(L->ctx), params,
-                                 args, 3);
+    LLVMValueRef found = cj_dict_call_rt(L, "cj_dict_pop", LLVMInt32TypeInContext(L->ctx),
+                                         params, args, 3);
     LLVMValueRef missing = LLVMBuildICmp(L->b, LLVMIntEQ, found,
                                          LLVMConstNull(LLVMTypeOf(found)), "");
     if (call->nargs == 1) {
@@ -119,8 +108,8 @@ static LLVMValueRef popitem(cj_lower *L, cj_instr *in, LLVMValueRef d, const cj_
     LLVMValueRef kp = out_slot(L, dt->items[0], &kslot), vp = out_slot(L, dt->items[1], &vslot);
     LLVMTypeRef params[3] = {i8p_type(L), i8p_type(L), i8p_type(L)};
     LLVMValueRef args[3] = {d, kp, vp};
-    LLVMValueRef found = call_rt(L, "cj_dict_popitem", LLVMInt32TypeInContext(L->ctx), params,
-                                 args, 3);
+    LLVMValueRef found = cj_dict_call_rt(L, "cj_dict_popitem", LLVMInt32TypeInContext(L->ctx),
+                                         params, args, 3);
     LLVMValueRef empty = LLVMBuildICmp(L->b, LLVMIntEQ, found,
                                        LLVMConstNull(LLVMTypeOf(found)), "");
     if (cj_dict_raise_key_error_if(L, empty, "dictionary is empty") < 0) {
@@ -136,16 +125,16 @@ static LLVMValueRef popitem(cj_lower *L, cj_instr *in, LLVMValueRef d, const cj_
 static LLVMValueRef whole(cj_lower *L, const cj_call *call, LLVMValueRef d) {
     LLVMTypeRef params[2] = {i8p_type(L), i8p_type(L)};
     if (call->builtin == CJ_DICT_CLEAR) {
-        call_rt(L, "cj_dict_clear", LLVMVoidTypeInContext(L->ctx), params, &d, 1);
+        cj_dict_call_rt(L, "cj_dict_clear", LLVMVoidTypeInContext(L->ctx), params, &d, 1);
         return cj_empty(L);
     }
     if (call->builtin == CJ_DICT_COPY) {
-        LLVMValueRef copy = call_rt(L, "cj_dict_copy", i8p_type(L), params, &d, 1);
+        LLVMValueRef copy = cj_dict_call_rt(L, "cj_dict_copy", i8p_type(L), params, &d, 1);
         cj_emit_raise_if(L, LLVMBuildIsNull(L->b, copy, ""), CJ_EXC_MEMORY);
         return copy;
     }
     LLVMValueRef args[2] = {d, cj_load_var(L, call->args[0])};
-    LLVMValueRef rc = call_rt(L, "cj_dict_update", LLVMInt32TypeInContext(L->ctx), params,
+    LLVMValueRef rc = cj_dict_call_rt(L, "cj_dict_update", LLVMInt32TypeInContext(L->ctx), params,
                               args, 2);
     cj_emit_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, rc, LLVMConstNull(LLVMTypeOf(rc)), ""),
                      CJ_EXC_MEMORY);
@@ -159,8 +148,8 @@ static LLVMValueRef del_item(cj_lower *L, const cj_call *call, LLVMValueRef d,
                                  dt->items[0]), kslot);
     LLVMTypeRef params[3] = {i8p_type(L), i8p_type(L), i8p_type(L)};
     LLVMValueRef args[3] = {d, kp, LLVMConstNull(i8p_type(L))};
-    LLVMValueRef found = call_rt(L, "cj_dict_pop", LLVMInt32TypeInContext(L->ctx), params,
-                                 args, 3);
+    LLVMValueRef found = cj_dict_call_rt(L, "cj_dict_pop", LLVMInt32TypeInContext(L->ctx),
+                                         params, args, 3);
     LLVMValueRef missing = LLVMBuildICmp(L->b, LLVMIntEQ, found,
                                          LLVMConstNull(LLVMTypeOf(found)), "");
     return cj_dict_raise_key_error_if(L, missing, NULL) < 0 ? NULL : cj_empty(L);
@@ -207,7 +196,7 @@ LLVMValueRef cj_lower_dict_call(cj_lower *L, cj_instr *in, const cj_call *call) 
     case CJ_DICT_NEW:
         return cj_dict_new_empty(L, dt);
     case CJ_DICT_LEN:
-        return dict_len(L, d);
+        return cj_dict_len_value(L, d);
     case CJ_DICT_HASH:
         return key_hash(L, d, dt);
     default: /* clear, copy (d.copy(), dict(d)), update */

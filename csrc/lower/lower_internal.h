@@ -105,6 +105,10 @@ LLVMValueRef cj_lower_list_contains(cj_lower *L, cj_instr *in);
 LLVMValueRef cj_list_slice(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef sl);
 
 /* ---- lower_dict.c, lower_dict_ops.c: dicts (typing/dicts.c), a cj_meminfo * to a cj_dict ---- */
+/* A call of run-time function `name` (abi/dict.h), declared on first use. */
+LLVMValueRef cj_dict_call_rt(cj_lower *L, const char *name, LLVMTypeRef ret,
+                             LLVMTypeRef *params, LLVMValueRef *args, unsigned n);
+LLVMValueRef cj_dict_len_value(cj_lower *L, LLVMValueRef d); /* len(d), an int64 */
 /* hash.c's code of a key type: a constant int32 array; NULL with UnsupportedError. */
 LLVMValueRef cj_key_code_const(cj_lower *L, const cj_type *key);
 /* An empty dict of type `dt` holding its one reference; MemoryError when there is none. */
