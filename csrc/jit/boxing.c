@@ -5,7 +5,7 @@
  * compiled code allocated boxes as a NumPy array over its memory, whose base holds a
  * reference to the allocation (boxing borrows: the caller's references stay its own);
  * tuples item by item; records (np.void) by reference, and back as a copy; a list compiled
- * code made boxes as a new Python list. */
+ * code made boxes as a new Python list; a dict as a cujit.typed.Dict over it (typed_dict.c). */
 #include "jit/jit.h"
 
 #include <string.h>

@@ -5,8 +5,8 @@
  * variables hold; a returned value first gets a reference for the caller. A value a call hands
  * over (a new array, a jitted callee's result) is dropped once stored. Arrays that came from
  * Python have no meminfo, and the run-time functions do nothing for NULL. A list is its
- * meminfo; its items' references are its own (abi/list.c drops them when it is freed). CUDA code allocates
- * nothing: no reference is counted there. */
+ * meminfo; its items' references are its own (abi/list.c drops them when it is freed); a dict
+ * likewise (abi/dict.c). CUDA code allocates nothing: no reference is counted there. */
 #include "lower/lower_internal.h"
 
 int cj_type_has_refs(const cj_type *t) {

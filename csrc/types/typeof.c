@@ -1,7 +1,8 @@
 /* typeof.c: the cujit type of a Python argument value (the dispatcher's key), as numba types it:
  * int -> int64 (uint64 past int64's range), float -> float64, complex -> complex128,
  * NumPy scalars and arrays by dtype, tuples item by item, None -> none, a list -> reflected
- * list of its first item's type, a cujit.typed.List -> its ListType. Also the cached array
+ * list of its first item's type, a cujit.typed.List -> its ListType, a cujit.typed.Dict -> its
+ * DictType (a Python dict: numba's refusal). Also the cached array
  * type of a (type number, rank, layout, read-only), which the kernel launcher and the CUDA
  * ufuncs use too (cj_array_type_of_layout), and that of any dtype, records too
  * (cj_array_type_of_descr). */

@@ -1,6 +1,6 @@
 /* unify.c: numba's unification (NumPy's promote_types for numbers; tuples item by item; arrays
- * of one dtype and ndim to the weaker layout; list(undefined) to a refined list) and the
- * arithmetic result rules, which follow
+ * of one dtype and ndim to the weaker layout; list(undefined) to a refined list, an empty
+ * DictType to a refined dict) and the arithmetic result rules, which follow
  * numba's overload resolution rather than NumPy's (uint8 + uint8 -> uint64). */
 #include "types/types.h"
 

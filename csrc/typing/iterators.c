@@ -1,5 +1,5 @@
 /* iterators.c: typing of iteration. iter(x) over a range, an array (elements or rows), a
- * homogeneous tuple, a list or an iterator; enumerate() and zip(); a.flat (iterated, read and written
+ * homogeneous tuple, a list, a dict (its keys) or an iterator; enumerate() and zip(); a.flat (iterated, read and written
  * at a flat index, len()); np.ndenumerate(a) and np.ndindex(shape). Iterator states are
  * lowered by lower/lower_iter.c. */
 #include "typing/infer_internal.h"
