@@ -362,6 +362,15 @@ def test_dict_empty_in_compiled_code():
     exact(e[(1, 2)], 3.0)
     with pytest.raises(TypingError, match=r"Function\(Dict.empty\)"):
         njit(lambda: Dict.empty(types.int64))()
+    assert dict(class_call_in_compiled_code(3)) == {0: 0.0, 1: 0.5, 2: 1.0}
+
+
+@njit
+def class_call_in_compiled_code(n):
+    d = Dict()  # typed by its first d[k] = v, as numba's
+    for i in range(n):
+        d[i] = i * 0.5
+    return d
 
 
 def kernel_with_dict(out):

@@ -316,14 +316,33 @@ static const cj_type *type_argument(cj_infer_ctx *c, int var) {
     return t != NULL ? t : var >= 0 ? cj_dtype_of_var(c, var) : NULL;
 }
 
+/* Dict(): DictType[undefined,undefined] until its first d[k] = v, as `{}` (numba's). */
+static int type_dict_class_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    if (in->nargs != 1) {
+        return cj_no_match(c, in, "Dict");
+    }
+    *out = cj_type_dict(NULL, NULL);
+    cj_call *call = *out ? cj_call_record(c, in, CJ_CALL_DICT, 0) : NULL;
+    if (call == NULL) {
+        return -1;
+    }
+    call->builtin = CJ_DICT_NEW;
+    return 1;
+}
+
 int cj_type_typed_dict_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out) {
     static const char *const names[3] = {"key_type", "value_type", "n_keys"};
     int vars[3];
-    if (!is_dict_empty(obj)) {
+    int is_class = cj_TypedDictType != NULL && PyType_Check(obj) &&
+                   PyType_IsSubtype((PyTypeObject *)obj, cj_TypedDictType);
+    if (!is_class && !is_dict_empty(obj)) {
         return 2;
     }
     if (c->env->target == CJ_TARGET_CUDA) {
         return cj_unsupported_error(c, in, "dicts are not supported in CUDA code");
+    }
+    if (is_class) {
+        return type_dict_class_call(c, in, out);
     }
     if (cj_fold_args(c, in, 1, names, 3, vars) < 0) {
         return -1;

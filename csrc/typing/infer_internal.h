@@ -191,7 +191,7 @@ int cj_type_dict_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *key, con
                           const cj_type **out);
 int cj_type_dict_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
                         const cj_type **out);
-/* Dict.empty(key_type, value_type) in compiled code: 1, -1, or 2 when `obj` is not it. */
+/* Dict.empty(key_type, value_type) and Dict() in compiled code: 1, -1, or 2 (`obj` neither). */
 int cj_type_typed_dict_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 /* dict(), dict(d), hash(x), len(d): 1, 0, -1, or 2 (len of something else). */
 int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
