@@ -379,16 +379,17 @@ int cj_check_list_types(cj_infer_ctx *c) {
         return 0;
     }
     cj_var *v = CJ_VAR(c->ir, found);
-    const char *what = v->type->kind == CJ_DICT ? "dictionary" : "list";
+    int dict = v->type->kind == CJ_DICT;
+    const char *what = dict ? "dictionary" : "list", *whats = dict ? "dictionaries" : "lists";
     char name[256];
     cj_instr at = {.line = v->line};
     return cj_typing_error(c, &at, "Cannot infer the type of variable '%s', have imprecise type: "
                                    "%s. \n\nFor cujit to be able to compile a %s, the %s "
                                    "must have a known and precise type that can be inferred "
                                    "from the other variables. Whilst sometimes the type of "
-                                   "empty %ss can be inferred, this is not always the case.",
+                                   "empty %s can be inferred, this is not always the case.",
                            cj_var_source_name(v, name, sizeof(name)), v->type->name, what,
-                           what, what);
+                           what, whats);
 }
 
 /* List.empty_list(item_type) (a classmethod of cujit.typed.List, bound to the class). */
