@@ -82,6 +82,10 @@ def random_ops(n, keys):
     lambda n: RNG.integers(-40, 40, n),                        # many hits, deletes, reinserts
     lambda n: RNG.integers(-2**62, 2**62, n),                  # all distinct: growth
     lambda n: RNG.choice([0.0, -0.0, 1.5, np.nan, -1.0, 1.0, np.inf], n),
+    lambda n: RNG.integers(-2**31, 2**31, n).astype(np.int32) % 50,   # int32 keys
+    lambda n: RNG.integers(0, 256, n).astype(np.uint8),                # uint8 keys
+    lambda n: RNG.choice([0.5, -0.0, 0.0, 3.25, np.nan], n).astype(np.float32),
+    lambda n: RNG.integers(0, 2, n).astype(np.bool_),                  # bool keys
 ])
 def test_random_ops_match_cpython(seed_keys):
     for n in (0, 1, 7, 600):
@@ -89,6 +93,32 @@ def test_random_ops_match_cpython(seed_keys):
         want = run_ops(ops.tolist(), keys.tolist(), vals.tolist())
         got = run_ops_jit(ops, keys, vals)
         exact(got, want)
+
+
+def run_pair_ops(ops, a, b, vals):
+    """run_ops with tuple keys (an int, a float)."""
+    d = {}
+    out = []
+    for i in range(len(ops)):
+        k = (a[i], b[i] * 0.5)
+        if ops[i] < 4:
+            d[k] = vals[i]
+        elif ops[i] < 6:
+            out.append(d.pop(k, -2.0))
+        else:
+            out.append(d.get(k, -1.0))
+    return out, [k for k in d], [hash(k) for k in d]
+
+
+run_pair_ops_jit = njit(run_pair_ops)
+
+
+def test_tuple_keys_match_cpython():
+    for n in (0, 5, 400):
+        ops, a, b = RNG.integers(0, 8, n), RNG.integers(-5, 5, n), RNG.integers(-3, 3, n)
+        vals = RNG.standard_normal(n)
+        want = run_pair_ops(ops.tolist(), a.tolist(), b.tolist(), vals.tolist())
+        exact(run_pair_ops_jit(ops, a, b, vals), want)
 
 
 def test_nan_keys_are_never_found_and_zeros_are_one_key():
