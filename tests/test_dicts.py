@@ -240,6 +240,19 @@ def test_key_errors_are_numbas():
         grow_while_iterating(d)
 
 
+@njit
+def views(n):
+    d = {i: i * 0.5 for i in range(n)}
+    ks = d.keys()
+    return (len(ks), len(d.values()), len(d.items()), 2 in d.keys(), (n + 1) in ks,
+            3 not in d.keys())
+
+
+def test_views_have_len_and_keys_have_in():
+    exact(views(5), (5, 5, 5, True, False, False))
+    exact(views(0), (0, 0, 0, False, False, True))
+
+
 # ---- values that hold references: arrays, lists, nested dicts ----
 
 @njit

@@ -364,7 +364,8 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
             r = cj_lower_list_contains(L, in); /* lower_list_ops.c */
             break;
         }
-        if ((in->sub == CJ_IN || in->sub == CJ_NOTIN) && b->kind == CJ_DICT) {
+        if ((in->sub == CJ_IN || in->sub == CJ_NOTIN) &&
+            (b->kind == CJ_DICT || cj_type_is_dict_view(b))) {
             r = cj_lower_dict_contains(L, in); /* lower_dict.c */
             break;
         }

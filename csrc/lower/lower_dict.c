@@ -145,9 +145,23 @@ int cj_lower_dict_setitem(cj_lower *L, cj_instr *in) {
     return 0;
 }
 
+LLVMValueRef cj_dict_or_view(cj_lower *L, LLVMValueRef v, const cj_type *t,
+                             const cj_type **dt) {
+    if (t->kind == CJ_DICT) {
+        *dt = t;
+        return v;
+    }
+    *dt = t->source; /* a view: its state's dict (state_field 0 below) */
+    LLVMTypeRef i8p = i8p_type(L);
+    LLVMValueRef at = LLVMBuildBitCast(L->b, v, LLVMPointerType(i8p, 0), "");
+    return LLVMBuildLoad2(L->b, i8p, at, "dict");
+}
+
 LLVMValueRef cj_lower_dict_contains(cj_lower *L, cj_instr *in) {
-    const cj_type *dt = CJ_VAR(L->ir, in->args[1])->type;
-    LLVMValueRef p = cj_dict_lookup_ptr(L, cj_load_var(L, in->args[1]), dt,
+    const cj_type *dt;
+    LLVMValueRef d = cj_dict_or_view(L, cj_load_var(L, in->args[1]),
+                                     CJ_VAR(L->ir, in->args[1])->type, &dt);
+    LLVMValueRef p = cj_dict_lookup_ptr(L, d, dt,
                                         cj_load_var(L, in->args[0]),
                                         CJ_VAR(L->ir, in->args[0])->type);
     return in->sub == CJ_IN ? LLVMBuildIsNotNull(L->b, p, "") : LLVMBuildIsNull(L->b, p, "");

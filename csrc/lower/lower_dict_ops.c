@@ -195,8 +195,8 @@ LLVMValueRef cj_lower_dict_call(cj_lower *L, cj_instr *in, const cj_call *call) 
         return view(L, in, d, dt);
     case CJ_DICT_NEW:
         return cj_dict_new_empty(L, dt);
-    case CJ_DICT_LEN:
-        return cj_dict_len_value(L, d);
+    case CJ_DICT_LEN: /* of the dict or of a view */
+        return cj_dict_len_value(L, cj_dict_or_view(L, d, call->argtypes[0], &dt));
     case CJ_DICT_HASH:
         return key_hash(L, d, dt);
     default: /* clear, copy (d.copy(), dict(d)), update */

@@ -109,6 +109,9 @@ LLVMValueRef cj_list_slice(cj_lower *L, LLVMValueRef list, const cj_type *lt, LL
 LLVMValueRef cj_dict_call_rt(cj_lower *L, const char *name, LLVMTypeRef ret,
                              LLVMTypeRef *params, LLVMValueRef *args, unsigned n);
 LLVMValueRef cj_dict_len_value(cj_lower *L, LLVMValueRef d); /* len(d), an int64 */
+/* The dict of a dict value or of a view's iterator state `v` of type `t`; *dt its type. */
+LLVMValueRef cj_dict_or_view(cj_lower *L, LLVMValueRef v, const cj_type *t,
+                             const cj_type **dt);
 /* hash.c's code of a key type: a constant int32 array; NULL with UnsupportedError. */
 LLVMValueRef cj_key_code_const(cj_lower *L, const cj_type *key);
 /* An empty dict of type `dt` holding its one reference; MemoryError when there is none. */

@@ -20,3 +20,9 @@ const cj_type *cj_type_dict_iter(const cj_type *dict, cj_iter_kind kind) {
     }
     return cj_type_iter(kind, yield, dict, 0, NULL);
 }
+
+int cj_type_is_dict_view(const cj_type *t) {
+    return t->kind == CJ_ITER && (t->iter_kind == CJ_ITER_DICT_KEYS ||
+                                  t->iter_kind == CJ_ITER_DICT_VALUES ||
+                                  t->iter_kind == CJ_ITER_DICT_ITEMS);
+}

@@ -126,8 +126,10 @@ const cj_type *cj_type_list(const cj_type *item, int reflected);
 /* DictType[int64,float64]<iv=None> (numba's, also a cujit.typed.Dict's type); key and value
  * NULL: DictType[undefined,undefined], an empty literal's type until d[k] = v refines it. */
 const cj_type *cj_type_dict(const cj_type *key, const cj_type *value);
-/* The iterator over a dict's keys, values or items (`kind` one of CJ_ITER_DICT_*). */
+/* The iterator over a dict's keys, values or items (`kind` one of CJ_ITER_DICT_*), and whether
+ * `t` is one (d.keys(), d.values(), d.items(): len() and, of the keys, `in` take them). */
 const cj_type *cj_type_dict_iter(const cj_type *dict, cj_iter_kind kind);
+int cj_type_is_dict_view(const cj_type *t);
 /* cujit.typed.Dict objects (jit/typed_dict.c): the dict they hold and its DictType. */
 typedef struct cj_typed_dict_obj {
     PyObject_HEAD

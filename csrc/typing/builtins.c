@@ -352,7 +352,7 @@ static int type_math_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_typ
 static int type_len(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     int n = in->nargs - 1;
     const cj_type *a = n == 1 ? cj_vt(c, in->args[1]) : NULL;
-    if (n == 1 && a->kind == CJ_DICT) {
+    if (n == 1 && (a->kind == CJ_DICT || cj_type_is_dict_view(a))) {
         return cj_type_dict_builtin(c, in, CJ_B_LEN, out); /* dicts.c */
     }
     if (n == 1 && a->kind == CJ_LIST && a->dtype == NULL) {

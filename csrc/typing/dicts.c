@@ -264,6 +264,9 @@ int cj_type_dict_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
 int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     int n = in->nargs - 1 - in->index;
     const cj_type *a = n == 1 ? cj_vt(c, in->args[1]) : NULL;
+    if (id == CJ_B_LEN && a != NULL && cj_type_is_dict_view(a)) {
+        a = a->source; /* len(d.keys()): the dict's */
+    }
     const char *fname = id == CJ_B_HASH ? "<built-in function hash>"
                         : id == CJ_B_LEN ? "<built-in function len>" : "<class 'dict'>";
     if (n == 1 && a == NULL) {

@@ -202,8 +202,9 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (b->kind == CJ_LIST && (in->sub == CJ_IN || in->sub == CJ_NOTIN)) {
         return cj_type_list_contains(c, in, a, b, out); /* lists.c */
     }
-    if (b->kind == CJ_DICT && (in->sub == CJ_IN || in->sub == CJ_NOTIN)) {
-        return cj_type_dict_contains(c, in, a, b, out); /* dicts.c */
+    if ((b->kind == CJ_DICT || (cj_type_is_dict_view(b) && b->iter_kind == CJ_ITER_DICT_KEYS)) &&
+        (in->sub == CJ_IN || in->sub == CJ_NOTIN)) { /* k in d, k in d.keys() */
+        return cj_type_dict_contains(c, in, a, b->kind == CJ_DICT ? b : b->source, out);
     }
     *out = cj_rule_compare(in->sub, a, b, &in->optype);
     if (*out == NULL) {
