@@ -56,6 +56,13 @@ static PyObject *alloc(PyTypeObject *cls) {
 }
 
 PyObject *cj_typed_dict_wrap(cj_meminfo *mi, const cj_type *dt) {
+    if (dict_class == NULL) { /* cujit.typed registers its Dict class on import */
+        PyObject *m = PyImport_ImportModule("cujit.typed.typeddict");
+        if (m == NULL) {
+            return NULL;
+        }
+        Py_DECREF(m);
+    }
     PyTypeObject *cls = dict_class ? (PyTypeObject *)dict_class : cj_TypedDictType;
     PyObject *self = alloc(cls);
     if (self != NULL) {
