@@ -9,8 +9,10 @@
 /* ---- hash.c: a key's hash and equality, one rule per key kind ----
  * A key is described by a prefix code of int32 pairs (kind, offset of the field in the key's
  * bytes): a scalar is one pair; CJ_KEY_TUPLE's pair holds the item count in place of the
- * offset and is followed by its items' codes. A new key type (strings) adds a kind and its
- * case in hash.c's two switches. */
+ * offset and is followed by its items' codes. A new key type (strings) adds a kind here, its
+ * case in hash.c's switches (hash, equality, size check), its code in types/dictlayout.c and
+ * its type in typing/dicts.c's cj_type_is_hashable; keys holding memory give dictlayout.c
+ * their reference offsets (dict.c already drops a key's references). */
 enum {
     CJ_KEY_BOOL, CJ_KEY_I8, CJ_KEY_I16, CJ_KEY_I32, CJ_KEY_I64,
     CJ_KEY_U8, CJ_KEY_U16, CJ_KEY_U32, CJ_KEY_U64, CJ_KEY_F32, CJ_KEY_F64, CJ_KEY_TUPLE,
