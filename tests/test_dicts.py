@@ -446,3 +446,21 @@ def big_value_dict(n):
     t = (n, n, n, n, n, n, n, n)
     t2 = (t, t, t, t, t, t, t, t)
     return {n: (t2, t2, t2, t2, t2)}  # 2560 bytes a value
+
+
+@njit
+def complex_keys(zs, w):
+    d = {}
+    for i in range(len(zs)):
+        d[zs[i]] = i
+    return [k for k in d], d.get(w, -1), hash(w), hash(np.complex64(w))
+
+
+def test_complex_keys_and_hash():
+    zs = np.array([1 + 2j, -0.0 + 0j, 0j, 1 + 2j, complex(np.inf, -1), 3.5 - 1j])
+    for w in (1 + 2j, 0j, 2j, complex(np.inf, -1), -1 + 0j):
+        want = {}
+        for i, z in enumerate(zs.tolist()):
+            want[z] = i
+        exact(complex_keys(zs, w), (list(want), want.get(w, -1), hash(w),
+                                    hash(complex(np.complex64(w)))))

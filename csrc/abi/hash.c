@@ -52,6 +52,12 @@ static int64_t hash_double(double v) {
     return fix_minus_one(sign < 0 ? (uint64_t)0 - x : x);
 }
 
+/* CPython's complex hash: hash(real) + 1000003 * hash(imag), -1 becoming -2. */
+static int64_t hash_complex(double re, double im) {
+    uint64_t h = (uint64_t)hash_double(re) + 1000003ULL * (uint64_t)hash_double(im);
+    return fix_minus_one(h);
+}
+
 #define XXPRIME_1 11400714785074694791ULL
 #define XXPRIME_2 14029467366897019727ULL
 #define XXPRIME_5 2870177450012600261ULL
@@ -88,10 +94,16 @@ static int64_t hash_at(const int32_t *code, const char *key, int32_t *used) {
     uint16_t tmp_uint16_t;
     uint32_t tmp_uint32_t;
     uint64_t tmp_uint64_t;
-    float tmp_float;
-    double tmp_double;
+    float tmp_float, fparts[2];
+    double tmp_double, dparts[2];
     *used = 2;
     switch (code[0]) {
+    case CJ_KEY_C64:
+        memcpy(fparts, p, sizeof(fparts));
+        return hash_complex(fparts[0], fparts[1]);
+    case CJ_KEY_C128:
+        memcpy(dparts, p, sizeof(dparts));
+        return hash_complex(dparts[0], dparts[1]);
     case CJ_KEY_BOOL: return *p & 1;
     case CJ_KEY_I8: return hash_signed(LOAD(int8_t, p));
     case CJ_KEY_I16: return hash_signed(LOAD(int16_t, p));
@@ -129,6 +141,14 @@ static int equal_at(const int32_t *code, const char *a, const char *b, int32_t *
         memcpy(&da, a + code[1], sizeof(da));
         memcpy(&db, b + code[1], sizeof(db));
         return da == db;
+    case CJ_KEY_C64: /* both parts, as floats */
+    case CJ_KEY_C128: {
+        int32_t half = code[0] == CJ_KEY_C64 ? 4 : 8, step;
+        int32_t part[2] = {code[0] == CJ_KEY_C64 ? CJ_KEY_F32 : CJ_KEY_F64, code[1]};
+        int re = equal_at(part, a, b, &step);
+        part[1] += half;
+        return re && equal_at(part, a, b, &step);
+    }
     case CJ_KEY_TUPLE: {
         int32_t pos = 2, step, same = 1;
         for (int32_t i = 0; i < code[1]; i++, pos += step) {
@@ -149,8 +169,8 @@ int cj_key_equal(const int32_t *code, const char *a, const char *b) {
 
 /* The int32 the part at code[0..n) takes, or -1 when malformed. */
 static int32_t check_at(const int32_t *code, int32_t n, int64_t key_size, int depth) {
-    static const int sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
-    if (n < 2 || depth > 32 || code[0] < 0 || code[0] > CJ_KEY_TUPLE) {
+    static const int sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 0, 8, 16};
+    if (n < 2 || depth > 32 || code[0] < 0 || code[0] > CJ_KEY_C128) {
         return -1;
     }
     if (code[0] != CJ_KEY_TUPLE) {

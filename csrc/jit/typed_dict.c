@@ -32,7 +32,7 @@ static int set_type(cj_typed_dict_obj *self, const cj_type *dt) {
     if (cj_abi_dict_layout(dt, &lay) < 0 || lay.key_size > MAX_BYTES ||
         lay.val_size > MAX_BYTES) {
         PyErr_Format(PyExc_TypeError, "%s as key is forbidden (cujit.typed.Dict keys are bool, "
-                     "integers, floats and tuples of them)", dt->items[0]->name);
+                     "integers, floats, complex and tuples of them)", dt->items[0]->name);
         return -1;
     }
     cj_meminfo *mi = cj_dict_new(lay.key_size, lay.val_size, lay.code, lay.ncode, lay.refs,

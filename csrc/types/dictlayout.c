@@ -26,6 +26,9 @@ int cj_abi_key_code(const cj_type *t, size_t base, int32_t *code, int *n) {
     case CJ_FLOAT:
         code[at] = t->bits == 32 ? CJ_KEY_F32 : CJ_KEY_F64;
         return t->bits == 32 || t->bits == 64 ? 0 : -1;
+    case CJ_COMPLEX:
+        code[at] = t->bits == 64 ? CJ_KEY_C64 : CJ_KEY_C128;
+        return 0;
     case CJ_TUPLE:
         code[at] = CJ_KEY_TUPLE;
         code[at + 1] = t->n;

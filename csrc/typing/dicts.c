@@ -1,7 +1,7 @@
 /* dicts.c: typing of dicts (numba's typed dict semantics; lowered by lower/lower_dict*.c).
  * A display `{k: v, ...}` is a DictType of its keys unified and its values unified; `{}` and
  * dict() are DictType[undefined,undefined] until the first d[k] = v refines them (as lists'
- * first append does, lists.c). Keys: bool, integers, floats and tuples of them (abi/hash.c
+ * first append does, lists.c). Keys: bool, integers, floats, complex and tuples of them (abi/hash.c
  * hashes them); arrays and lists are forbidden keys, as numba's. A key or value given to a dict
  * must cast safely to its type (numba's _sentry_safe_cast). Methods: get (with a default),
  * pop, setdefault, popitem, clear, copy, update, keys, values, items and del d[k]; builtins
@@ -19,7 +19,8 @@ int cj_type_is_hashable(const cj_type *t) {
         }
         return 1;
     }
-    return t->kind == CJ_BOOL || t->kind == CJ_INT || t->kind == CJ_FLOAT;
+    return t->kind == CJ_BOOL || t->kind == CJ_INT || t->kind == CJ_FLOAT ||
+           t->kind == CJ_COMPLEX;
 }
 
 /* numba's _sentry_safe_cast: a safe conversion, or one between integers, from an integer to
@@ -41,7 +42,8 @@ static int casts_safely(const cj_type *from, const cj_type *to) {
     if (cj_type_is_integer(from)) {
         return to->kind == CJ_INT || to->kind == CJ_FLOAT || to->kind == CJ_COMPLEX;
     }
-    return from->kind == CJ_FLOAT && (to->kind == CJ_FLOAT || to->kind == CJ_COMPLEX);
+    return (from->kind == CJ_FLOAT && (to->kind == CJ_FLOAT || to->kind == CJ_COMPLEX)) ||
+           (from->kind == CJ_COMPLEX && to->kind == CJ_COMPLEX);
 }
 
 static int check_cast(cj_infer_ctx *c, cj_instr *in, const cj_type *from, const cj_type *to) {
@@ -59,7 +61,8 @@ static int check_key(cj_infer_ctx *c, cj_instr *in, const cj_type *key) {
     }
     if (!cj_type_is_hashable(key)) {
         return cj_unsupported_error(c, in, "dict keys of type %s are not supported yet (bool, "
-                                           "integers, floats and tuples of them)", key->name);
+                                           "integers, floats, complex and tuples of them)",
+                                    key->name);
     }
     return 0;
 }
@@ -281,7 +284,7 @@ int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
     }
     if (id == CJ_B_HASH && !cj_type_is_hashable(a)) {
         return cj_unsupported_error(c, in, "hash() of %s is not supported yet (bool, integers, "
-                                           "floats and tuples of them)", a->name);
+                                           "floats, complex and tuples of them)", a->name);
     }
     if (c->env->target == CJ_TARGET_CUDA) { /* hash.c is CPU code */
         return cj_unsupported_error(c, in, id == CJ_B_HASH ? "hash() is not supported in CUDA "

@@ -181,7 +181,7 @@ int cj_check_list_types(cj_infer_ctx *c);
  * (an empty list's first append, an empty dict's first d[k] = v); -1 with an error. */
 int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t, int depth);
 /* ---- dicts.c: dicts (numba's typed dict), each as its lists.c counterpart ---- */
-int cj_type_is_hashable(const cj_type *t); /* bool, ints, floats, tuples of them */
+int cj_type_is_hashable(const cj_type *t); /* bool, ints, floats, complex, tuples of them */
 int cj_type_dict_display(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 int cj_type_dict_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *key,
                          const cj_type **out);
