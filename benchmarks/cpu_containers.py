@@ -1,13 +1,15 @@
-"""Lists in compiled code (issue 13): cujit vs numba vs the interpreter, side by side in one run,
+"""Lists and dicts in compiled code (issue 13): cujit vs numba vs the interpreter, side by side
+in one run,
 as ratios of cujit's time, and each jit's first call (compile + run).
   (a)  a list of 10**6 floats built with append, its length returned;
   (a2) the same list built by a comprehension;
   (b)  a list of 10**6 random floats (made from an array inside the function) sorted with
        l.sort(), its middle item returned;
   (b2) the list made from the array alone (what (b) spends before sorting);
-  (c)  s.split() of a 10 MB string of words (ASCII), the word count returned (word counting
-       into a dict waits for dicts);
-  (c2) the same over a string with a non-ASCII word in it (2-byte code points).
+  (c)  a dict of 10**6 int keys (scattered: i * 7919 mod 2**31) built with d[k] = v, then every
+       key looked up once, the values summed.
+  (d)  s.split() of a 10 MB string of words (ASCII), the word count returned;
+  (d2) the same over a string with a non-ASCII word in it (2-byte code points).
 Usage: python benchmarks/cpu_containers.py"""
 import time
 import warnings
@@ -42,6 +44,16 @@ def list_of_array(a):
     return lst[len(lst) // 2]
 
 
+def dict_build_lookup(n):
+    d = {}
+    for i in range(n):
+        d[(i * 7919) % 2147483648] = i * 0.5
+    total = 0.0
+    for i in range(n):
+        total += d[(i * 7919) % 2147483648]
+    return total
+
+
 def split_count(s):
     return len(s.split())
 
@@ -63,9 +75,10 @@ def cases():
         ("(b) l.sort() of 10**6 random floats", sort_floats, (floats,), 5),
         ("(b2) list(a) of 10**6 floats (the part of (b) before sorting)", list_of_array,
          (floats,), 5),
-        ("(c) len(s.split()) of a 10 MB ASCII string", split_count,
+        ("(c) dict of 10**6 int keys: build, then look each up", dict_build_lookup, (N,), 3),
+        ("(d) len(s.split()) of a 10 MB ASCII string", split_count,
          (_text(10 * 10**6, "zeta"),), 3),
-        ("(c2) len(s.split()) of a 10 MB string with a non-ASCII word", split_count,
+        ("(d2) len(s.split()) of a 10 MB string with a non-ASCII word", split_count,
          (_text(10 * 10**6, "ζῆτα"),), 3),
     ]
 

@@ -44,6 +44,7 @@ SECTIONS = [
     ("cujit.cuda.Stream", None),
     ("cujit.cuda.Event", None),
     ("cujit.typed.List", None),
+    ("cujit.typed.Dict", None),
 ]
 
 
@@ -80,8 +81,8 @@ def render():
     from cujit.np import numpy_support
     from cujit import extending
     from cujit.decorators import Dispatcher
-    from cujit.typed import List
-    classes = {"cujit.typed.List": List,"cujit.decorators.Dispatcher (what jit returns)": Dispatcher,
+    from cujit.typed import Dict, List
+    classes = {"cujit.typed.List": List, "cujit.typed.Dict": Dict,"cujit.decorators.Dispatcher (what jit returns)": Dispatcher,
                "cujit.cuda.DeviceNDArray": cuda.DeviceNDArray, "cujit.cuda.Stream": cuda.Stream,
                "cujit.cuda.Event": cuda.Event}
     parts = ["# API reference\n",

@@ -1,4 +1,4 @@
-/* build_inline.c: list comprehensions. CPython 3.12 inlines them (PEP 709): LOAD_FAST_AND_CLEAR
+/* build_inline.c: list and dict comprehensions (MAP_ADD: build_dict.c). CPython 3.12 inlines them (PEP 709): LOAD_FAST_AND_CLEAR
  * / SWAP / BUILD_LIST / FOR_ITER ... LIST_APPEND / END_FOR, built by the ordinary handlers plus
  * LIST_APPEND here. CPython 3.11 makes a nested code object called with the iterator:
  *     LOAD_CLOSURE.. BUILD_TUPLE  LOAD_CONST <code <listcomp>>  MAKE_FUNCTION  <iterable>
@@ -69,11 +69,11 @@ int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in) {
         return cj_fe_make_inner_function(b, in, closure); /* build_closure.c */
     }
     if (code != CJ_CODE_MARK || closure != CJ_CELL_MARK || (in->arg & ~8) != 0 ||
-        name == NULL || strcmp(name, "<listcomp>") != 0) {
+        name == NULL || (strcmp(name, "<listcomp>") != 0 && strcmp(name, "<dictcomp>") != 0)) {
         PyErr_Clear();
         return cj_unsupported_at(b->ir, b->line, "cujit does not support %s (opcode "
                                  "MAKE_FUNCTION)", name != NULL && name[0] == '<' &&
-                                 strcmp(name, "<lambda>") != 0 ? "set/dict comprehensions or "
+                                 strcmp(name, "<lambda>") != 0 ? "set comprehensions or "
                                  "generator expressions" : "inner functions or lambdas");
     }
     return cj_fe_push(b, CJ_FUNC_MARK);

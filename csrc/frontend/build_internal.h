@@ -137,6 +137,10 @@ int cj_fe_inline_comprehension(cj_builder *b, int iter, int cont);
 int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in);
 int cj_fe_op_LIST_APPEND(cj_builder *b, const cj_bc *in);
 int cj_fe_op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in);
+/* build_dict.c: dict displays and comprehensions */
+int cj_fe_op_BUILD_MAP(cj_builder *b, const cj_bc *in);
+int cj_fe_op_BUILD_CONST_KEY_MAP(cj_builder *b, const cj_bc *in);
+int cj_fe_op_MAP_ADD(cj_builder *b, const cj_bc *in);
 /* RETURN_VALUE of inlined code: to the outer code's continuation (1), or 0 when not inlined. */
 int cj_fe_inline_return(cj_builder *b, int v);
 

@@ -709,8 +709,7 @@ static const struct {
     const char *opcode;
     const char *construct;
 } unsupported_names[] = {
-    {"BUILD_SET", "sets"}, {"SET_ADD", "sets"}, {"BUILD_MAP", "dicts"},
-    {"BUILD_CONST_KEY_MAP", "dicts"}, {"MAP_ADD", "dicts"}, {"DICT_UPDATE", "dicts"},
+    {"BUILD_SET", "sets"}, {"SET_ADD", "sets"}, {"DICT_UPDATE", "dict unpacking (**)"},
     {"BEFORE_WITH", "with statements other than `with objmode(...)` blocks in CPU code"},
     {"YIELD_VALUE", "generators (yield)"}, {"RETURN_GENERATOR", "generators (yield)"},
     {"GET_YIELD_FROM_ITER", "generators (yield)"}, {"LOAD_BUILD_CLASS", "class definitions"},
@@ -736,6 +735,9 @@ static int op_unsupported(cj_builder *b, const cj_bc *in) {
 #define op_CHECK_EXC_MATCH cj_fe_op_CHECK_EXC_MATCH
 #define op_POP_EXCEPT cj_fe_op_POP_EXCEPT
 #define op_RERAISE cj_fe_op_RERAISE
+#define op_BUILD_MAP cj_fe_op_BUILD_MAP /* build_dict.c */
+#define op_BUILD_CONST_KEY_MAP cj_fe_op_BUILD_CONST_KEY_MAP
+#define op_MAP_ADD cj_fe_op_MAP_ADD
 
 static const op_handler handlers[] = {
     [CJ_OP_UNKNOWN] = op_unsupported,

@@ -95,6 +95,8 @@ typedef struct cj_instr {
 /* A string operation (typing/strings.c): lowered by lower/lower_str.c; `resolved` is its
  * CJ_CALL_STR record (none for a GETATTR binding a method) */
 #define CJ_F_STR 32
+/* A dict display: BUILD_TUPLE of keys and values interleaved (frontend/build_dict.c) */
+#define CJ_F_DICT 64
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

@@ -86,8 +86,10 @@ static PyObject *format_rhs(const cj_func_ir *ir, const cj_instr *in) {
         if (args == NULL) {
             return NULL;
         }
-        PyObject *r = PyUnicode_FromFormat(in->op == CJ_I_BUILD_TUPLE ? "build_tuple(%U)"
-                                                                      : "slice(%U)", args);
+        PyObject *r = PyUnicode_FromFormat(in->op == CJ_I_BUILD_SLICE ? "slice(%U)"
+                                           : in->flags & CJ_F_DICT    ? "build_map(%U)"
+                                                                      : "build_tuple(%U)",
+                                           args);
         Py_DECREF(args);
         return r;
     }

@@ -9,7 +9,7 @@
  * the CPU wrapper unboxes and boxes with the user's unbox/box (lower_extension.c); a str unboxes
  * as a string over its own data (abi/unicode.c; reflect.c's cj_reflect_args drops it after the
  * call) and a string boxes as a str (the very one it was read from, else a new one of its code
- * points). */
+ * points); a dict boxes as a cujit.typed.Dict over it (typed_dict.c). */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -303,6 +303,8 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
         memcpy(dst, &mi, sizeof(mi));
         return mi != NULL ? 0 : -1;
     }
+    case CJ_DICT: /* typed_dict.c: its own memory, borrowed for the call */
+        return cj_unbox_typed_dict(value, t, dst);
     default:
         return 0; /* no data: None, omitted arguments */
     }
@@ -471,6 +473,10 @@ PyObject *cj_box(const void *src, const cj_type *t) {
         cj_meminfo *mi;
         memcpy(&mi, src, sizeof(mi));
         return cj_str_to_pyobject(mi);
+    case CJ_DICT: { /* a cujit.typed.Dict over the same memory (typed_dict.c) */
+        cj_meminfo *mi;
+        memcpy(&mi, src, sizeof(void *));
+        return cj_typed_dict_wrap(mi, t);
     }
     case CJ_NONE:
     case CJ_VOID:

@@ -169,6 +169,12 @@ int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
 /* A new cujit.typed.List object over `mi` (its own reference), of ListType `lt`. */
 PyObject *cj_typed_list_wrap(cj_meminfo *mi, const cj_type *lt);
 
+/* ---- typed_dict.c: cujit.typed.Dict ---- */
+/* A new cujit.typed.Dict object over `mi` (its own reference), of DictType `dt`. */
+PyObject *cj_typed_dict_wrap(cj_meminfo *mi, const cj_type *dt);
+/* The meminfo of a cujit.typed.Dict of type `t` at `dst` (borrowed); -1 with TypeError. */
+int cj_unbox_typed_dict(PyObject *value, const cj_type *t, void *dst);
+
 /* ---- nrt_python.c: compiled code's allocations seen from Python ---- */
 /* A new MemInfo object holding a reference to `mi` (the base of NumPy arrays over it). */
 PyObject *cj_meminfo_object(cj_meminfo *mi);

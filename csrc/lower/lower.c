@@ -280,6 +280,9 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
     if (t->kind == CJ_LIST) {
         return cj_lower_list_getitem(L, in); /* lower_list.c */
     }
+    if (t->kind == CJ_DICT) {
+        return cj_lower_dict_getitem(L, in); /* lower_dict.c */
+    }
     if (in->sub == CJ_SUB_FIELD) { /* rec['x'], a['x']: lower_record.c */
         LLVMValueRef v = cj_load_var(L, in->args[0]);
         r = t->kind == CJ_RECORD ? cj_record_field(L, v, t, in->index)
@@ -302,6 +305,9 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
 static int lower_setitem(cj_lower *L, cj_instr *in) {
     if (vtype(L, in->args[0])->kind == CJ_LIST) {
         return cj_lower_list_setitem(L, in); /* lower_list.c */
+    }
+    if (vtype(L, in->args[0])->kind == CJ_DICT) {
+        return cj_lower_dict_setitem(L, in); /* lower_dict.c */
     }
     if (in->sub == CJ_SUB_FIELD) { /* rec.x = v, rec['x'] = v: lower_record.c */
         return cj_record_set_field(L, cj_load_var(L, in->args[0]), vtype(L, in->args[0]),
@@ -356,6 +362,11 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
     case CJ_I_COMPARE:
         if ((in->sub == CJ_IN || in->sub == CJ_NOTIN) && b->kind == CJ_LIST) {
             r = cj_lower_list_contains(L, in); /* lower_list_ops.c */
+            break;
+        }
+        if ((in->sub == CJ_IN || in->sub == CJ_NOTIN) &&
+            (b->kind == CJ_DICT || cj_type_is_dict_view(b))) {
+            r = cj_lower_dict_contains(L, in); /* lower_dict.c */
             break;
         }
         r = cj_lower_compare(L, in->sub, cj_load_var(L, in->args[0]), a,
@@ -467,8 +478,9 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     case CJ_I_SETITEM:
         return lower_setitem(L, in);
     case CJ_I_BUILD_TUPLE:
-        return vtype(L, in->dst)->kind == CJ_LIST ? cj_lower_list_build(L, in)
-                                                  : lower_build_tuple(L, in);
+        return vtype(L, in->dst)->kind == CJ_LIST   ? cj_lower_list_build(L, in)
+               : vtype(L, in->dst)->kind == CJ_DICT ? cj_lower_dict_build(L, in)
+                                                    : lower_build_tuple(L, in);
     case CJ_I_BUILD_SLICE:
         return lower_build_slice(L, in);
     case CJ_I_ITERNEXT:

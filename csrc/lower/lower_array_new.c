@@ -148,6 +148,9 @@ void cj_fill_array(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRe
 }
 
 int cj_call_hands_over(const cj_call *call) {
+    if (call->kind == CJ_CALL_DICT) {
+        return cj_dict_op_hands_over(call->builtin); /* lower_dict_ops.c */
+    }
     if (call->kind == CJ_CALL_LIST) { /* a cj_list_op: l.pop() moves the item out; new lists */
         return call->builtin == CJ_LIST_POP || call->builtin == CJ_LIST_COPY ||
                call->builtin == CJ_LIST_NEW || call->builtin == CJ_LIST_SORTED;

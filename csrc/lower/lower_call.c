@@ -635,24 +635,6 @@ static LLVMValueRef lower_jitted_call(cj_lower *L, cj_instr *in, const cj_call *
 }
 
 /* The GETATTR that bound the method `in` calls (its receiver is args[0]); NULL + error. */
-const cj_instr *cj_method_getattr(cj_lower *L, const cj_instr *in) {
-    cj_func_ir *ir = L->ir;
-    for (int b = 0; b < ir->blocks.len; b++) {
-        cj_block *blk = CJ_BLOCK(ir, b);
-        for (int i = 0; i < blk->instrs.len; i++) {
-            const cj_instr *get = CJ_INSTR(blk, i);
-            if (get->dst == in->args[0]) {
-                if (get->op == CJ_I_GETATTR) {
-                    return get;
-                }
-                break;
-            }
-        }
-    }
-    PyErr_SetString(cj_LoweringError, "bound method without its receiver");
-    return NULL;
-}
-
 /* A method call: the receiver is the bound GETATTR's object. */
 static LLVMValueRef lower_method_call(cj_lower *L, cj_instr *in, const cj_call *call) {
     const cj_instr *get = cj_method_getattr(L, in);
@@ -710,6 +692,9 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
         return cj_lower_str_instr(L, in);
     case CJ_CALL_LIST: /* lower_list.c */
         r = cj_lower_list_call(L, in, call);
+        break;
+    case CJ_CALL_DICT: /* lower_dict_ops.c */
+        r = cj_lower_dict_call(L, in, call);
         break;
     case CJ_CALL_DISPATCHER:
     case CJ_CALL_SELF:

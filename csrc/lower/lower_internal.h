@@ -130,6 +130,36 @@ LLVMValueRef cj_str_ord_chr(cj_lower *L, int op, int var); /* CJ_STR_ORD / CJ_ST
 LLVMValueRef cj_str_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *it,
                               LLVMValueRef *ok);
 int cj_lower_str_instr(cj_lower *L, cj_instr *in); /* a CJ_F_STR instruction */
+/* ---- lower_dict.c, lower_dict_ops.c: dicts (typing/dicts.c), a cj_meminfo * to a cj_dict ---- */
+/* A call of run-time function `name` (abi/dict.h), declared on first use. */
+LLVMValueRef cj_dict_call_rt(cj_lower *L, const char *name, LLVMTypeRef ret,
+                             LLVMTypeRef *params, LLVMValueRef *args, unsigned n);
+LLVMValueRef cj_dict_len_value(cj_lower *L, LLVMValueRef d); /* len(d), an int64 */
+/* The dict of a dict value or of a view's iterator state `v` of type `t`; *dt its type. */
+LLVMValueRef cj_dict_or_view(cj_lower *L, LLVMValueRef v, const cj_type *t,
+                             const cj_type **dt);
+/* hash.c's code of a key type: a constant int32 array; NULL with UnsupportedError. */
+LLVMValueRef cj_key_code_const(cj_lower *L, const cj_type *key);
+/* An empty dict of type `dt` holding its one reference; MemoryError when there is none. */
+LLVMValueRef cj_dict_new_empty(cj_lower *L, const cj_type *dt);
+/* The value of type `t` at i8 * `p`. */
+LLVMValueRef cj_dict_load(cj_lower *L, LLVMValueRef p, const cj_type *t);
+/* An i8 * to the value of key `k` (of type `kt`, cast), or null when it is missing. */
+LLVMValueRef cj_dict_lookup_ptr(cj_lower *L, LLVMValueRef d, const cj_type *dt, LLVMValueRef k,
+                                const cj_type *kt);
+/* d[k] = v, casting both; the dict takes a reference to what v holds. */
+void cj_emit_dict_insert(cj_lower *L, LLVMValueRef d, const cj_type *dt, LLVMValueRef k,
+                    const cj_type *kt, LLVMValueRef v, const cj_type *vt);
+int cj_dict_raise_key_error_if(cj_lower *L, LLVMValueRef cond, const char *text);
+int cj_lower_dict_build(cj_lower *L, cj_instr *in); /* a display (CJ_F_DICT) */
+int cj_lower_dict_getitem(cj_lower *L, cj_instr *in);
+int cj_lower_dict_setitem(cj_lower *L, cj_instr *in);
+LLVMValueRef cj_lower_dict_contains(cj_lower *L, cj_instr *in);
+int cj_dict_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef d, const cj_type *dt);
+LLVMValueRef cj_dict_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *it,
+                               LLVMValueRef *ok);
+LLVMValueRef cj_lower_dict_call(cj_lower *L, cj_instr *in, const cj_call *call);
+int cj_dict_op_hands_over(int op); /* the call's result is the caller's (a cj_dict_op) */
 
 /* ---- lower_types.c ---- */
 /* lower_extension.c: a CJ_CALL_EXTENSION call, by the user's lowering function. */

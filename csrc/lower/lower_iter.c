@@ -63,6 +63,10 @@ int cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type 
         LLVMBuildStore(L->b, v, field(L, st, state, 0));
         LLVMBuildStore(L->b, cj_i64(L, 0), field(L, st, state, 1));
         return 0;
+    case CJ_ITER_DICT_KEYS: /* lower_dict.c */
+    case CJ_ITER_DICT_VALUES:
+    case CJ_ITER_DICT_ITEMS:
+        return cj_dict_iter_init(L, state, v, vt);
     default:
         return 0; /* enumerate/zip states are made by their call */
     }
@@ -471,6 +475,10 @@ LLVMValueRef cj_lower_iternext(cj_lower *L, LLVMValueRef state, const cj_type *i
     case CJ_ITER_NDENUMERATE:
     case CJ_ITER_NDINDEX:
         return index_next(L, state, it, ok);
+    case CJ_ITER_DICT_KEYS: /* lower_dict.c */
+    case CJ_ITER_DICT_VALUES:
+    case CJ_ITER_DICT_ITEMS:
+        return cj_dict_iter_next(L, state, it, ok);
     }
     return NULL;
 }

@@ -5,13 +5,13 @@
  * variables hold; a returned value first gets a reference for the caller. A value a call hands
  * over (a new array, a jitted callee's result) is dropped once stored. Arrays that came from
  * Python have no meminfo, and the run-time functions do nothing for NULL. A list is its
- * meminfo; its items' references are its own (abi/list.c drops them when it is freed); a string
- * is its meminfo too (a literal's never reaches zero). CUDA code allocates
- * nothing: no reference is counted there. */
+ * meminfo; its items' references are its own (abi/list.c drops them when it is freed); a dict
+ * likewise (abi/dict.c); a string is its meminfo too (a literal's never reaches zero). CUDA code
+ * allocates nothing: no reference is counted there. */
 #include "lower/lower_internal.h"
 
 int cj_type_has_refs(const cj_type *t) {
-    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE) {
+    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT) {
         return 1;
     }
     for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
@@ -71,7 +71,7 @@ static void ref_op(cj_lower *L, LLVMValueRef v, const cj_type *t, int delta) {
         count(L, LLVMBuildExtractValue(L->b, v, CJ_ARR_MEMINFO, "meminfo"), delta);
         return;
     }
-    if (t->kind == CJ_LIST || t->kind == CJ_UNICODE) { /* the list (string) is its meminfo */
+    if (t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT) { /* its meminfo */
         count(L, v, delta);
         return;
     }

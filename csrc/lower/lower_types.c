@@ -42,6 +42,12 @@ LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it) {
     switch (it->iter_kind) {
     case CJ_ITER_RANGE:
         return i64x3(ctx); /* cur, stop, step */
+    case CJ_ITER_DICT_KEYS: /* dict, position, length at the start (lower_dict.c) */
+    case CJ_ITER_DICT_VALUES:
+    case CJ_ITER_DICT_ITEMS: {
+        LLVMTypeRef f[3] = {LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64, i64};
+        return LLVMStructTypeInContext(ctx, f, 3, 0);
+    }
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
     case CJ_ITER_LIST:
@@ -117,6 +123,7 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
     case CJ_RECORD: /* by reference: a pointer to its bytes (lower_record.c) */
     case CJ_LIST: /* abi.h: the cj_meminfo of its allocation */
     case CJ_UNICODE: /* the same (lower_str.c) */
+    case CJ_DICT: /* abi/dict.h: likewise */
         return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     default: /* none, void, omitted, compile-time objects, bound methods */
         return LLVMStructTypeInContext(ctx, NULL, 0, 0);

@@ -5,6 +5,7 @@
 #include "target/cpu_internal.h"
 
 #include "abi/abi.h"
+#include "abi/dict.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
@@ -105,6 +106,17 @@ static LLVMErrorRef define_runtime(LLVMOrcLLJITRef made) {
         {"cj_str_is", (void (*)(void))cj_str_is},
         {"cj_str_from_int", (void (*)(void))cj_str_from_int},
         {"cj_str_from_double", (void (*)(void))cj_str_from_double},
+        {"cj_dict_new", (void (*)(void))cj_dict_new}, /* abi/dict.h */
+        {"cj_dict_len", (void (*)(void))cj_dict_len},
+        {"cj_dict_lookup", (void (*)(void))cj_dict_lookup},
+        {"cj_dict_insert", (void (*)(void))cj_dict_insert},
+        {"cj_dict_pop", (void (*)(void))cj_dict_pop},
+        {"cj_dict_popitem", (void (*)(void))cj_dict_popitem},
+        {"cj_dict_clear", (void (*)(void))cj_dict_clear},
+        {"cj_dict_copy", (void (*)(void))cj_dict_copy},
+        {"cj_dict_update", (void (*)(void))cj_dict_update},
+        {"cj_dict_next", (void (*)(void))cj_dict_next},
+        {"cj_key_hash", (void (*)(void))cj_key_hash},
         {"cj_blas_gemm", (void (*)(void))cj_blas_gemm},
         {"cj_blas_dot", (void (*)(void))cj_blas_dot},
         {"cj_sort", (void (*)(void))cj_sort},

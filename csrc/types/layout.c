@@ -35,6 +35,7 @@ size_t cj_abi_align(const cj_type *t) {
     case CJ_ITER:
     case CJ_LIST:
     case CJ_UNICODE:
+    case CJ_DICT:
         return 8;
     default:
         return 1;
@@ -83,6 +84,7 @@ size_t cj_abi_size(const cj_type *t) {
     case CJ_ITER:
     case CJ_LIST: /* a pointer to its allocation (abi/list.c) */
     case CJ_UNICODE: /* the same (abi/unicode.c) */
+    case CJ_DICT: /* (abi/dict.c) */
         return 8;
     case CJ_RECORD:
         return (size_t)t->itemsize;
@@ -102,7 +104,7 @@ size_t cj_abi_value_align(const cj_type *t) {
 }
 
 int cj_abi_ref_offsets(const cj_type *t, size_t base, int32_t *out, int *n, int max) {
-    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE) {
+    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT) {
         if (*n >= max) {
             return -1;
         }

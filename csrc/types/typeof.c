@@ -1,8 +1,9 @@
 /* typeof.c: the cujit type of a Python argument value (the dispatcher's key), as numba types it:
  * int -> int64 (uint64 past int64's range), float -> float64, complex -> complex128,
  * NumPy scalars and arrays by dtype, tuples item by item, None -> none, a list -> reflected
- * list of its first item's type, a cujit.typed.List -> its ListType, a str -> unicode_type (not
- * yet inside tuples or lists). Also the cached array
+ * list of its first item's type, a cujit.typed.List -> its ListType, a cujit.typed.Dict -> its
+ * DictType (a Python dict: numba's refusal), a str -> unicode_type (not yet inside tuples or
+ * lists). Also the cached array
  * type of a (type number, rank, layout, read-only), which the kernel launcher and the CUDA
  * ufuncs use too (cj_array_type_of_layout), and that of any dtype, records too
  * (cj_array_type_of_descr). */
@@ -166,11 +167,24 @@ static const cj_type *typeof_typed_list(PyObject *value) {
     return t;
 }
 
+/* A cujit.typed.Dict: its DictType (jit/typed_dict.c). */
+static const cj_type *typeof_typed_dict(PyObject *value) {
+    const cj_type *t = ((cj_typed_dict_obj *)value)->type;
+    if (t == NULL) {
+        PyErr_SetString(PyExc_TypeError, "cujit.typed.Dict() with no key and value types yet "
+                                         "(store an item first, or make it with "
+                                         "Dict.empty(key_type, value_type))");
+    }
+    return t;
+}
+
 const cj_type *cj_typeof(PyObject *value) {
     return PyUnicode_Check(value)                   ? cj_t_unicode /* not inside tuples yet */
            : PyList_CheckExact(value)               ? typeof_list(value)
            : Py_TYPE(value) == cj_TypedListType     ? typeof_typed_list(value)
-                                                    : typeof_nested(value, 0);
+           : cj_TypedDictType != NULL && PyObject_TypeCheck(value, cj_TypedDictType)
+               ? typeof_typed_dict(value)
+               : typeof_nested(value, 0);
 }
 
 /* depth: how many tuples hold `value` */
@@ -221,7 +235,10 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
     const char *hint = PyList_Check(value) ? " (lists inside tuples or lists are not supported "
                                              "as arguments yet)"
                        : PySet_Check(value) ? " (sets are not supported as arguments yet)"
-                       : PyDict_Check(value) ? " (dicts are not supported as arguments yet)"
+                       : PyDict_Check(value) ? " (numba's 'non-precise type pyobject': "
+                                               "Cannot determine Numba type of <class 'dict'>; "
+                                               "reflected dicts are not supported: pass a "
+                                               "cujit.typed.Dict)"
                        : PyUnicode_Check(value) || PyBytes_Check(value)
                            ? " (strings inside tuples or lists are not supported as arguments "
                              "yet)"

@@ -237,6 +237,15 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
     case CJ_ITER_NDINDEX:
         pos = (size_t)PyOS_snprintf(name, sizeof(name), "ndindex(ndim=%d)", source->n);
         break;
+    case CJ_ITER_DICT_KEYS:
+    case CJ_ITER_DICT_VALUES:
+    case CJ_ITER_DICT_ITEMS:
+        pos = (size_t)PyOS_snprintf(name, sizeof(name), "dict_%s(%s)",
+                                    kind == CJ_ITER_DICT_KEYS     ? "keys"
+                                    : kind == CJ_ITER_DICT_VALUES ? "values"
+                                                                  : "items",
+                                    source->name);
+        break;
     case CJ_ITER_ENUMERATE:
     case CJ_ITER_ZIP:
         pos = (size_t)PyOS_snprintf(name, sizeof(name), "%s(",
@@ -284,6 +293,8 @@ const cj_type *cj_type_iter_of(const cj_type *t) {
         return cj_type_iter(CJ_ITER_LIST, t->dtype, t, 0, NULL);
     case CJ_UNICODE:
         return cj_type_iter(CJ_ITER_UNICODE, t, t, 0, NULL);
+    case CJ_DICT: /* dicttype.c: its keys */
+        return t->n == 2 ? cj_type_dict_iter(t, CJ_ITER_DICT_KEYS) : NULL;
     case CJ_ITER:
         return t;
     default:

@@ -35,6 +35,8 @@ typedef enum cj_kind {
                    * (OpaqueModel: i8*); at the call boundary its Python object */
     CJ_UNICODE,   /* numba's unicode_type: a string on the heap (abi/unicode.c); a literal
                    * string is a CJ_CONST_OBJ of a str (numba's Literal[str]) until it meets one */
+    CJ_DICT,      /* a dict on the heap (abi/dict.c): items[0] key, items[1] value (n = 2;
+                   * n = 0: not known yet, numba's DictType[undefined,undefined]) */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -48,6 +50,9 @@ typedef enum cj_iter_kind {
     CJ_ITER_NDINDEX,     /* np.ndindex(shape): the index tuples of a shape in C order */
     CJ_ITER_LIST,        /* the items of a list (source) */
     CJ_ITER_UNICODE,     /* the characters of a string, each a string */
+    CJ_ITER_DICT_KEYS,   /* a dict's (source) keys, values or (key, value) items, in */
+    CJ_ITER_DICT_VALUES, /* insertion order (typing/dicts.c) */
+    CJ_ITER_DICT_ITEMS,
 } cj_iter_kind;
 
 typedef struct cj_type cj_type;
@@ -133,6 +138,21 @@ const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name);
  * CJ_LIST_TYPED, a cujit.typed.List (numba's ListType[int64]). */
 const cj_type *cj_type_list(const cj_type *item, int reflected);
 #define CJ_LIST_TYPED 2
+/* ---- dicttype.c ---- */
+/* DictType[int64,float64]<iv=None> (numba's, also a cujit.typed.Dict's type); key and value
+ * NULL: DictType[undefined,undefined], an empty literal's type until d[k] = v refines it. */
+const cj_type *cj_type_dict(const cj_type *key, const cj_type *value);
+/* The iterator over a dict's keys, values or items (`kind` one of CJ_ITER_DICT_*), and whether
+ * `t` is one (d.keys(), d.values(), d.items(): len() and, of the keys, `in` take them). */
+const cj_type *cj_type_dict_iter(const cj_type *dict, cj_iter_kind kind);
+int cj_type_is_dict_view(const cj_type *t);
+/* cujit.typed.Dict objects (jit/typed_dict.c): the dict they hold and its DictType. */
+typedef struct cj_typed_dict_obj {
+    PyObject_HEAD
+    cj_meminfo *mi;     /* NULL until the key and value types are known */
+    const cj_type *type;
+} cj_typed_dict_obj;
+extern PyTypeObject *cj_TypedDictType;
 /* cujit.typed.List objects (jit/typed_list.c): the list they hold and its ListType. */
 typedef struct cj_typed_list_obj {
     PyObject_HEAD
@@ -265,5 +285,10 @@ size_t cj_abi_tuple_offset(const cj_type *t, int i);
 /* The byte offsets (from `base`) of the meminfo pointers a value of type `t` holds (its
  * arrays' and lists' allocations), appended at out[*n] (at most `max`); -1 when more. */
 int cj_abi_ref_offsets(const cj_type *t, size_t base, int32_t *out, int *n, int max);
+/* dictlayout.c: abi/hash.c's code of key type `t` at `base` appended at code[*n] (-1: not a
+ * key type, or too deep), and all abi/dict.c's cj_dict_new takes for DictType `dt` (-1). */
+int cj_abi_key_code(const cj_type *t, size_t base, int32_t *code, int *n);
+struct cj_dict_layout;
+int cj_abi_dict_layout(const cj_type *dt, struct cj_dict_layout *out);
 
 #endif

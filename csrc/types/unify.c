@@ -1,6 +1,6 @@
 /* unify.c: numba's unification (NumPy's promote_types for numbers; tuples item by item; arrays
- * of one dtype and ndim to the weaker layout; list(undefined) to a refined list) and the
- * arithmetic result rules, which follow
+ * of one dtype and ndim to the weaker layout; list(undefined) to a refined list, an empty
+ * DictType to a refined dict) and the arithmetic result rules, which follow
  * numba's overload resolution rather than NumPy's (uint8 + uint8 -> uint64). */
 #include "types/types.h"
 
@@ -110,7 +110,11 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
     if (a->kind == CJ_LIST && b->kind == CJ_LIST && a->dtype == b->dtype) {
         return cj_type_list(a->dtype, 0); /* a reflected list and a list: one pointer */
     }
-    if (a->kind == CJ_BOUND && b->kind == CJ_BOUND && a->source->kind == CJ_LIST &&
+    if (a->kind == CJ_DICT && b->kind == CJ_DICT && (a->n == 0 || b->n == 0)) {
+        return a->n == 0 ? b : a; /* an empty dict takes its refined type */
+    }
+    if (a->kind == CJ_BOUND && b->kind == CJ_BOUND &&
+        (a->source->kind == CJ_LIST || a->source->kind == CJ_DICT) &&
         PyUnicode_Compare(a->obj, b->obj) == 0) { /* l.append of a list being refined */
         const cj_type *source = cj_unify(a->source, b->source);
         return source != NULL ? cj_type_bound(source, a->obj) : NULL;

@@ -156,7 +156,7 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
                         : cj_unsupported_error(c, in, "array attribute '%s' of %s is not "
                                                       "supported yet", name, t->name);
     }
-    if (t->kind == CJ_LIST) { /* its methods, typed by lists.c when called */
+    if (t->kind == CJ_LIST || t->kind == CJ_DICT) { /* methods: lists.c, dicts.c */
         *out = cj_type_bound(t, in->obj);
         return *out ? 1 : -1;
     }
@@ -319,6 +319,9 @@ int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (t->kind == CJ_LIST) {
         return cj_type_list_getitem(c, in, t, idx, out); /* lists.c */
     }
+    if (t->kind == CJ_DICT) {
+        return cj_type_dict_getitem(c, in, t, idx, out); /* dicts.c */
+    }
     if (t->kind != CJ_ARRAY) {
         return cj_invalid_use(c, in, "getitem");
     }
@@ -356,6 +359,8 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
                                            "(to %s): only a record's fields take one", t->name);
     } else if (t->kind == CJ_LIST) {
         return cj_type_list_setitem(c, in, t, idx, val); /* lists.c */
+    } else if (t->kind == CJ_DICT) {
+        return cj_type_dict_setitem(c, in, t, idx, val); /* dicts.c */
     }
     const cj_type *arr = cj_type_is_flat(t) ? t->source : t; /* a.flat[i] = v: a's */
     if (arr->kind != CJ_ARRAY) {

@@ -349,6 +349,24 @@ static int type_math_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_typ
     }
 }
 
+/* len(x): tuples, arrays, ranges, lists, a.flat and dicts (dicts.c). */
+static int type_len(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
+    int n = in->nargs - 1;
+    const cj_type *a = n == 1 ? cj_vt(c, in->args[1]) : NULL;
+    if (n == 1 && (a->kind == CJ_DICT || cj_type_is_dict_view(a))) {
+        return cj_type_dict_builtin(c, in, CJ_B_LEN, out); /* dicts.c */
+    }
+    if (n == 1 && a->kind == CJ_LIST && a->dtype == NULL) {
+        return 0; /* an empty list literal waits for its first append */
+    }
+    if (n == 1 && (a->kind == CJ_TUPLE || a->kind == CJ_ARRAY || a->kind == CJ_RANGE ||
+                   a->kind == CJ_LIST || cj_type_is_flat(a))) {
+        *out = cj_t_int64;
+        return 1;
+    }
+    return cj_no_match(c, in, "len");
+}
+
 /* The builtins typed by their own rule rather than by a row of the table's rules. */
 static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     int n = in->nargs - 1;
@@ -389,16 +407,11 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
                : id == CJ_B_MIN || id == CJ_B_MAX ? type_minmax(c, in, out, name)
                                                   : cj_no_match(c, in, name);
     }
+    case CJ_B_DICT:
+    case CJ_B_HASH:
+        return cj_type_dict_builtin(c, in, id, out); /* dicts.c */
     case CJ_B_LEN:
-        if (n == 1 && a->kind == CJ_LIST && a->dtype == NULL) {
-            return 0; /* an empty list literal waits for its first append */
-        }
-        if (n == 1 && (a->kind == CJ_TUPLE || a->kind == CJ_ARRAY || a->kind == CJ_RANGE ||
-                       a->kind == CJ_LIST || cj_type_is_flat(a))) {
-            *out = cj_t_int64;
-            return 1;
-        }
-        return cj_no_match(c, in, name);
+        return type_len(c, in, out);
     case CJ_B_RANGE:
     case CJ_B_PRANGE: /* its loop runs on the pool under parallel=True (lower_prange.c) */
         return type_range(c, in, out);
@@ -608,6 +621,9 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     if (bound->source->kind == CJ_LIST) {
         return cj_type_list_method(c, in, bound, out); /* lists.c */
     }
+    if (bound->source->kind == CJ_DICT) {
+        return cj_type_dict_method(c, in, bound, out); /* dicts.c */
+    }
     int reduction = bound->source->kind == CJ_ARRAY ? cj_reduction_by_name(name) : -1;
     if (reduction >= 0 && strcmp(name, "amin") != 0 && strcmp(name, "amax") != 0) {
         return cj_type_array_reduce(c, in, reduction, bound->source, out);
@@ -700,7 +716,8 @@ static int untyped_global(cj_infer_ctx *c, cj_instr *in) {
 int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     for (int i = 0; i < in->nargs; i++) {
         const cj_type *t = cj_vt(c, in->args[i]);
-        if (t == NULL || (i > 0 && t->kind == CJ_LIST && t->dtype == NULL)) {
+        if (t == NULL || (i > 0 && ((t->kind == CJ_LIST && t->dtype == NULL) ||
+                                    (t->kind == CJ_DICT && t->n == 0)))) {
             return 0; /* an argument not typed yet, or a list not yet refined (lists.c) */
         }
     }
@@ -716,9 +733,10 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (ext != 2) {
         return ext;
     }
-    int typed_list = cj_type_typed_list_call(c, in, obj, out); /* lists.c */
-    if (typed_list != 2) {
-        return typed_list;
+    int typed = cj_type_typed_list_call(c, in, obj, out); /* lists.c */
+    typed = typed == 2 ? cj_type_typed_dict_call(c, in, obj, out) : typed; /* dicts.c */
+    if (typed != 2) {
+        return typed;
     }
     const cj_type *cast = cj_type_from_py(obj);
     if (cast == NULL) {

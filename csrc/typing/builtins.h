@@ -85,6 +85,8 @@ typedef enum cj_builtin_rule {
     X(DIVMOD, "builtins", "divmod", CJ_R_SPECIAL, "")                               \
     X(PRINT, "builtins", "print", CJ_R_SPECIAL, "")                                 \
     X(LIST, "builtins", "list", CJ_R_SPECIAL, "")                                   \
+    X(DICT, "builtins", "dict", CJ_R_SPECIAL, "")                                   \
+    X(HASH, "builtins", "hash", CJ_R_SPECIAL, "")                                   \
     X(SORTED, "builtins", "sorted", CJ_R_SPECIAL, "")                               \
     X(SUM, "builtins", "sum", CJ_R_SPECIAL, "")                                     \
     X(M_SQRT, "math", "sqrt", CJ_R_F1, "sqrt")                                      \

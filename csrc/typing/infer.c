@@ -205,6 +205,10 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (b->kind == CJ_LIST && (in->sub == CJ_IN || in->sub == CJ_NOTIN)) {
         return cj_type_list_contains(c, in, a, b, out); /* lists.c */
     }
+    if ((b->kind == CJ_DICT || (cj_type_is_dict_view(b) && b->iter_kind == CJ_ITER_DICT_KEYS)) &&
+        (in->sub == CJ_IN || in->sub == CJ_NOTIN)) { /* k in d, k in d.keys() */
+        return cj_type_dict_contains(c, in, a, b->kind == CJ_DICT ? b : b->source, out);
+    }
     *out = cj_rule_compare(in->sub, a, b, &in->optype);
     if (*out == NULL) {
         return cj_typing_error(c, in, "No implementation of function Function(<built-in "
@@ -386,6 +390,9 @@ static int type_raise(cj_infer_ctx *c, cj_instr *in) {
 
 static int type_build_tuple(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     const cj_type *items[256];
+    if (in->flags & CJ_F_DICT) {
+        return cj_type_dict_display(c, in, out); /* dicts.c */
+    }
     int list = in->flags & CJ_F_LIST ? cj_type_list_literal(c, in, out) : 2;
     if (list != 2) {
         return list; /* lists.c: a list, unless np.array() or a join reads it */

@@ -30,7 +30,16 @@ typedef enum cj_call_kind {
                           * (kept by the IR), argtypes the types its lowering takes */
     CJ_CALL_STR,         /* a string operation (strings.c): builtin = cj_str_op, args its
                           * operands (a method's receiver first), -1 for an omitted one */
+    CJ_CALL_DICT,        /* a dict method or builtin (dicts.c): builtin = cj_dict_op */
 } cj_call_kind;
+
+typedef enum cj_dict_op {
+    /* methods (the receiver as for CJ_CALL_METHOD) */
+    CJ_DICT_GET, CJ_DICT_POP, CJ_DICT_SETDEFAULT, CJ_DICT_POPITEM, CJ_DICT_CLEAR, CJ_DICT_COPY,
+    CJ_DICT_UPDATE, CJ_DICT_KEYS, CJ_DICT_VALUES, CJ_DICT_ITEMS, CJ_DICT_DELITEM,
+    /* builtins of args[0]: dict(), dict(d) (CJ_DICT_COPY is a method), len(d), hash(x) */
+    CJ_DICT_NEW, CJ_DICT_LEN, CJ_DICT_HASH,
+} cj_dict_op;
 
 typedef enum cj_list_op {
     /* methods (the receiver as for CJ_CALL_METHOD) */

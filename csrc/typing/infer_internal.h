@@ -184,8 +184,26 @@ int cj_type_list_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *x, const
 int cj_type_typed_list_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 /* strings.c: an instruction on strings: 1, 0, -1, or 2 when it is none (infer.c types it). */
 int cj_type_str_instr(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
-/* lists.c: numba's "Cannot infer the type of variable" for a list never refined; -1. */
+/* lists.c: numba's "Cannot infer the type of variable" for a list (or dict) never refined. */
 int cj_check_list_types(cj_infer_ctx *c);
+/* lists.c: variable `var` and those it was copied from take the refined container type `t`
+ * (an empty list's first append, an empty dict's first d[k] = v); -1 with an error. */
+int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t, int depth);
+/* ---- dicts.c: dicts (numba's typed dict), each as its lists.c counterpart ---- */
+int cj_type_is_hashable(const cj_type *t); /* bool, ints, floats, complex, tuples of them */
+int cj_type_dict_display(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+int cj_type_dict_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *key,
+                         const cj_type **out);
+int cj_type_dict_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *key,
+                         const cj_type *val);
+int cj_type_dict_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *key, const cj_type *t,
+                          const cj_type **out);
+int cj_type_dict_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
+                        const cj_type **out);
+/* Dict.empty(key_type, value_type) and Dict() in compiled code: 1, -1, or 2 (`obj` neither). */
+int cj_type_typed_dict_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
+/* dict(), dict(d), hash(x), len(d): 1, 0, -1, or 2 (len of something else). */
+int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
 
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
     return CJ_VAR(c->ir, var)->type;

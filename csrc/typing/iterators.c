@@ -1,5 +1,5 @@
 /* iterators.c: typing of iteration. iter(x) over a range, an array (elements or rows), a
- * homogeneous tuple, a list or an iterator; enumerate() and zip(); a.flat (iterated, read and written
+ * homogeneous tuple, a list, a dict (its keys) or an iterator; enumerate() and zip(); a.flat (iterated, read and written
  * at a flat index, len()); np.ndenumerate(a) and np.ndindex(shape). Iterator states are
  * lowered by lower/lower_iter.c. */
 #include "typing/infer_internal.h"
@@ -21,8 +21,8 @@ static const cj_type *iter_or_error(cj_infer_ctx *c, cj_instr *in, const cj_type
 
 int cj_type_getiter(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     const cj_type *t = cj_vt(c, in->args[0]);
-    if (t == NULL || (t->kind == CJ_LIST && t->dtype == NULL)) {
-        return 0; /* an empty list literal waits for its first append */
+    if (t == NULL || (t->kind == CJ_LIST && t->dtype == NULL) || (t->kind == CJ_DICT && !t->n)) {
+        return 0; /* an empty list (dict) waits for its first append (d[k] = v) */
     }
     *out = iter_or_error(c, in, t);
     return *out ? 1 : -1;

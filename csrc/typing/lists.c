@@ -93,12 +93,12 @@ int cj_type_list_literal(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 /* l.append(x) on list(undefined): list(type of x) for the receiver and every variable it
  * was copied from (a comprehension's list goes through the copies of its loop's stack slots),
  * back to the literal; a variable already refined ends the walk (loops end it too). */
-static int refine(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *lt, int depth) {
+int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *lt, int depth) {
     if (cj_vt(c, var) == lt) {
         return 0;
     }
     if (depth > 256) {
-        return cj_typing_error(c, in, "list refined through too many copies");
+        return cj_typing_error(c, in, "%s refined through too many copies", lt->name);
     }
     if (cj_assign(c, in, var, lt) < 0) {
         return -1;
@@ -107,7 +107,7 @@ static int refine(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *lt, int
     for (int pos = 0; pos < w->ninstrs; pos++) {
         const cj_instr *def = w->instr[pos];
         if (def->dst == var && def->op == CJ_I_COPY && !(def->flags & CJ_F_LIST) &&
-            refine(c, in, def->args[0], lt, depth + 1) < 0) {
+            cj_refine_var(c, in, def->args[0], lt, depth + 1) < 0) {
             return -1;
         }
     }
@@ -232,7 +232,7 @@ int cj_type_list_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
             return 0;
         }
         refined = cj_type_list(item, lt->reflected == CJ_LIST_TYPED ? CJ_LIST_TYPED : 0);
-        return refined == NULL || refine(c, in, receiver, refined, 0) < 0 ? -1 : 0;
+        return refined == NULL || cj_refine_var(c, in, receiver, refined, 0) < 0 ? -1 : 0;
     }
     if (op == CJ_LIST_SORT) {
         *out = cj_t_none;
@@ -371,7 +371,8 @@ int cj_check_list_types(cj_infer_ctx *c) {
     int found = -1;
     for (int v = 0; v < c->ir->vars.len; v++) {
         const cj_type *t = cj_vt(c, v);
-        if (t != NULL && t->kind == CJ_LIST && t->dtype == NULL &&
+        if (t != NULL && ((t->kind == CJ_LIST && t->dtype == NULL) ||
+                          (t->kind == CJ_DICT && t->n == 0)) && /* dicts.c's too */
             (found < 0 || (CJ_VAR(c->ir, found)->is_temp && !CJ_VAR(c->ir, v)->is_temp))) {
             found = v; /* a named variable rather than a temporary, as numba names it */
         }
@@ -380,14 +381,17 @@ int cj_check_list_types(cj_infer_ctx *c) {
         return 0;
     }
     cj_var *v = CJ_VAR(c->ir, found);
+    int dict = v->type->kind == CJ_DICT;
+    const char *what = dict ? "dictionary" : "list", *whats = dict ? "dictionaries" : "lists";
     char name[256];
     cj_instr at = {.line = v->line};
     return cj_typing_error(c, &at, "Cannot infer the type of variable '%s', have imprecise type: "
-                                   "%s. \n\nFor cujit to be able to compile a list, the list "
+                                   "%s. \n\nFor cujit to be able to compile a %s, the %s "
                                    "must have a known and precise type that can be inferred "
                                    "from the other variables. Whilst sometimes the type of "
-                                   "empty lists can be inferred, this is not always the case.",
-                           cj_var_source_name(v, name, sizeof(name)), v->type->name);
+                                   "empty %s can be inferred, this is not always the case.",
+                           cj_var_source_name(v, name, sizeof(name)), v->type->name, what,
+                           what, whats);
 }
 
 /* List.empty_list(item_type) (a classmethod of cujit.typed.List, bound to the class). */

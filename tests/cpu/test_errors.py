@@ -313,9 +313,8 @@ def test_list_comprehension_compiles():  # tests/test_lists.py covers them
     assert H.njit(uses_list_comprehension)(3) == [0, 1, 2]
 
 
-@numba_supports
-def test_dict_comprehension_is_unsupported():
-    _unsupported(uses_dict_comprehension, 3)
+def test_dict_comprehension_compiles():  # supported since the dicts of issue 13
+    assert dict(H.njit(uses_dict_comprehension)(3)) == uses_dict_comprehension(3)
 
 
 def test_strings_compile():  # tests/test_strings.py covers them

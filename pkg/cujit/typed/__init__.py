@@ -1,11 +1,8 @@
 """numba.typed's names: `List` (numba's typed.List, a list of one item type shared with compiled
-code without copying; csrc/jit/typed_list.c). `Dict` is not there yet."""
+code without copying; csrc/jit/typed_list.c) and `Dict` (numba's typed.Dict, likewise;
+csrc/jit/typed_dict.c and typeddict.py)."""
 from cujit._core import TypedList as List
 
-__all__ = ["List"]
+from .typeddict import Dict
 
-
-def __getattr__(name):
-    if name == "Dict":
-        raise NotImplementedError("cujit.typed.Dict is not supported yet")
-    raise AttributeError(f"module 'cujit.typed' has no attribute {name!r}")
+__all__ = ["List", "Dict"]

@@ -17,8 +17,8 @@ from .abstract import (ArrayCompatible, Callable, ConstSized, Container, DTypeSp
                        Sequence, Sized, Type, TypeRef)
 from .common import Buffer, Opaque, SimpleIterableType, SimpleIteratorType
 from .containers import (BaseAnonymousTuple, BaseContainerIterator, BaseNamedTuple, BaseTuple,
-                         List, ListType, NamedTuple, NamedUniTuple, Tuple, UnionType, UniTuple,
-                         UniTupleIter,
+                         DictIteratorType, DictType, List, ListType, NamedTuple,
+                         NamedUniTuple, Tuple, UnionType, UniTuple, UniTupleIter,
                          is_homogeneous)
 from .functions import BoundFunction, Dispatcher, Function, NumberClass
 from .iterators import (ArrayIterator, EnumerateType, RangeIteratorType, RangeType, ZipType)
@@ -61,6 +61,10 @@ def _iterator_class(kind, yield_type, source, inner):
         return NumpyNdIndexType, (len(source),)
     if kind == "unicode":
         return UnicodeIteratorType, (source,)
+    if kind.startswith("dict_"):
+        return DictIteratorType, (source, kind[5:])
+    if kind == "list":
+        return BaseContainerIterator, (source,)
     cls = {"array": ArrayIterator, "tuple": UniTupleIter, "flat": NumpyFlatType,
            "ndenumerate": NumpyNdEnumerateType}[kind]
     return cls, (source,)
@@ -108,6 +112,9 @@ def _from_core(kind, fields):
         return List, (dtype, bool(reflected), None, core_name)
     if kind == "record":
         return Record, _record_args(*fields)
+    if kind == "dict":
+        keyty, valty, core_name = fields
+        return DictType, (keyty, valty, None, core_name)
     raise TypeError(f"cujit.types has no class for C types of kind {kind!r}")
 
 

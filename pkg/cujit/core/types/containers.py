@@ -6,7 +6,7 @@ Python-only for now."""
 from collections.abc import Iterable
 
 from ... import _core
-from .abstract import ConstSized, Hashable, MutableSequence, Sequence, Type
+from .abstract import ConstSized, Hashable, IterableType, MutableSequence, Sequence, Type
 from .common import SimpleIteratorType
 from .misc import unliteral
 
@@ -256,3 +256,48 @@ class ListType(MutableSequence):
     @property
     def iterator_type(self):
         return BaseContainerIterator(self)
+
+
+class DictType(IterableType):
+    """numba's type of a dict (``cujit.typed.Dict`` and the dicts compiled code makes):
+    ``DictType[int64,float64]<iv=None>``; ``DictType(undefined, undefined)`` is an empty
+    ``{}`` not yet refined by a ``d[k] = v``."""
+
+    mutable = True
+
+    def __init__(self, keyty, valty, initial_value=None, core_name=None):
+        self.key_type = keyty
+        self.value_type = valty
+        self.initial_value = initial_value
+        self.keyvalue_type = Tuple([keyty, valty]) if keyty is not None else None
+        super().__init__(core_name or "DictType[%s,%s]<iv=%s>" % (
+            keyty if keyty is not None else "undefined",
+            valty if valty is not None else "undefined", initial_value))
+
+    @property
+    def key(self):
+        return self.key_type, self.value_type, str(self.initial_value)
+
+    def is_precise(self):
+        return self.key_type is not None and self.value_type is not None
+
+    @property
+    def iterator_type(self):
+        return DictIteratorType(self, "keys")
+
+
+class DictIteratorType(SimpleIteratorType):
+    """The iterator over a dict's keys, values or items (``dict_keys(DictType[...])``):
+    numba's DictIteratorType, which ``for k in d``, ``d.keys()``, ``d.values()`` and
+    ``d.items()`` give."""
+
+    def __init__(self, dict_type, kind):
+        self.parent = dict_type
+        self.kind = kind
+        yield_type = {"keys": dict_type.key_type, "values": dict_type.value_type,
+                      "items": dict_type.keyvalue_type}[kind]
+        super().__init__("dict_%s(%s)" % (kind, dict_type), yield_type)
+
+    @property
+    def key(self):
+        return self.parent, self.kind
