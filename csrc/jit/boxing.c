@@ -473,6 +473,7 @@ PyObject *cj_box(const void *src, const cj_type *t) {
         cj_meminfo *mi;
         memcpy(&mi, src, sizeof(mi));
         return cj_str_to_pyobject(mi);
+    }
     case CJ_DICT: { /* a cujit.typed.Dict over the same memory (typed_dict.c) */
         cj_meminfo *mi;
         memcpy(&mi, src, sizeof(void *));

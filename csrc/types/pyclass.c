@@ -20,8 +20,7 @@ static const char *const iter_kind_names[] = {
     [CJ_ITER_RANGE] = "range", [CJ_ITER_ARRAY] = "array", [CJ_ITER_TUPLE] = "tuple",
     [CJ_ITER_ENUMERATE] = "enumerate", [CJ_ITER_ZIP] = "zip", [CJ_ITER_FLAT] = "flat",
     [CJ_ITER_NDENUMERATE] = "ndenumerate", [CJ_ITER_NDINDEX] = "ndindex",
-    [CJ_ITER_LIST] = "list", [CJ_ITER_UNICODE] = "unicode",
-    [CJ_ITER_LIST] = "list", [CJ_ITER_DICT_KEYS] = "dict_keys",
+    [CJ_ITER_LIST] = "list", [CJ_ITER_UNICODE] = "unicode", [CJ_ITER_DICT_KEYS] = "dict_keys",
     [CJ_ITER_DICT_VALUES] = "dict_values", [CJ_ITER_DICT_ITEMS] = "dict_items",
 };
 
