@@ -10,6 +10,8 @@ as ratios of cujit's time, and each jit's first call (compile + run).
        key looked up once, the values summed.
   (d)  s.split() of a 10 MB string of words (ASCII), the word count returned;
   (d2) the same over a string with a non-ASCII word in it (2-byte code points).
+  (e)  word counting over the 10 MB ASCII string: a dict of str -> int, the distinct words'
+       count returned.
 Usage: python benchmarks/cpu_containers.py"""
 import time
 import warnings
@@ -54,6 +56,16 @@ def dict_build_lookup(n):
     return total
 
 
+def word_count(s):
+    counts = {}
+    for word in s.split():  # as numba types it (d.get on an empty {} does not)
+        if word in counts:
+            counts[word] += 1
+        else:
+            counts[word] = 1
+    return len(counts)
+
+
 def split_count(s):
     return len(s.split())
 
@@ -80,6 +92,8 @@ def cases():
          (_text(10 * 10**6, "zeta"),), 3),
         ("(d2) len(s.split()) of a 10 MB string with a non-ASCII word", split_count,
          (_text(10 * 10**6, "ζῆτα"),), 3),
+        ("(e) word count of a 10 MB ASCII string into a dict", word_count,
+         (_text(10 * 10**6, "zeta"),), 3),
     ]
 
 

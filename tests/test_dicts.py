@@ -464,3 +464,53 @@ def test_complex_keys_and_hash():
             want[z] = i
         exact(complex_keys(zs, w), (list(want), want.get(w, -1), hash(w),
                                     hash(complex(np.complex64(w)))))
+
+
+# ---- string keys (abi/hash.c's CJ_KEY_STR: the strings' own hash and equality) ----
+
+def word_count(text):
+    counts = {}
+    for word in text.split():  # as numba types it (d.get on an empty {} does not)
+        if word in counts:
+            counts[word] += 1
+        else:
+            counts[word] = 1
+    return counts
+
+
+def literal_keys(k):
+    d = {"alpha": 1, "béta": 2, "中文": 3}
+    d["x" + k] = 4
+    total = 0
+    for key in d:
+        total += d[key] * len(key)
+    return total, "béta" in d, ("x" + k) in d, k in d, len(d)
+
+
+@njit
+def string_key_hashes(text):
+    d = {}
+    for w in text.split():
+        d[w] = hash(w)
+    return d
+
+
+def test_word_count_matches_python():
+    rng = np.random.default_rng(11)
+    words = ["a", "bb", "ccc", "é", "中", "😀", "", "a b"]
+    for n in (0, 1, 50, 400):
+        text = " ".join(words[i] for i in rng.integers(0, len(words), n))
+        got = njit(word_count)(text)
+        assert dict(got) == word_count(text)
+        assert list(got.keys()) == list(word_count(text).keys())  # insertion order
+        assert typeof(got) == types.DictType(types.unicode_type, types.int64)
+
+
+def test_literal_and_computed_string_keys():
+    for k in ("", "y", "é"):
+        assert njit(literal_keys)(k) == literal_keys(k)
+
+
+def test_string_keys_hash_as_python():
+    got = string_key_hashes("x héllo x")
+    assert dict(got) == {"x": hash("x"), "héllo": hash("héllo")}

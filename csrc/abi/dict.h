@@ -17,6 +17,7 @@ enum {
     CJ_KEY_BOOL, CJ_KEY_I8, CJ_KEY_I16, CJ_KEY_I32, CJ_KEY_I64,
     CJ_KEY_U8, CJ_KEY_U16, CJ_KEY_U32, CJ_KEY_U64, CJ_KEY_F32, CJ_KEY_F64, CJ_KEY_TUPLE,
     CJ_KEY_C64, CJ_KEY_C128, /* complex: two floats, hashed as CPython's complex */
+    CJ_KEY_STR, /* a string: its cj_meminfo * (abi/unicode.c's hash and equality) */
 };
 /* The most int32 a key's code may take (2 per scalar or tuple). */
 #define CJ_KEY_MAX_CODE 64

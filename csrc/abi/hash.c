@@ -1,6 +1,7 @@
 /* hash.c: CPython's hash() and == of the keys dicts hold (dict.h's key codes): integers modulo
  * 2**61 - 1 (-1 becomes -2), floats by _Py_HashDouble (integral ones as the int, inf 314159,
- * NaN 0 as numba's), tuples by CPython 3.8+'s xxHash-based combination. One switch per rule,
+ * NaN 0 as numba's), tuples by CPython 3.8+'s xxHash-based combination, strings by
+ * abi/unicode.c's (CPython's hash(str) of this process). One switch per rule,
  * so that a new key kind is one case in each. */
 #include "abi/dict.h"
 
@@ -115,6 +116,11 @@ static int64_t hash_at(const int32_t *code, const char *key, int32_t *used) {
     case CJ_KEY_U64: return hash_unsigned(LOAD(uint64_t, p));
     case CJ_KEY_F32: return hash_double(LOAD(float, p));
     case CJ_KEY_F64: return hash_double(LOAD(double, p));
+    case CJ_KEY_STR: {
+        cj_meminfo *s;
+        memcpy(&s, p, sizeof(s));
+        return cj_str_hash(s);
+    }
     default: return hash_tuple(code, key, used); /* CJ_KEY_TUPLE */
     }
 }
@@ -149,6 +155,12 @@ static int equal_at(const int32_t *code, const char *a, const char *b, int32_t *
         part[1] += half;
         return re && equal_at(part, a, b, &step);
     }
+    case CJ_KEY_STR: {
+        cj_meminfo *sa, *sb;
+        memcpy(&sa, a + code[1], sizeof(sa));
+        memcpy(&sb, b + code[1], sizeof(sb));
+        return cj_str_equal(sa, sb) != 0;
+    }
     case CJ_KEY_TUPLE: {
         int32_t pos = 2, step, same = 1;
         for (int32_t i = 0; i < code[1]; i++, pos += step) {
@@ -169,8 +181,8 @@ int cj_key_equal(const int32_t *code, const char *a, const char *b) {
 
 /* The int32 the part at code[0..n) takes, or -1 when malformed. */
 static int32_t check_at(const int32_t *code, int32_t n, int64_t key_size, int depth) {
-    static const int sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 0, 8, 16};
-    if (n < 2 || depth > 32 || code[0] < 0 || code[0] > CJ_KEY_C128) {
+    static const int sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 0, 8, 16, 8};
+    if (n < 2 || depth > 32 || code[0] < 0 || code[0] > CJ_KEY_STR) {
         return -1;
     }
     if (code[0] != CJ_KEY_TUPLE) {

@@ -106,12 +106,23 @@ static int key_bytes(PyObject *self, PyObject *key, char *buf) {
     return cj_unbox(key, SELF(self)->type->items[0], buf);
 }
 
+/* Drops the references a key made by key_bytes holds (a string's) once it was looked up. */
+static void drop_key(PyObject *self, const char *buf) {
+    const cj_dict *d = SELF(self)->mi->data;
+    for (int32_t k = 0; k < d->nkeyrefs; k++) {
+        cj_meminfo *held;
+        memcpy(&held, buf + d->refs[k] - 8, sizeof(held)); /* refs count from the entry */
+        cj_nrt_decref(held);
+    }
+}
+
 static PyObject *dict_subscript(PyObject *self, PyObject *key) {
     char buf[MAX_BYTES];
     if (key_bytes(self, key, buf) < 0) {
         return NULL;
     }
     const char *v = cj_dict_lookup(SELF(self)->mi, buf);
+    drop_key(self, buf);
     if (v == NULL) {
         PyErr_SetObject(PyExc_KeyError, key);
         return NULL;
@@ -124,7 +135,9 @@ static int dict_delete(PyObject *self, PyObject *key) {
     if (key_bytes(self, key, buf) < 0) {
         return -1;
     }
-    if (!cj_dict_pop(SELF(self)->mi, buf, NULL)) {
+    int popped = cj_dict_pop(SELF(self)->mi, buf, NULL);
+    drop_key(self, buf);
+    if (!popped) {
         PyErr_SetObject(PyExc_KeyError, key);
         return -1;
     }
@@ -176,7 +189,9 @@ static int dict_contains(PyObject *self, PyObject *key) {
         PyErr_Clear();
         return 0;
     }
-    return cj_dict_lookup(SELF(self)->mi, buf) != NULL;
+    int found = cj_dict_lookup(SELF(self)->mi, buf) != NULL;
+    drop_key(self, buf);
+    return found;
 }
 
 /* A list of the keys (what = 0), values (1) or (key, value) items (2), in insertion order. */

@@ -91,10 +91,12 @@ LLVMValueRef cj_dict_lookup_ptr(cj_lower *L, LLVMValueRef d, const cj_type *dt, 
 void cj_emit_dict_insert(cj_lower *L, LLVMValueRef d, const cj_type *dt, LLVMValueRef k,
                     const cj_type *kt, LLVMValueRef v, const cj_type *vt) {
     v = cj_cast(L, v, vt, dt->items[1]);
-    cj_incref(L, v, dt->items[1]); /* the dict's own */
+    k = cj_cast(L, k, kt, dt->items[0]);
+    cj_incref(L, v, dt->items[1]); /* the dict's own (dict.c drops a key's it already has) */
+    cj_incref(L, k, dt->items[0]);
     LLVMTypeRef i8p = i8p_type(L);
     LLVMTypeRef params[3] = {i8p, i8p, i8p};
-    LLVMValueRef args[3] = {d, key_arg(L, dt, k, kt), spill(L, v, dt->items[1])};
+    LLVMValueRef args[3] = {d, spill(L, k, dt->items[0]), spill(L, v, dt->items[1])};
     LLVMValueRef rc = cj_dict_call_rt(L, "cj_dict_insert", LLVMInt32TypeInContext(L->ctx),
                                          params, args, 3);
     cj_emit_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, rc, LLVMConstNull(LLVMTypeOf(rc)), ""),

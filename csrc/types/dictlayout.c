@@ -38,7 +38,10 @@ int cj_abi_key_code(const cj_type *t, size_t base, int32_t *code, int *n) {
             }
         }
         return 0;
-    default: /* a string key adds its case here and in hash.c */
+    case CJ_UNICODE: /* its meminfo (hash.c) */
+        code[at] = CJ_KEY_STR;
+        return 0;
+    default:
         return -1;
     }
 }

@@ -20,14 +20,14 @@ int cj_type_is_hashable(const cj_type *t) {
         return 1;
     }
     return t->kind == CJ_BOOL || t->kind == CJ_INT || t->kind == CJ_FLOAT ||
-           t->kind == CJ_COMPLEX;
+           t->kind == CJ_COMPLEX || t->kind == CJ_UNICODE;
 }
 
 /* numba's _sentry_safe_cast: a safe conversion, or one between integers, from an integer to
  * a float, or between floats; tuples item by item. */
 static int casts_safely(const cj_type *from, const cj_type *to) {
-    if (from == to) {
-        return 1;
+    if (from == to || (to->kind == CJ_UNICODE && cj_type_is_str(from))) {
+        return 1; /* a literal string is a unicode_type value */
     }
     if (from->kind == CJ_TUPLE || to->kind == CJ_TUPLE) {
         int same = from->kind == to->kind && from->n == to->n;
@@ -61,7 +61,8 @@ static int check_key(cj_infer_ctx *c, cj_instr *in, const cj_type *key) {
     }
     if (!cj_type_is_hashable(key)) {
         return cj_unsupported_error(c, in, "dict keys of type %s are not supported yet (bool, "
-                                           "integers, floats, complex and tuples of them)",
+                                           "integers, floats, complex, strings and tuples of "
+                                           "them)",
                                     key->name);
     }
     return 0;
@@ -79,7 +80,8 @@ static int check_value(cj_infer_ctx *c, cj_instr *in, const cj_type *value) {
 /* The DictType of key and value types, checked; NULL with an error. */
 static const cj_type *dict_of(cj_infer_ctx *c, cj_instr *in, const cj_type *k,
                               const cj_type *v) {
-    if (check_key(c, in, k) < 0 || check_value(c, in, v) < 0) {
+    if ((k = cj_type_unliteral(k)) == NULL || (v = cj_type_unliteral(v)) == NULL ||
+        check_key(c, in, k) < 0 || check_value(c, in, v) < 0) {
         return NULL;
     }
     return cj_type_dict(k, v);
@@ -148,8 +150,9 @@ int cj_type_dict_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const 
 
 int cj_type_dict_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *key, const cj_type *t,
                           const cj_type **out) {
-    if (t->n == 0) {
-        return 0;
+    if (t->n == 0) { /* a bool all the same: `if k in d: ... else: d[k] = v` refines d */
+        *out = cj_t_bool;
+        return 1; /* typed again, and the key checked, once d is refined */
     }
     if (check_cast(c, in, key, t->items[0]) < 0) {
         return -1;
