@@ -4,9 +4,7 @@
  * pointer, shape, strides and dtype. Each is read afresh on every launch (an array resized or
  * freed is seen as it is now) and checked by cai.c's rules. The kind of each argument type is
  * decided once and remembered (a few types, held): a subclass of cupy.ndarray or of
- * torch.Tensor when that module is already imported (never imported here), else neither; so
- * is each attribute's getter (their C getters called directly: the generic lookup around them
- * was most of a read).
+ * torch.Tensor when that module is already imported (never imported here), else neither.
  * A tensor that is not plainly readable (on the CPU, requiring grad, of a dtype NumPy lacks,
  * conjugated) is left to the dict, whose error then names the problem. */
 #include "cuda/cuda.h"
@@ -63,57 +61,16 @@ static int kind_of(PyTypeObject *tp) {
     return kind;
 }
 
-#define NAMES 9
-#define TYPES_PER_NAME 4
-
-/* Per attribute name, the getter of the few types met (held): a getset descriptor's C function
- * called directly, as attribute lookup would end by calling it (a data descriptor of the exact
- * type wins over the instance dict), without the generic lookup around it; NULL: the generic
- * lookup (a Python property, an instance attribute). */
-typedef struct fast_getter {
-    PyTypeObject *type; /* strong */
-    getter get;
-    void *closure;
-} fast_getter;
-static fast_getter getters[NAMES][TYPES_PER_NAME];
-
-/* The getter of `name` (interned) for `tp`, found on the type once; NULL for the generic way. */
-static const fast_getter *getter_of(PyTypeObject *tp, int n, PyObject *name) {
-    for (int k = 0; k < TYPES_PER_NAME; k++) {
-        if (getters[n][k].type == tp) {
-            return &getters[n][k];
-        }
-        if (getters[n][k].type == NULL) {
-            PyObject *d = PyObject_GetAttr((PyObject *)tp, name); /* the descriptor itself */
-            /* only a descriptor of tp or a base: its getter may assume an instance layout */
-            int getset = d != NULL && Py_IS_TYPE(d, &PyGetSetDescr_Type) &&
-                         ((PyGetSetDescrObject *)d)->d_getset->get != NULL &&
-                         PyType_IsSubtype(tp, PyDescr_TYPE(d));
-            getters[n][k].type = (PyTypeObject *)Py_NewRef((PyObject *)tp);
-            getters[n][k].get = getset ? ((PyGetSetDescrObject *)d)->d_getset->get : NULL;
-            getters[n][k].closure = getset ? ((PyGetSetDescrObject *)d)->d_getset->closure : NULL;
-            Py_XDECREF(d); /* the type, held, keeps its descriptors */
-            PyErr_Clear();
-            return &getters[n][k];
-        }
-    }
-    return NULL; /* more types than slots: the generic way */
-}
-
 /* obj.name, a new reference or NULL + exception; the names interned once (a launch reads
  * several per argument: making each name's str every time cost as much as the reads) */
 static PyObject *attr(PyObject *obj, const char *name) {
-    static const char *texts[NAMES] = {"dtype", "shape", "strides", "data", "ptr", "is_cuda",
-                                       "requires_grad", "is_sparse", "_c_contiguous"};
-    static PyObject *interned[NAMES];
-    for (int i = 0; i < NAMES; i++) {
+    static const char *texts[] = {"dtype", "shape", "strides", "data", "ptr", "is_cuda",
+                                  "requires_grad", "is_sparse", "_c_contiguous"};
+    static PyObject *interned[sizeof(texts) / sizeof(texts[0])];
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
         if (texts[i] == name || strcmp(texts[i], name) == 0) {
             if (interned[i] == NULL && (interned[i] = PyUnicode_InternFromString(name)) == NULL) {
                 return NULL;
-            }
-            const fast_getter *g = getter_of(Py_TYPE(obj), i, interned[i]);
-            if (g != NULL && g->get != NULL) {
-                return g->get(obj, g->closure);
             }
             return PyObject_GetAttr(obj, interned[i]);
         }

@@ -123,22 +123,6 @@ def check_a_c_contiguous_cupy_array_skips_its_strides():
     assert params()[1:5] == [0, 3, 24, 8], params()
 
 
-class BorrowedGetter(CupyArray):
-    """A C getter put on an unrelated class: attribute lookup refuses it (TypeError naming the
-    descriptor), and so must the reader, which calls C getters directly only on their own types
-    (called on this layout it would read memory that is not there)."""
-    shape = np.ndarray.shape
-
-    def __init__(self):  # everything but the shape, which cannot be set
-        self.data, self.strides, self.dtype = Pointer(0x10000), (24, 8), np.dtype("float64")
-
-
-def check_a_borrowed_c_getter_is_refused_not_called():
-    b = Tensor(0x20000, (4,), (1,), FakeDtype("float32"))
-    for _ in range(2):
-        raises(TypeError, "descriptor 'shape'", touch[1, 32], BorrowedGetter(), b)
-
-
 def check_bad_attributes_are_errors_not_crashes():
     b = Tensor(0x20000, (4,), (1,), FakeDtype("float32"))
     raises(ValueError, "negative extent", touch[1, 32],
