@@ -69,7 +69,7 @@ def check_equal(got, want):
 
 # each operator compiles 13 functions in numba as well as here: a few run everywhere, the rest
 # in dev/test.sh only (marked slow: not under the sanitizers, where numba's compiles cost most)
-FAST_BINARY = {"+", "/", "//", "**", "<", "&"}
+FAST_BINARY = {"+", "//", "**", "<"}
 
 
 @pytest.mark.parametrize("op", [op if op in FAST_BINARY else pytest.param(op, marks=pytest.mark.slow)

@@ -87,8 +87,7 @@ def sweep(names, fast):
     return [n if n in fast else pytest.param(n, marks=pytest.mark.slow) for n in names]
 
 
-@pytest.mark.parametrize("name", sweep(UNARY, {"sqrt", "exp", "floor", "absolute", "sign",
-                                               "negative", "isnan", "logical_not", "invert"}))
+@pytest.mark.parametrize("name", sweep(UNARY, {"sqrt", "floor", "sign", "isnan", "invert"}))
 def test_unary_ufuncs_on_arrays_match_numba(name):
     rng = np.random.default_rng(len(name))
     f = function(f"def f(a):\n    return np.{name}(a)\n")
@@ -96,9 +95,8 @@ def test_unary_ufuncs_on_arrays_match_numba(name):
         check(f, (make(dtype, rng),), name)
 
 
-@pytest.mark.parametrize("name", sweep(BINARY, {"arctan2", "power", "maximum", "fmin", "add",
-                                                "subtract", "floor_divide", "less",
-                                                "logical_xor", "bitwise_and"}))
+@pytest.mark.parametrize("name", sweep(BINARY, {"power", "maximum", "add", "floor_divide",
+                                                "less"}))
 def test_binary_ufuncs_on_arrays_match_numba(name):
     rng = np.random.default_rng(len(name))
     f = function(f"def f(a, b):\n    return np.{name}(a, b)\n")
@@ -191,6 +189,7 @@ def clip_out(a, lo, hi, out):
     return np.clip(a, lo, hi, out=out)
 
 
+@pytest.mark.slow  # compiles with numba as well: dev/test.sh only, not under the sanitizers
 def test_where_matches_numba_types_and_numpy_values():
     rng = np.random.default_rng(11)
     cond = rng.integers(0, 2, (3, 4)).astype(bool)

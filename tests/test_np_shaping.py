@@ -162,7 +162,7 @@ def numpy_cross(a, b):
     return np.cross(three(a), three(b))
 
 
-@pytest.mark.parametrize("dtype", [np.int8, np.float32] + [
+@pytest.mark.parametrize("dtype", [np.float32, pytest.param(np.int8, marks=pytest.mark.slow)] + [
     pytest.param(d, marks=pytest.mark.slow) for d in SLOW if d in NUMERIC and d != np.float32])
 def test_cross_matches_numpy(dtype):
     rng = np.random.default_rng(3)

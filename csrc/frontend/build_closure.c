@@ -300,15 +300,7 @@ int cj_fe_inline_call(cj_builder *b, int marker, const int *args, int nargs, int
                                                  "than %d deep", MAX_INLINE);
     }
     cj_builder inner;
-    memset(&inner, 0, sizeof(inner));
-    inner.ir = b->ir;
-    inner.code = m->code;
-    inner.globals = b->globals;
-    inner.builtins = b->builtins;
-    inner.outer = b;
-    inner.cont = cont;
-    inner.line = b->line;
-    inner.outer_handler = b->try_handler;
+    cj_fe_inner_builder(&inner, b, m->code, cont); /* build_inline.c */
     PyObject *kwnames = b->kwnames;
     b->kwnames = NULL;
     if (cj_fe_setup(&inner) < 0 || cj_fe_read_exception_table(&inner) < 0 ||

@@ -138,17 +138,21 @@ static int inline_locals(cj_builder *inner, int iter) {
     return rc;
 }
 
+void cj_fe_inner_builder(cj_builder *inner, cj_builder *b, PyCodeObject *code, int cont) {
+    memset(inner, 0, sizeof(*inner));
+    inner->ir = b->ir;
+    inner->code = code;
+    inner->globals = b->globals;
+    inner->builtins = b->builtins;
+    inner->outer = b;
+    inner->cont = cont;
+    inner->outer_handler = b->try_handler; /* its blocks outside its own try ranges */
+    inner->line = b->line;
+}
+
 int cj_fe_inline_comprehension(cj_builder *b, int iter, int cont) {
     cj_builder inner;
-    memset(&inner, 0, sizeof(inner));
-    inner.ir = b->ir;
-    inner.code = (PyCodeObject *)b->made_code;
-    inner.globals = b->globals;
-    inner.builtins = b->builtins;
-    inner.outer = b;
-    inner.cont = cont;
-    inner.outer_handler = b->try_handler;
-    inner.line = b->line;
+    cj_fe_inner_builder(&inner, b, (PyCodeObject *)b->made_code, cont);
     b->made_code = NULL;
     if (cj_fe_setup(&inner) < 0 || cj_fe_find_leaders(&inner) < 0 ||
         inline_locals(&inner, iter) < 0 || cj_fe_make_cells(&inner) < 0) {

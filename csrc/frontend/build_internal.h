@@ -128,6 +128,8 @@ int cj_fe_build_queued(cj_builder *b); /* builds the blocks queued on b's workli
 /* ---- build_inline.c: comprehensions ---- */
 /* Variables for co_cellvars (b->cells); -1 with an exception. */
 int cj_fe_make_cells(cj_builder *b);
+/* `inner` set up to build `code` inline in b's IR, returning to b's byte offset `cont`. */
+void cj_fe_inner_builder(cj_builder *inner, cj_builder *b, PyCodeObject *code, int cont);
 /* The variable of cell or free variable `name`: b's own cell, else the enclosing builders'
  * (an inlined comprehension reads its function's locals); -1 (no exception) when none. */
 int cj_fe_cell_var(const cj_builder *b, PyObject *name);

@@ -62,9 +62,8 @@ static LLVMValueRef inline_asm_i32(cj_lower *L, const char *text) {
     return LLVMBuildCall2(L->b, ft, asm_v, NULL, 0, "");
 }
 
-/* An inline PTX call with these operands. */
-static LLVMValueRef asm_call(cj_lower *L, const char *text, const char *constraints,
-                             LLVMTypeRef ret, LLVMValueRef *ops, unsigned n) {
+LLVMValueRef cj_ptx_asm(cj_lower *L, const char *text, const char *constraints, LLVMTypeRef ret,
+                        LLVMValueRef *ops, unsigned n) {
     LLVMTypeRef params[4];
     for (unsigned i = 0; i < n; i++) {
         params[i] = LLVMTypeOf(ops[i]);
@@ -329,12 +328,12 @@ static LLVMValueRef lower_match(cj_lower *L, cj_instr *in, const cj_call *call, 
         /* LLVM 14 and NVVM's LLVM 7 disagree on the 64-bit forms' result types: inline PTX */
         LLVMValueRef ops[2] = {v, args[0]};
         if (id == CJ_CU_MATCH_ANY_SYNC) {
-            return asm_call(L, "match.any.sync.b64 $0, $1, $2;", "=r,l,r", i32t(L), ops, 2);
+            return cj_ptx_asm(L, "match.any.sync.b64 $0, $1, $2;", "=r,l,r", i32t(L), ops, 2);
         }
         LLVMTypeRef f2[2] = {i32t(L), i32t(L)};
-        LLVMValueRef r = asm_call(L, "{\n.reg .pred %cjp;\nmatch.all.sync.b64 $0|%cjp, $2, $3;\n"
+        LLVMValueRef r = cj_ptx_asm(L, "{\n.reg .pred %cjp;\nmatch.all.sync.b64 $0|%cjp, $2, $3;\n"
                                      "selp.u32 $1, 1, 0, %cjp;\n}", "=r,=r,l,r",
-                                  LLVMStructTypeInContext(L->ctx, f2, 2, 0), ops, 2);
+                                    LLVMStructTypeInContext(L->ctx, f2, 2, 0), ops, 2);
         out = LLVMBuildInsertValue(L->b, out, LLVMBuildExtractValue(L->b, r, 0, ""), 0, "");
         LLVMValueRef pred = LLVMBuildTrunc(L->b, LLVMBuildExtractValue(L->b, r, 1, ""), i1t(L), "");
         return LLVMBuildInsertValue(L->b, out, pred, 1, "");

@@ -22,19 +22,6 @@ static LLVMTypeRef int_type(cj_lower *L, const cj_type *t) {
     return LLVMIntTypeInContext(L->ctx, (unsigned)t->bits);
 }
 
-/* An inline PTX instruction with these operands (a side effect on memory). */
-static LLVMValueRef asm_call(cj_lower *L, const char *text, const char *constraints,
-                             LLVMTypeRef ret, LLVMValueRef *ops, unsigned n) {
-    LLVMTypeRef params[4];
-    for (unsigned i = 0; i < n; i++) {
-        params[i] = LLVMTypeOf(ops[i]);
-    }
-    LLVMTypeRef ft = LLVMFunctionType(ret, params, n, 0);
-    LLVMValueRef asm_v = LLVMGetInlineAsm(ft, (char *)text, strlen(text), (char *)constraints,
-                                          strlen(constraints), 1, 0, LLVMInlineAsmDialectATT, 0);
-    return LLVMBuildCall2(L->b, ft, asm_v, ops, n, "");
-}
-
 /* &ary[idx] (negative indices wrap, as getitem). */
 static LLVMValueRef elem_ptr(cj_lower *L, LLVMValueRef arr, const cj_type *at, LLVMValueRef idx,
                              const cj_type *it) {
@@ -72,8 +59,8 @@ static LLVMValueRef cmpxchg(cj_lower *L, LLVMValueRef ip, LLVMValueRef old, LLVM
     if (LLVMGetIntTypeWidth(LLVMTypeOf(old)) == 16) {
         LLVMValueRef ops[3] = {LLVMBuildPtrToInt(L->b, ip, LLVMInt64TypeInContext(L->ctx), ""),
                                old, newv};
-        return asm_call(L, "atom.cas.b16 $0, [$1], $2, $3;", "=h,l,h,h,~{memory}",
-                        LLVMTypeOf(old), ops, 3);
+        return cj_ptx_asm(L, "atom.cas.b16 $0, [$1], $2, $3;", "=h,l,h,h,~{memory}",
+                          LLVMTypeOf(old), ops, 3);
     }
     LLVMValueRef pair = LLVMBuildAtomicCmpXchg(L->b, ip, old, newv, LLVMAtomicOrderingMonotonic,
                                                LLVMAtomicOrderingMonotonic, 0);
@@ -147,8 +134,8 @@ static LLVMValueRef float_add(cj_lower *L, LLVMValueRef p, LLVMValueRef v, const
         LLVMTypeRef i16 = LLVMInt16TypeInContext(L->ctx);
         LLVMValueRef ops[2] = {LLVMBuildPtrToInt(L->b, p, LLVMInt64TypeInContext(L->ctx), ""),
                                LLVMBuildBitCast(L->b, v, i16, "")};
-        LLVMValueRef old = asm_call(L, "atom.add.noftz.f16 $0, [$1], $2;",
-                                    "=h,l,h,~{memory}", i16, ops, 2);
+        LLVMValueRef old = cj_ptx_asm(L, "atom.add.noftz.f16 $0, [$1], $2;",
+                                      "=h,l,h,~{memory}", i16, ops, 2);
         return LLVMBuildBitCast(L->b, old, LLVMTypeOf(v), "");
     }
     const char *name = t->bits == 32 ? "llvm.nvvm.atomic.load.add.f32.p0f32"

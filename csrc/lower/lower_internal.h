@@ -419,6 +419,9 @@ LLVMValueRef cj_record_array_field(cj_lower *L, LLVMValueRef arr, const cj_type 
 /* ---- lower_cuda.c: CUDA intrinsics (calls resolved to CJ_CALL_CUDA, threadIdx.x...) ---- */
 LLVMValueRef cj_cuda_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
 int cj_cuda_lower_getattr(cj_lower *L, cj_instr *in);
+/* An inline PTX instruction `text` with these operands (at most 4; a side effect) */
+LLVMValueRef cj_ptx_asm(cj_lower *L, const char *text, const char *constraints, LLVMTypeRef ret,
+                        LLVMValueRef *ops, unsigned n);
 /* lower_libdevice.c: a call of a libdevice function (builtin CJ_CU_LIBDEVICE) */
 LLVMValueRef cj_cuda_lower_libdevice(cj_lower *L, cj_instr *in, const cj_call *call);
 /* lower_cuda_atomic.c: cuda.atomic.* (ids CJ_CU_ATOMIC_ADD..CJ_CU_ATOMIC_CAS2): the old value */
