@@ -76,7 +76,7 @@ void cj_emit_raise_if(cj_lower *L, LLVMValueRef cond, int id) {
 }
 
 int cj_emit_raise_text_if(cj_lower *L, LLVMValueRef cond, PyObject *type, const char *text) {
-    PyObject *exc = PyObject_CallFunction(type, "s", text);
+    PyObject *exc = text ? PyObject_CallFunction(type, "s", text) : PyObject_CallNoArgs(type);
     int id = exc != NULL ? cj_exc_id(L, exc) : -1;
     Py_XDECREF(exc);
     if (id < 0) {

@@ -103,19 +103,6 @@ void cj_emit_dict_insert(cj_lower *L, LLVMValueRef d, const cj_type *dt, LLVMVal
                      CJ_EXC_MEMORY);
 }
 
-/* KeyError(text), or numba's KeyError() when text is NULL, when `cond`. */
-int cj_dict_raise_key_error_if(cj_lower *L, LLVMValueRef cond, const char *text) {
-    PyObject *exc = text ? PyObject_CallFunction(PyExc_KeyError, "s", text)
-                         : PyObject_CallNoArgs(PyExc_KeyError);
-    int id = exc != NULL ? cj_exc_id(L, exc) : -1;
-    Py_XDECREF(exc);
-    if (id < 0) {
-        return -1;
-    }
-    cj_emit_raise_if(L, cond, id);
-    return 0;
-}
-
 int cj_lower_dict_build(cj_lower *L, cj_instr *in) {
     const cj_type *dt = CJ_VAR(L->ir, in->dst)->type; /* refined by a d[k] = v: not rtype */
     LLVMValueRef d = cj_dict_new_empty(L, dt);
@@ -134,7 +121,7 @@ int cj_lower_dict_getitem(cj_lower *L, cj_instr *in) {
     LLVMValueRef p = cj_dict_lookup_ptr(L, cj_load_var(L, in->args[0]), dt,
                                         cj_load_var(L, in->args[1]),
                                         CJ_VAR(L->ir, in->args[1])->type);
-    if (cj_dict_raise_key_error_if(L, LLVMBuildIsNull(L->b, p, ""), NULL) < 0) {
+    if (cj_emit_raise_text_if(L, LLVMBuildIsNull(L->b, p, ""), PyExc_KeyError, NULL) < 0) {
         return -1;
     }
     return cj_store_var(L, in->dst, cj_dict_load(L, p, dt->items[1]), dt->items[1]);

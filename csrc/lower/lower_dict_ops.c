@@ -41,7 +41,7 @@ static LLVMValueRef pop(cj_lower *L, cj_instr *in, const cj_call *call, LLVMValu
     LLVMValueRef missing = LLVMBuildICmp(L->b, LLVMIntEQ, found,
                                          LLVMConstNull(LLVMTypeOf(found)), "");
     if (call->nargs == 1) {
-        return cj_dict_raise_key_error_if(L, missing, NULL) < 0 ? NULL
+        return cj_emit_raise_text_if(L, missing, PyExc_KeyError, NULL) < 0 ? NULL
                : cj_dict_load(L, out, v);
     }
     LLVMValueRef dflt = cj_cast(L, cj_load_var(L, call->args[1]), call->argtypes[1], rt);
@@ -112,7 +112,7 @@ static LLVMValueRef popitem(cj_lower *L, cj_instr *in, LLVMValueRef d, const cj_
                                          params, args, 3);
     LLVMValueRef empty = LLVMBuildICmp(L->b, LLVMIntEQ, found,
                                        LLVMConstNull(LLVMTypeOf(found)), "");
-    if (cj_dict_raise_key_error_if(L, empty, "dictionary is empty") < 0) {
+    if (cj_emit_raise_text_if(L, empty, PyExc_KeyError, "dictionary is empty") < 0) {
         return NULL;
     }
     LLVMValueRef t = LLVMGetUndef(cj_llvm_type(L->ctx, in->rtype));
@@ -152,7 +152,7 @@ static LLVMValueRef del_item(cj_lower *L, const cj_call *call, LLVMValueRef d,
                                          params, args, 3);
     LLVMValueRef missing = LLVMBuildICmp(L->b, LLVMIntEQ, found,
                                          LLVMConstNull(LLVMTypeOf(found)), "");
-    return cj_dict_raise_key_error_if(L, missing, NULL) < 0 ? NULL : cj_empty(L);
+    return cj_emit_raise_text_if(L, missing, PyExc_KeyError, NULL) < 0 ? NULL : cj_empty(L);
 }
 
 /* d.keys() / values() / items(): an iterator over the dict (lower_dict.c's state). */

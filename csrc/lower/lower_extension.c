@@ -170,6 +170,18 @@ LLVMValueRef cj_lower_extension_constant(cj_lower *L, cj_instr *in) {
     return r;
 }
 
+/* The pending exception of a failed hook as a LoweringError: "<what> failed: Type: message". */
+static void hook_failed(const char *what) {
+    PyObject *type, *val, *tb;
+    PyErr_Fetch(&type, &val, &tb);
+    PyErr_NormalizeException(&type, &val, &tb);
+    PyErr_Format(cj_LoweringError, "%s failed: %s: %S", what,
+                 type ? ((PyTypeObject *)type)->tp_name : "?", val ? val : Py_None);
+    Py_XDECREF(type);
+    Py_XDECREF(val);
+    Py_XDECREF(tb);
+}
+
 LLVMValueRef cj_lower_extension_cast(cj_lower *L, LLVMValueRef v, const cj_type *from,
                                      const cj_type *to) {
     PyObject *builder = cj_irbuilder_new(L->mod, L->b, L->fn, L);
@@ -179,14 +191,9 @@ LLVMValueRef cj_lower_extension_cast(cj_lower *L, LLVMValueRef v, const cj_type 
     LLVMValueRef r = args ? run_hook(cast_hook, builder, args, cj_llvm_type(L->ctx, to), NULL)
                           : NULL;
     if (r == NULL && args != NULL) {
-        PyObject *type, *val, *tb;
-        PyErr_Fetch(&type, &val, &tb);
-        PyErr_NormalizeException(&type, &val, &tb);
-        PyErr_Format(cj_LoweringError, "lower_cast(%s, %s) failed: %s: %S", from->name, to->name,
-                     type ? ((PyTypeObject *)type)->tp_name : "?", val ? val : Py_None);
-        Py_XDECREF(type);
-        Py_XDECREF(val);
-        Py_XDECREF(tb);
+        char what[160];
+        PyOS_snprintf(what, sizeof(what), "lower_cast(%s, %s)", from->name, to->name);
+        hook_failed(what);
     }
     if (builder != NULL) {
         cj_irbuilder_close(builder);
@@ -206,15 +213,10 @@ static LLVMValueRef wrapper_hook(PyObject *hook, LLVMModuleRef mod, LLVMBuilderR
     PyObject *args = value ? PyTuple_Pack(3, t->pyobj, builder, value) : NULL;
     LLVMValueRef r = args ? run_hook(hook, builder, args, want, is_error) : NULL;
     if (r == NULL && args != NULL) {
-        PyObject *type, *val, *tb;
-        PyErr_Fetch(&type, &val, &tb);
-        PyErr_NormalizeException(&type, &val, &tb);
-        PyErr_Format(cj_LoweringError, "%s of extension type %s failed: %s: %S",
-                     hook == box_hook ? "box" : "unbox", t->name,
-                     type ? ((PyTypeObject *)type)->tp_name : "?", val ? val : Py_None);
-        Py_XDECREF(type);
-        Py_XDECREF(val);
-        Py_XDECREF(tb);
+        char what[160];
+        PyOS_snprintf(what, sizeof(what), "%s of extension type %s",
+                      hook == box_hook ? "box" : "unbox", t->name);
+        hook_failed(what);
     }
     if (builder != NULL) {
         cj_irbuilder_close(builder);

@@ -55,8 +55,8 @@ LLVMValueRef cj_entry_alloca(cj_lower *L, LLVMTypeRef t, const char *name);
 void cj_emit_raise(cj_lower *L, int id);
 /* if (cond) raise #id */
 void cj_emit_raise_if(cj_lower *L, LLVMValueRef cond, int id);
-/* if (cond) raise type(text): an exception registered by its words (excinfo.c) and kept with
- * the function's (cj_exc_id); -1 with an exception. */
+/* if (cond) raise type(text) (type() when text is NULL): an exception registered by its words
+ * (excinfo.c) and kept with the function's (cj_exc_id); -1 with an exception. */
 int cj_emit_raise_text_if(cj_lower *L, LLVMValueRef cond, PyObject *type, const char *text);
 /* Raises `status`: to the current block's exception handler, else returns it (lower_try.c). */
 void cj_emit_fail(cj_lower *L, LLVMValueRef status);
@@ -150,7 +150,6 @@ LLVMValueRef cj_dict_lookup_ptr(cj_lower *L, LLVMValueRef d, const cj_type *dt, 
 /* d[k] = v, casting both; the dict takes a reference to what v holds. */
 void cj_emit_dict_insert(cj_lower *L, LLVMValueRef d, const cj_type *dt, LLVMValueRef k,
                     const cj_type *kt, LLVMValueRef v, const cj_type *vt);
-int cj_dict_raise_key_error_if(cj_lower *L, LLVMValueRef cond, const char *text);
 int cj_lower_dict_build(cj_lower *L, cj_instr *in); /* a display (CJ_F_DICT) */
 int cj_lower_dict_getitem(cj_lower *L, cj_instr *in);
 int cj_lower_dict_setitem(cj_lower *L, cj_instr *in);
