@@ -400,6 +400,7 @@ void cj_cuda_result_clear(cj_cuda_result *r) {
     Py_CLEAR(r->signature);
     Py_CLEAR(r->params);
     Py_CLEAR(r->link);
+    Py_CLEAR(r->ltoir);
 }
 
 /* Fills the signature and parameter counts of `r` for these types; -1 + exception. */
@@ -425,13 +426,14 @@ PyObject *cj_cuda_result_dict(const cj_cuda_result *r) {
     }
     PyObject *link = r->link ? Py_NewRef(r->link) : PyTuple_New(0);
     PyObject *d = link == NULL ? NULL
-                  : Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:s,s:O,s:O,s:O,s:(ii),s:O}", "ptx",
+                  : Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:s,s:O,s:O,s:O,s:(ii),s:O,s:O}", "ptx",
                                   r->ptx, "llvm", r->llvm, "annotation", r->annotation,
                                   "signature", r->signature, "restype", restype, "entry",
                                   r->entry, "params", r->params, "debug",
                                   r->debug ? Py_True : Py_False, "cached",
                                   r->cached ? Py_True : Py_False, "cc", r->cc_major,
-                                  r->cc_minor, "link", link);
+                                  r->cc_minor, "link", link, "ltoir",
+                                  r->ltoir ? r->ltoir : Py_None);
     Py_XDECREF(link);
     return d;
 }
@@ -499,8 +501,8 @@ static int add_kernel_entry(compiled *c, PyObject *pyfunc, const cj_type *const 
     return fn == NULL ? -1 : 0;
 }
 
-/* Verify -> LLVM text -> NVVM -> PTX, into `out`. */
-static int emit_ptx(compiled *c, const cj_nvvm_options *nopts, cj_cuda_result *out) {
+/* Verify -> LLVM text -> NVVM -> PTX (and LTO-IR when `lto`), into `out`. */
+static int emit_ptx(compiled *c, const cj_nvvm_options *nopts, int lto, cj_cuda_result *out) {
     cj_front_finish_debug(c);
     cj_name_parameters(c->mod);
     if (cj_verify_module(c->mod) < 0 || (out->llvm = cj_module_text(c->mod)) == NULL) {
@@ -514,6 +516,11 @@ static int emit_ptx(compiled *c, const cj_nvvm_options *nopts, cj_cuda_result *o
     }
     if (cj_dump_enabled("ptx")) {
         cj_dump("PTX", out->ptx);
+    }
+    if (lto) {
+        cj_nvvm_options lto_opts = *nopts;
+        lto_opts.lto = 1;
+        return (out->ltoir = cj_nvvm_compile(c->mod, &lto_opts)) == NULL ? -1 : 0;
     }
     return 0;
 }
@@ -549,7 +556,7 @@ int cj_cuda_compile(PyObject *pyfunc, const cj_type *const *types, int nargs, in
     } else if (add_kernel_entry(&c, pyfunc, types, nargs, opt, out->entry) < 0) {
         goto done;
     }
-    if (emit_ptx(&c, &nopts, out) < 0 || set_signature(out, c.ret, types, nargs) < 0 ||
+    if (emit_ptx(&c, &nopts, opt->lto, out) < 0 || set_signature(out, c.ret, types, nargs) < 0 ||
         (out->link = PySequence_Tuple(cc.link)) == NULL) {
         goto done;
     }

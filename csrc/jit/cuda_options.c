@@ -99,6 +99,7 @@ int cj_cuda_parse_options(PyObject *options, cj_cuda_options *o) {
         int_option(options, "fastmath", &o->fastmath, 0, all_fastmath) < 0 ||
         int_option(options, "max_registers", &o->max_registers, 0, 255) < 0 ||
         int_option(options, "opt", &o->opt, 0, 3) < 0 || cc_option(options, o) < 0 ||
+        int_option(options, "lto", &o->lto, 0, 1) < 0 ||
         launch_bounds_option(options, o) < 0) {
         return -1;
     }

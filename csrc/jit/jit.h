@@ -216,6 +216,7 @@ typedef struct cj_cuda_options {
     int opt;
     int cc_major, cc_minor;
     int launch_bounds[3];  /* maxntid, minctasm, cluster_max_blocks; 0 = none */
+    int lto;               /* lto=True: LTO-IR too, and the kernel linked by nvJitLink -lto */
 } cj_cuda_options;
 
 /* A compiled kernel or device function: what the launcher loads and Python inspects. */
@@ -226,6 +227,7 @@ typedef struct cj_cuda_result {
     PyObject *signature;   /* Signature: ret(args) */
     PyObject *params;      /* list: kernel parameters per argument */
     PyObject *link;        /* tuple (or NULL): files the external functions called need */
+    PyObject *ltoir;       /* bytes (lto=True), or NULL: what nvJitLink links instead of ptx */
     char entry[256];       /* the PTX entry (kernels) or function (device functions) */
     int debug;             /* the module has the exception record (debug=True) */
     int cached;            /* read from the on-disk cache */
@@ -233,7 +235,7 @@ typedef struct cj_cuda_result {
 } cj_cuda_result;
 
 /* Options from cuda.jit's dict (debug, lineinfo, fastmath, max_registers, opt, cc,
- * launch_bounds), in cuda_options.c; -1 + exception. */
+ * launch_bounds, lto), in cuda_options.c; -1 + exception. */
 int cj_cuda_parse_options(PyObject *options, cj_cuda_options *o);
 /* Compiles `pyfunc` for these types (a kernel, or a device function when `device`) into
  * `out` (cleared with cj_cuda_result_clear); -1 with an exception (`out` left empty). */

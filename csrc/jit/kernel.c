@@ -100,8 +100,8 @@ static int cache_load(cj_KernelLauncher *k, PyObject *argtuple, PyObject *cc,
 
 static void cache_store(cj_KernelLauncher *k, PyObject *argtuple, PyObject *cc,
                         const cj_cuda_result *r) {
-    if (r->link != NULL && PyTuple_GET_SIZE(r->link) > 0) {
-        return; /* the files of declare_device(link=...) are not kept on disk: compiled again */
+    if ((r->link != NULL && PyTuple_GET_SIZE(r->link) > 0) || r->ltoir != NULL) {
+        return; /* declare_device(link=...) files and LTO-IR are not kept on disk: compiled again */
     }
     PyObject *d = cj_cuda_result_dict(r);
     PyObject *rc = d ? PyObject_CallMethod(k->cache, "store", "OOO", argtuple, cc, d) : NULL;
@@ -244,7 +244,7 @@ static PyObject *link_files(cj_KernelLauncher *k, const cj_cuda_overload *ov) {
 static int load_module(cj_KernelLauncher *k, version *v, const cj_cuda_overload *ov) {
     const char *image = PyUnicode_AsUTF8(ov->result.ptx);
     PyObject *files = image ? link_files(k, ov) : NULL;
-    PyObject *cubin = files != NULL && PyTuple_GET_SIZE(files) > 0
+    PyObject *cubin = files != NULL && (PyTuple_GET_SIZE(files) > 0 || ov->result.ltoir)
                           ? cj_kernel_link(&ov->result, files)
                           : NULL;
     Py_XDECREF(files);

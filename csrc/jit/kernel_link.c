@@ -2,8 +2,9 @@
  * cubin that kernel.c loads. The files come from cuda/linking.py as ((kind, name, bytes), ...):
  * 'ptx' is added as it is, 'cu' compiled first by NVRTC (target/nvrtc.c) for the version's
  * compute capability. PTX alone goes through the driver's linker (cuLinkCreate / cuLinkAddData
- * / cuLinkComplete); with a .cubin, .fatbin, .o or .a file the whole link goes through
- * nvJitLink (target/nvjitlink.c), the driver's linker's successor for those. A failed link
+ * / cuLinkComplete); with a .cubin, .fatbin, .o, .a or .ltoir file, or a kernel compiled with
+ * lto=True (its LTO-IR, r->ltoir), the whole link goes through nvJitLink (target/nvjitlink.c),
+ * the driver's linker's successor; in an LTO link .cu files are compiled to LTO-IR too. A failed link
  * is cujit.cuda.linking.LinkerError with the linker's log. */
 #include <string.h>
 
@@ -67,7 +68,7 @@ static int add_file(CUlinkState state, PyObject *item, const cj_cuda_result *r,
         PyErr_Format(PyExc_NotImplementedError, "cujit cannot link .%s files", kind);
         return -1;
     }
-    PyObject *ptx = cj_nvrtc_compile(data, name, r->cc_major, r->cc_minor);
+    PyObject *ptx = cj_nvrtc_compile(data, name, r->cc_major, r->cc_minor, 0);
     const char *text = ptx ? PyUnicode_AsUTF8(ptx) : NULL;
     int rc = text == NULL ? -1 : add_ptx(state, text, name, log);
     Py_XDECREF(ptx);
@@ -90,7 +91,8 @@ static int needs_nvjitlink(PyObject *files) {
     return 0;
 }
 
-/* Fills `in` from link file `item`, a .cu compiled to PTX (kept alive in `keep`): 0 or -1. */
+/* Fills `in` from link file `item`, a .cu compiled to PTX, or to LTO-IR for an LTO link (kept
+ * alive in `keep`): 0 or -1. */
 static int nvjitlink_input(PyObject *item, const cj_cuda_result *r, PyObject *keep,
                            cj_link_input *in) {
     Py_ssize_t size;
@@ -109,26 +111,41 @@ static int nvjitlink_input(PyObject *item, const cj_cuda_result *r, PyObject *ke
         PyErr_Format(PyExc_ValueError, "link file %s contains a NUL byte", in->name);
         return -1;
     }
-    PyObject *ptx = cj_nvrtc_compile(in->data, in->name, r->cc_major, r->cc_minor);
+    int lto = r->ltoir != NULL;
+    PyObject *code = cj_nvrtc_compile(in->data, in->name, r->cc_major, r->cc_minor, lto);
     Py_ssize_t len = 0;
-    const char *text = ptx ? PyUnicode_AsUTF8AndSize(ptx, &len) : NULL;
-    int rc = text == NULL || PyList_Append(keep, ptx) < 0 ? -1 : 0;
-    Py_XDECREF(ptx);
-    *in = (cj_link_input){.kind = "ptx", .name = in->name, .data = text, .size = (size_t)len};
+    const char *data = NULL;
+    if (code != NULL && lto) {
+        data = PyBytes_AS_STRING(code);
+        len = PyBytes_GET_SIZE(code);
+    } else if (code != NULL) {
+        data = PyUnicode_AsUTF8AndSize(code, &len);
+    }
+    int rc = data == NULL || PyList_Append(keep, code) < 0 ? -1 : 0;
+    Py_XDECREF(code);
+    *in = (cj_link_input){.kind = lto ? "ltoir" : "ptx", .name = in->name, .data = data,
+                          .size = (size_t)len};
     return rc;
 }
 
-/* The whole link through nvJitLink: the kernel's PTX first, then the files. */
+/* The whole link through nvJitLink: the kernel's PTX (or LTO-IR) first, then the files. */
 static PyObject *link_nvjitlink(const cj_cuda_result *r, PyObject *files) {
     Py_ssize_t n = PyTuple_GET_SIZE(files), len;
-    const char *ptx = PyUnicode_AsUTF8AndSize(r->ptx, &len);
+    const char *ptx;
+    if (r->ltoir != NULL) {
+        ptx = PyBytes_AS_STRING(r->ltoir);
+        len = PyBytes_GET_SIZE(r->ltoir);
+    } else {
+        ptx = PyUnicode_AsUTF8AndSize(r->ptx, &len);
+    }
     cj_link_input *inputs = ptx ? PyMem_Calloc((size_t)n + 1, sizeof(cj_link_input)) : NULL;
     PyObject *keep = inputs ? PyList_New(0) : NULL, *cubin = NULL;
     if (keep == NULL) {
         PyMem_Free(inputs);
         return ptx && !PyErr_Occurred() ? PyErr_NoMemory() : NULL;
     }
-    inputs[0] = (cj_link_input){.kind = "ptx", .name = "cujit", .data = ptx, .size = (size_t)len};
+    inputs[0] = (cj_link_input){.kind = r->ltoir ? "ltoir" : "ptx", .name = "cujit", .data = ptx,
+                                .size = (size_t)len};
     int rc = 0;
     for (Py_ssize_t i = 0; rc == 0 && i < n; i++) {
         rc = nvjitlink_input(PyTuple_GET_ITEM(files, i), r, keep, &inputs[i + 1]);
@@ -142,7 +159,7 @@ static PyObject *link_nvjitlink(const cj_cuda_result *r, PyObject *files) {
 }
 
 PyObject *cj_kernel_link(const cj_cuda_result *r, PyObject *files) {
-    if (needs_nvjitlink(files)) {
+    if (r->ltoir != NULL || needs_nvjitlink(files)) {
         return link_nvjitlink(r, files);
     }
     const char *ptx = PyUnicode_AsUTF8(r->ptx);

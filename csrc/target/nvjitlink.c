@@ -32,7 +32,7 @@ static int load(void) {
     if (handle == NULL && (handle = cj_toolkit_dlopen("CUJIT_LIBNVJITLINK", "libnvJitLink.so",
                                                       root, sizeof(root))) == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "linking .cubin, .fatbin, .o, .a or .ltoir files "
-                                             "needs nvJitLink (libnvJitLink.so), which was not "
+                                             "(or a kernel compiled with lto=True) needs nvJitLink (libnvJitLink.so), which was not "
                                              "found: install the CUDA toolkit (12 or newer) or "
                                              "set CUJIT_LIBNVJITLINK to the library");
         return -1;

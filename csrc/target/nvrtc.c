@@ -24,6 +24,8 @@ static struct {
     nvrtc_result (*GetPTX)(nvrtc_program, char *);
     nvrtc_result (*DestroyProgram)(nvrtc_program *);
     const char *(*GetErrorString)(nvrtc_result);
+    nvrtc_result (*GetLTOIRSize)(nvrtc_program, size_t *); /* CUDA 12+: looked up when used */
+    nvrtc_result (*GetLTOIR)(nvrtc_program, char *);
 } nvrtc;
 static void *handle;
 static char include_dir[4096]; /* "-I<root>/include", or empty */
@@ -62,7 +64,10 @@ static int load(void) {
             return -1;
         }
     }
-    memcpy(&nvrtc, fns, sizeof(fns)); /* the table's fields are in `names` order */
+    memcpy(&nvrtc, fns, sizeof(fns)); /* the table's first fields are in `names` order */
+    nvrtc.GetLTOIRSize = (nvrtc_result(*)(nvrtc_program, size_t *))dlsym(handle,
+                                                                        "nvrtcGetLTOIRSize");
+    nvrtc.GetLTOIR = (nvrtc_result(*)(nvrtc_program, char *))dlsym(handle, "nvrtcGetLTOIR");
     return 0;
 }
 
@@ -118,8 +123,29 @@ static PyObject *program_ptx(nvrtc_program prog) {
     return out;
 }
 
-PyObject *cj_nvrtc_compile(const char *source, const char *name, int cc_major, int cc_minor) {
+/* The program's LTO-IR (new bytes). */
+static PyObject *program_ltoir(nvrtc_program prog) {
+    size_t size = 0;
+    if (nvrtc.GetLTOIRSize(prog, &size) != 0 || size == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "nvrtcGetLTOIRSize failed");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (out != NULL && nvrtc.GetLTOIR(prog, PyBytes_AS_STRING(out)) != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "nvrtcGetLTOIR failed");
+        Py_CLEAR(out);
+    }
+    return out;
+}
+
+PyObject *cj_nvrtc_compile(const char *source, const char *name, int cc_major, int cc_minor,
+                           int lto) {
     if (load() < 0) {
+        return NULL;
+    }
+    if (lto && (nvrtc.GetLTOIRSize == NULL || nvrtc.GetLTOIR == NULL)) {
+        PyErr_SetString(PyExc_RuntimeError, "compiling a .cu file to LTO-IR (lto=True) needs "
+                                             "NVRTC 12 or newer (nvrtcGetLTOIR)");
         return NULL;
     }
     nvrtc_program prog = NULL;
@@ -131,26 +157,26 @@ PyObject *cj_nvrtc_compile(const char *source, const char *name, int cc_major, i
     }
     char arch[48];
     PyOS_snprintf(arch, sizeof(arch), "--gpu-architecture=compute_%d%d", cc_major, cc_minor);
-    const char *opts[3] = {arch, "-rdc=true", include_dir};
-    int nopts = include_dir[0] ? 3 : 2;
+    const char *opts[4] = {arch, "-rdc=true", include_dir[0] ? include_dir : "-dlto", "-dlto"};
+    int nopts = 2 + (include_dir[0] != 0) + (lto != 0);
     PyObject *ptx = NULL;
     rc = nvrtc.CompileProgram(prog, nopts, opts);
     if (rc != 0) {
         compile_failed(prog, rc, name);
     } else {
-        ptx = program_ptx(prog);
+        ptx = lto ? program_ltoir(prog) : program_ptx(prog);
     }
     nvrtc.DestroyProgram(&prog);
     return ptx;
 }
 
-/* _core.nvrtc_compile(source: bytes, name: str, cc=(major, minor)) -> str */
+/* _core.nvrtc_compile(source: bytes, name: str, cc=(major, minor), lto=False) -> str or bytes */
 static PyObject *nvrtc_compile_py(PyObject *self, PyObject *args) {
     const char *source, *name;
     Py_ssize_t len;
-    int major = 9, minor = 0;
-    if (!PyArg_ParseTuple(args, "y#s|(ii):nvrtc_compile", &source, &len, &name, &major,
-                          &minor)) {
+    int major = 9, minor = 0, lto = 0;
+    if (!PyArg_ParseTuple(args, "y#s|(ii)p:nvrtc_compile", &source, &len, &name, &major,
+                          &minor, &lto)) {
         return NULL;
     }
     if ((Py_ssize_t)strlen(source) != len) {
@@ -161,12 +187,13 @@ static PyObject *nvrtc_compile_py(PyObject *self, PyObject *args) {
     if (cj_nvvm_check_options(&check) < 0) {
         return NULL;
     }
-    return cj_nvrtc_compile(source, name, major, minor);
+    return cj_nvrtc_compile(source, name, major, minor, lto);
 }
 
 static PyMethodDef nvrtc_methods[] = {
     {"nvrtc_compile", nvrtc_compile_py, METH_VARARGS,
-     "nvrtc_compile(source: bytes, name, cc=(9, 0)) -> PTX of a CUDA C++ source"},
+     "nvrtc_compile(source: bytes, name, cc=(9, 0), lto=False) -> PTX (str) of a CUDA C++ "
+     "source, or its LTO-IR (bytes) with lto"},
     {NULL},
 };
 

@@ -7,9 +7,11 @@
 #include "util/util.h"
 
 /* PTX (a new str) of `source` (NUL-terminated CUDA C++) compiled for compute_<major><minor>,
- * with the toolkit's include directory on the path. NULL with NvrtcError (cujit.cuda.linking:
+ * or with `lto` its LTO-IR (new bytes, -dlto), with the toolkit's include directory on the
+ * path. NULL with NvrtcError (cujit.cuda.linking:
  * the compile failed, with NVRTC's log), or RuntimeError naming what is missing when libnvrtc
  * cannot be loaded. */
-PyObject *cj_nvrtc_compile(const char *source, const char *name, int cc_major, int cc_minor);
+PyObject *cj_nvrtc_compile(const char *source, const char *name, int cc_major, int cc_minor,
+                           int lto);
 
 #endif

@@ -55,7 +55,7 @@ static PyObject *make_payload(LLVMModuleRef module, const cj_nvvm_options *opts,
     }
     PyObject *payload = NULL;
     char *message = NULL;
-    if (cj_nvvm_legalize(clone, api) < 0) {
+    if (cj_nvvm_legalize(clone, api) < 0 || (opts->lto && cj_nvvm_keep_kernels(clone) < 0)) {
         goto done;
     }
     if (LLVMVerifyModule(clone, LLVMReturnStatusAction, &message)) {
@@ -115,6 +115,9 @@ static int build_argv(const cj_nvvm_options *opts, const char **argv, char *arch
         argv[n++] = "-g";
     } else if (opts->lineinfo) {
         argv[n++] = "-generate-line-info";
+    }
+    if (opts->lto) {
+        argv[n++] = "-gen-lto";
     }
     return n;
 }
@@ -189,8 +192,8 @@ static nvvm_job *nvvm_job_new(const cj_nvvm_api *api, PyObject *payload, int nee
     return j;
 }
 
-/* The compiled program's PTX (new str). */
-static PyObject *compiled_ptx(const cj_nvvm_api *api, cj_nvvm_program prog) {
+/* The compiled program's PTX (new str), or its LTO-IR (new bytes) when `binary`. */
+static PyObject *compiled_ptx(const cj_nvvm_api *api, cj_nvvm_program prog, int binary) {
     size_t ptx_size = 0;
     if (cj_nvvm_check(api, api->GetCompiledResultSize(prog, &ptx_size),
                       "nvvmGetCompiledResultSize", prog) < 0) {
@@ -204,7 +207,8 @@ static PyObject *compiled_ptx(const cj_nvvm_api *api, cj_nvvm_program prog) {
     if (cj_nvvm_check(api, api->GetCompiledResult(prog, ptx), "nvvmGetCompiledResult", prog) ==
         0) {
         ptx[ptx_size] = '\0'; /* the size counts NVVM's own terminator; be sure of one */
-        result = PyUnicode_DecodeUTF8(ptx, (Py_ssize_t)strlen(ptx), "replace");
+        result = binary ? PyBytes_FromStringAndSize(ptx, (Py_ssize_t)ptx_size)
+                        : PyUnicode_DecodeUTF8(ptx, (Py_ssize_t)strlen(ptx), "replace");
     }
     PyMem_Free(ptx);
     return result;
@@ -236,7 +240,7 @@ PyObject *cj_nvvm_compile(LLVMModuleRef module, const cj_nvvm_options *opts) {
         return NULL;
     }
     PyObject *ptx = cj_nvvm_check(api, job->rc, "nvvmCompileProgram", job->prog) == 0
-                        ? compiled_ptx(api, job->prog)
+                        ? compiled_ptx(api, job->prog, opts->lto)
                         : NULL;
     nvvm_job_drop(job);
     return ptx;

@@ -16,6 +16,7 @@ typedef struct cj_nvvm_options {
     int fastmath;  /* -ftz=1 -prec-div=0 -prec-sqrt=0 -fma=1 */
     int lineinfo;  /* -generate-line-info (needs debug metadata in the module) */
     int debug;     /* -g (needs debug metadata in the module) */
+    int lto;       /* -gen-lto: LTO-IR (bytes) for nvJitLink instead of PTX; kernels kept */
 } cj_nvvm_options;
 
 /* ---- nvvm.c: compilation ---- */
@@ -23,7 +24,7 @@ typedef struct cj_nvvm_options {
 /* 0, or -1 with ValueError when an option is out of range. */
 int cj_nvvm_check_options(const cj_nvvm_options *opts);
 /* Compiles `module` (borrowed; left untouched: the work is done on a clone) to PTX.
- * Returns a new reference to a str, or NULL with ValueError (options), cj_LoweringError (the
+ * Returns a new reference to a str (bytes of LTO-IR with opts->lto), or NULL with ValueError (options), cj_LoweringError (the
  * module fails LLVM's verifier), cj_UnsupportedError (an llvm.* intrinsic NVVM's LLVM 7 reader
  * cannot take, for cc < 10) or cj_NvvmError (libnvvm missing or compilation failed, with
  * NVVM's message and program log). Functions named __nv_* are resolved from libdevice.

@@ -52,6 +52,12 @@ int cj_nvvm_check_intrinsics(LLVMModuleRef module);
 /* The attribute kinds kept: a new tuple of str. */
 PyObject *cj_nvvm_allowed_attributes(void);
 
+/* ---- nvvm_lto.c ---- */
+
+/* Lists every kernel of !nvvm.annotations in @llvm.used, so nvJitLink's link-time optimisation
+ * keeps it (see the file). 0, or -1 with an exception. */
+int cj_nvvm_keep_kernels(LLVMModuleRef module);
+
 /* ---- nvvm_text.c ---- */
 
 /* LLVM 14's printed IR rewritten into the LLVM 7 syntax of NVVM's text reader: a new str, or

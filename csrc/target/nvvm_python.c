@@ -59,11 +59,13 @@ typedef PyObject *(*module_fn)(LLVMModuleRef, const cj_nvvm_options *);
 
 /* Parses the arguments, the IR, and runs `fn` on the module. */
 static PyObject *with_module(PyObject *args, PyObject *kwargs, module_fn fn) {
-    static char *kwlist[] = {"llvm_ir", "cc", "opt", "fastmath", "lineinfo", "debug", NULL};
+    static char *kwlist[] = {"llvm_ir", "cc", "opt", "fastmath", "lineinfo", "debug", "lto",
+                             NULL};
     PyObject *text, *cc = NULL;
     cj_nvvm_options opts = {.cc_major = 9, .cc_minor = 0, .opt = 3};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "U|Oippp:nvvm_compile_ir", kwlist, &text, &cc,
-                                     &opts.opt, &opts.fastmath, &opts.lineinfo, &opts.debug)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "U|Oipppp:nvvm_compile_ir", kwlist, &text, &cc,
+                                     &opts.opt, &opts.fastmath, &opts.lineinfo, &opts.debug,
+                                     &opts.lto)) {
         return NULL;
     }
     if ((cc != NULL && parse_cc(cc, &opts) < 0) || cj_nvvm_check_options(&opts) < 0) {
@@ -153,8 +155,9 @@ static PyMethodDef nvvm_functions[] = {
      "nvvm_info() -> dict(version, ir_version, library, libdevice); loads libnvvm."},
     {"nvvm_compile_ir", (PyCFunction)(void (*)(void))nvvm_compile_ir,
      METH_VARARGS | METH_KEYWORDS,
-     "nvvm_compile_ir(llvm_ir, cc=(9, 0), opt=3, fastmath=False, lineinfo=False, debug=False)"
-     " -> PTX str.\nCompiles LLVM 14 text IR through the NVVM back end."},
+     "nvvm_compile_ir(llvm_ir, cc=(9, 0), opt=3, fastmath=False, lineinfo=False, debug=False,"
+     " lto=False)"
+     " -> PTX str (LTO-IR bytes with lto).\nCompiles LLVM 14 text IR through the NVVM back end."},
     {"nvvm_prepare_ir", (PyCFunction)(void (*)(void))nvvm_prepare_ir,
      METH_VARARGS | METH_KEYWORDS,
      "nvvm_prepare_ir(llvm_ir, cc=(9, 0), ...) -> what the back end hands to libnvvm: LLVM 7 "

@@ -81,6 +81,16 @@ def check_link_cubin_through_nvjitlink():
     assert fake.fake_link_names() == names  # not the driver's linker
 
 
+def check_lto_kernel_links_through_nvjitlink():
+    k = cuda.jit(lto=True, link=[write("twice_lto.cu", CU_SOURCE)])(caller)
+    names, launches = fake.fake_link_names(), fake.fake_launches()
+    k[1, 1](cuda.device_array(1, dtype=np.float32))
+    assert fake.fake_launches() == launches + 1
+    assert fake.fake_link_names() == names  # nvJitLink, not the driver's linker
+    [ov] = k.overloads.values()
+    assert isinstance(ov.result["ltoir"], bytes) and ".entry caller" in ov.result["ptx"]
+
+
 def check_declare_device_link_travels_with_its_callers():
     path = write("thrice.cu", CU_SOURCE.replace("twice", "thrice").replace("2 *", "3 *"))
     thrice = cuda.declare_device("thrice", "float32(float32)", link=[path])

@@ -310,11 +310,13 @@ def test_link_file_errors(tmp_path):
     for ext in ("cubin", "fatbin", "o", "a"):
         with pytest.raises(LinkerError, match=f"x.{ext} not found"):
             cuda.jit(link=[f"x.{ext}"])(arith)
-    with pytest.raises(NotImplementedError, match=r"lto=True\): compiling kernels to LTO-IR"):
-        cuda.jit(lto=True)(arith)
-    with pytest.raises(NotImplementedError, match=r"\.ltoir files needs the kernel compiled "
-                                                  r"with lto=True"):
+    with pytest.raises(LinkerError, match=r"cannot link x\.ltoir: LTO-IR files need the kernel "
+                                          r"compiled with lto=True"):
         cuda.jit(link=["x.ltoir"])(arith)
+    with pytest.raises(LinkerError, match="x.ltoir not found"):
+        cuda.jit(link=["x.ltoir"], lto=True)(arith)
+    with pytest.raises(NotImplementedError, match=r"output='cubin'"):
+        cuda.compile(arith, SIG, output="cubin")
 
 
 def cubin_of(ptx, tmp_path):
@@ -344,6 +346,44 @@ def test_nvjitlink_links_a_cubin(tmp_path):
         _core.nvjitlink((("cu", "k.cu", b"x"),), (9, 0))
     with pytest.raises(TypeError):
         _core.nvjitlink((("ptx", "k"),), (9, 0))
+
+
+def nvjitlink_or_skip(inputs):
+    try:
+        return _core.nvjitlink(inputs, (9, 0))
+    except RuntimeError as exc:
+        if "nvJitLink" in str(exc) and "not found" in str(exc):
+            pytest.skip(str(exc))
+        raise
+
+
+def lto_kernel(x):
+    x[0] = x[1] * 2.0 + 1.0
+
+
+def test_lto_ir_keeps_the_kernel_through_nvjitlink():
+    # NVVM's LTO-IR of a lone kernel used to come out of nvJitLink's LTO with no code: kernels
+    # are listed in @llvm.used (csrc/target/nvvm_lto.c)
+    ltoir, restype = cuda.compile(lto_kernel, SIG, output="ltoir")
+    assert isinstance(ltoir, bytes) and len(ltoir) > 100 and str(restype) == "none"
+    cubin = nvjitlink_or_skip((("ltoir", "lto_kernel", ltoir),))
+    assert cubin[:4] == b"\x7fELF" and b"lto_kernel" in cubin
+    ptx = cuda.compile(lto_kernel, SIG)[0]  # the PTX path is unchanged: no llvm.used there
+    assert ".entry lto_kernel" in ptx
+
+
+def test_lto_kernel_links_a_cu_compiled_to_lto_ir():
+    try:
+        lib = _core.nvrtc_compile(CU_SOURCE, "mul_add.cu", (9, 0), True)
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    assert isinstance(lib, bytes)
+    kernel, _ = cuda.compile(k_extern, SIG, output="ltoir")
+    cubin = nvjitlink_or_skip((("ltoir", "k", kernel), ("ltoir", "mul_add.cu", lib)))
+    # link-time optimisation inlines mul_add into the kernel: no call, no function of its own
+    assert b"k_extern" in cubin and b"mul_add" not in cubin
+    with pytest.raises(LinkerError, match="mul_add"):
+        _core.nvjitlink((("ltoir", "k", kernel),), (9, 0))
 
 
 @pytest.mark.skipif(PTXAS is None, reason="ptxas not found")
@@ -397,6 +437,23 @@ def test_gpu_declare_device_with_its_own_link(tmp_path):
     x = np.array([0, 2, 5], dtype=np.float32)
     k[1, 1](x)
     assert x[0] == 11.0
+
+
+@pytest.mark.gpu
+def test_gpu_lto_kernels(tmp_path):
+    x = np.array([0, 2.5], dtype=np.float32)
+    cuda.jit(lto=True)(lto_kernel)[1, 1](x)
+    assert x[0] == 6.0
+    src = tmp_path / "mul_add.cu"
+    src.write_bytes(CU_SOURCE)
+    cuda.jit(lto=True, link=[str(src)])(k_extern)[1, 1](x)  # the .cu compiled to LTO-IR
+    assert x[0] == 2.5 * 3 + 1
+    lib = tmp_path / "mul_add.ltoir"
+    cc = cuda.get_current_device().compute_capability
+    lib.write_bytes(_core.nvrtc_compile(CU_SOURCE, "mul_add.cu", cc, True))
+    x[1] = 4.0
+    cuda.jit(lto=True, link=[str(lib)])(k_extern)[1, 1](x)
+    assert x[0] == 13.0
 
 
 @pytest.mark.gpu

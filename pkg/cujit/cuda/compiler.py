@@ -48,9 +48,7 @@ def _check_options(options):
     if options.get("device") and options.get("link"):
         raise ValueError("link keyword invalid for device function")
     if options.get("link") is not None:
-        _linking.check_link(options["link"])
-    if options.get("lto"):
-        _linking.check_lto()
+        _linking.check_link(options["link"], bool(options.get("lto")))
 
 
 def _check_launch_bounds(bounds):
@@ -105,6 +103,7 @@ def _core_options(options, cc):
         "opt": level,
         "cc": tuple(cc),
         "launch_bounds": _launch_bounds(options.get("launch_bounds")),
+        "lto": bool(options.get("lto", False)),
     }
 
 
@@ -465,9 +464,11 @@ def jit(func_or_sig=None, device=False, **options):
 
 def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False,
                 cc=None, opt=True, abi="numba", abi_info=None, output="ptx"):
-    """(ptx, return type) of `pyfunc` compiled for `sig`, as numba.cuda.compile_ptx."""
-    if output != "ptx":
-        raise NotImplementedError(f"compile_ptx(output={output!r}): only 'ptx' is supported")
+    """(ptx, return type) of `pyfunc` compiled for `sig`, as numba.cuda.compile_ptx; with
+    output='ltoir' (numba-cuda's cuda.compile) the code is LTO-IR bytes for nvJitLink."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError(f"compile(output={output!r}): only 'ptx' and 'ltoir' are "
+                                  f"supported")
     if abi not in ("numba", "c"):
         raise ValueError(f"abi must be 'numba' or 'c', not {abi!r}")
     if abi == "c":
@@ -475,7 +476,8 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
     if hasattr(pyfunc, "py_func"):
         pyfunc = pyfunc.py_func
     [s] = parse_signatures(sig)
-    options = {"debug": debug, "lineinfo": lineinfo, "fastmath": fastmath, "opt": opt}
+    options = {"debug": debug, "lineinfo": lineinfo, "fastmath": fastmath, "opt": opt,
+               "lto": output == "ltoir"}
     _check_options(options)
     cc = tuple(cc) if cc is not None else DEFAULT_CC
     ret = s.return_type
@@ -483,7 +485,7 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
         raise TypeError(f"a kernel must return void, not {ret.name}")
     result = _core.cuda_compile(pyfunc, tuple(s.args), device, _core_options(options, cc),
                                 ret if device else None)
-    return result["ptx"], result["restype"]
+    return result[output], result["restype"]
 
 
 def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False,
@@ -497,7 +499,7 @@ def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, dev
 
 def compile(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
             opt=True, abi="numba", abi_info=None, output="ptx"):
-    """numba-cuda's cuda.compile: (code, return type); only PTX output is supported."""
+    """numba-cuda's cuda.compile: (code, return type); output 'ptx' (str) or 'ltoir' (bytes)."""
     return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
                        fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info,
                        output=output)

@@ -1,10 +1,11 @@
 """cuda.jit(link=[...]) and lto=: which files can be linked into a kernel (numba-cuda's rules and
 error texts). The link itself happens where the kernel is loaded (csrc/jit/kernel_link.c): .ptx
-and .cu (NVRTC) files by the driver's linker, and with any .cubin, .fatbin, .o or .a file the
-whole link by nvJitLink (.ltoir needs lto=True: not supported yet)."""
+and .cu (NVRTC) files by the driver's linker, and with any .cubin, .fatbin, .o, .a or .ltoir
+file, or a kernel compiled with lto=True, the whole link by nvJitLink (.ltoir files need
+lto=True: nvJitLink links LTO-IR only in a link-time-optimised link)."""
 import os
 
-__all__ = ["LinkerError", "NvrtcError", "check_link", "check_lto", "link_files"]
+__all__ = ["LinkerError", "NvrtcError", "check_link", "link_files"]
 
 
 class LinkerError(RuntimeError):
@@ -27,25 +28,20 @@ def _kind(path):
         raise RuntimeError("Don't know how to link file with no extension")
     if ext not in _KINDS:
         raise RuntimeError(f"Don't know how to link file with extension .{ext}")
-    if ext == "ltoir":  # nvJitLink resolves LTO-IR only against LTO-IR kernels (lto=True)
-        raise NotImplementedError("cuda.jit(link=[...]): linking .ltoir files needs the kernel "
-                                  "compiled with lto=True, which cujit does not support yet")
     return ext
 
 
-def check_link(paths):
-    """Checks link=[...] at decoration: the list, each file's extension and existence."""
+def check_link(paths, lto=False):
+    """Checks link=[...] at decoration: the list, each file's extension and existence; .ltoir
+    files only with lto=True (nvJitLink links LTO-IR only into an LTO link)."""
     if isinstance(paths, (str, bytes)) or not isinstance(paths, (list, tuple)):
         raise TypeError(f"link must be a list of file paths, not {paths!r}")
     for path in paths:
-        _kind(path)
+        if _kind(path) == "ltoir" and not lto:
+            raise LinkerError(f"cannot link {os.fspath(path)}: LTO-IR files need the kernel "
+                              f"compiled with lto=True")
         if not os.path.isfile(path):
             raise LinkerError(f"{os.fspath(path)} not found")
-
-
-def check_lto():
-    raise NotImplementedError("cuda.jit(lto=True): compiling kernels to LTO-IR (NVVM -gen-lto) "
-                              "is not supported by cujit yet")
 
 
 def link_files(paths):
