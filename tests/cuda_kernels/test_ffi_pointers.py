@@ -19,6 +19,7 @@ from cujit.errors import TypingError, UnsupportedError
 cffi = pytest.importorskip("cffi")
 ffi = cffi.FFI()
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 PTXAS = shutil.which("ptxas") or next(
     (p for p in ("/usr/local/cuda/bin/ptxas",) if os.path.exists(p)), None)
 
@@ -255,6 +256,11 @@ def test_ptxas_and_nvjitlink_with_the_cu(tmp_path):
     except RuntimeError as exc:
         pytest.skip(str(exc))
     assert cubin[:4] == b"\x7fELF" and b"reduction_caller" in cubin and b"sum_reduce" in cubin
+
+
+def test_doc_example_on_fake_driver(run_checks_on_fake_driver, nvvm):
+    run_checks_on_fake_driver(os.path.join(HERE, "ffi_pointers_checks.py"),
+                              env={"FFI_CU_SOURCE": CU_SOURCE.decode()})
 
 
 # ---- on a GPU ----
