@@ -37,9 +37,8 @@ int cj_is_ffi_instance(PyObject *obj) {
 
 int cj_type_ffi_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const char *name,
                         const cj_type **out) {
-    if (strcmp(name, "from_buffer") != 0) {
-        return cj_unsupported_error(c, in, "ffi.%s is not supported by cujit (only "
-                                           "ffi.from_buffer is)", name);
+    if (strcmp(name, "from_buffer") != 0) { /* numba types only this one (its type "ffi") */
+        return cj_typing_error(c, in, "Unknown attribute '%s' of type ffi", name);
     }
     *out = cj_type_bound(t, in->obj);
     return *out ? 1 : -1;

@@ -160,7 +160,7 @@ def test_from_buffer_errors_are_numbas():
     def other_attr(a):
         return ffi.new(a)
 
-    with pytest.raises(UnsupportedError, match=r"ffi\.new is not supported by cujit"):
+    with pytest.raises(TypingError, match=r"Unknown attribute 'new' of type ffi"):
         other_attr(np.zeros(2))
 
     @cujit.njit
