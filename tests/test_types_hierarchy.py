@@ -85,7 +85,7 @@ COMPILABLE = {
     "sugar_1d", "sugar_1d_c", "sugar_c", "sugar_f", "sugar_3d", "unituple", "tuple",
     "tuple_list", "tuple_same", "tuple_empty", "tuple_nested", "tuple_of_arrays", "from_types",
     "omitted", "omitted_none", "literal_str", "slice2", "slice3", "range", "number_class",
-    "module",
+    "module", "cpointer", "voidptr",
 }
 HIERARCHY = sorted(name for name in dir(nt) if isinstance(getattr(nt, name), type) and
                    issubclass(getattr(nt, name), nt.Type) and hasattr(types, name))
@@ -327,7 +327,7 @@ def test_user_subclass_is_a_type():
 
 
 @pytest.mark.parametrize("make", [lambda: types.Optional(types.int64),
-                                  lambda: types.CPointer(types.float32), lambda: types.voidptr,
+                                  lambda: types.CPointer(types.int8, 3),
                                   lambda: CASES["record"](types), lambda: Interval(),
                                   lambda: types.literal(3), lambda: types.DType(types.int8),
                                   lambda: types.NamedTuple((types.int8, types.float32), Point),
@@ -346,8 +346,13 @@ def test_unsupported_types_raise_naming_the_type(make):
 
 
 def test_unsupported_type_in_signature_string():
-    with pytest.raises(cujit.UnsupportedError, match=r"float32\* \(CPointer\)"):
-        cujit.njit("void(CPointer(float32))")(lambda p: None)
+    with pytest.raises(cujit.UnsupportedError, match=r"int8_3\* \(CPointer\)"):
+        cujit.njit("void(CPointer(int8, 3))")(lambda p: None)
+    # a pointer compiles (jitted callers pass one), but no Python value converts to it
+    f = cujit.njit("void(CPointer(float32))")(lambda p: None)
+    assert [str(t) for t in f.signatures[0]] == ["float32*"]
+    with pytest.raises(TypeError, match="No matching definition"):
+        f(1)
 
 
 def _add(a, b):

@@ -209,8 +209,9 @@ static LLVMValueRef link_device(cj_lower_env *env, LLVMModuleRef module, const v
 
 /* An external function's devfn from its declaration (name, restype, argtypes, link files:
  * cuda/linking.py's ((kind, name, bytes), ...)): new, or NULL
- * with an exception. Its parameters are scalars: numba's ABI flattens other types, cujit's
- * does not, so they could not be passed the same way. */
+ * with an exception. Its parameters are scalars and pointers (CPointer, voidptr: a T* /
+ * void* in C): numba's ABI flattens other types (arrays), cujit's does not, so they could
+ * not be passed the same way. */
 static devfn *extern_from_declaration(PyObject *decl) {
     PyObject *name, *restype, *params, *link;
     if (!PyTuple_Check(decl) || !PyArg_ParseTuple(decl, "UOO!O!", &name, &restype,
@@ -240,10 +241,13 @@ static devfn *extern_from_declaration(PyObject *decl) {
         if (t == NULL) {
             goto fail;
         }
-        if (t->kind != CJ_INT && t->kind != CJ_FLOAT && t->kind != CJ_BOOL) {
+        if (t->kind != CJ_INT && t->kind != CJ_FLOAT && t->kind != CJ_BOOL &&
+            t->kind != CJ_CPOINTER) {
             PyErr_Format(cj_UnsupportedError, "cuda.declare_device: parameters of type %s "
-                                              "(only integers, floats and bools are passed)",
-                         t->name);
+                                              "(integers, floats, bools and pointers are "
+                                              "passed%s)", t->name,
+                         t->kind == CJ_ARRAY ? "; pass an array's data as a CPointer(dtype) "
+                                               "parameter, ffi.from_buffer(array)" : "");
             goto fail;
         }
         f->params[i] = t;

@@ -283,6 +283,9 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
     if (t->kind == CJ_DICT) {
         return cj_lower_dict_getitem(L, in); /* lower_dict.c */
     }
+    if (t->kind == CJ_CPOINTER) {
+        return cj_lower_cpointer_getitem(L, in); /* lower_cpointer.c */
+    }
     if (in->sub == CJ_SUB_FIELD) { /* rec['x'], a['x']: lower_record.c */
         LLVMValueRef v = cj_load_var(L, in->args[0]);
         r = t->kind == CJ_RECORD ? cj_record_field(L, v, t, in->index)
@@ -308,6 +311,9 @@ static int lower_setitem(cj_lower *L, cj_instr *in) {
     }
     if (vtype(L, in->args[0])->kind == CJ_DICT) {
         return cj_lower_dict_setitem(L, in); /* lower_dict.c */
+    }
+    if (vtype(L, in->args[0])->kind == CJ_CPOINTER) {
+        return cj_lower_cpointer_setitem(L, in); /* lower_cpointer.c */
     }
     if (in->sub == CJ_SUB_FIELD) { /* rec.x = v, rec['x'] = v: lower_record.c */
         return cj_record_set_field(L, cj_load_var(L, in->args[0]), vtype(L, in->args[0]),

@@ -90,6 +90,9 @@ LLVMValueRef cj_list_item_ptr(cj_lower *L, LLVMValueRef list, const cj_type *lt,
 int cj_lower_list_build(cj_lower *L, cj_instr *in);
 int cj_lower_list_getitem(cj_lower *L, cj_instr *in);
 int cj_lower_list_setitem(cj_lower *L, cj_instr *in);
+/* lower_cpointer.c: p[i] and p[i] = v of a C pointer (typing/cpointer.c). */
+int cj_lower_cpointer_getitem(cj_lower *L, cj_instr *in);
+int cj_lower_cpointer_setitem(cj_lower *L, cj_instr *in);
 /* A CJ_CALL_LIST call (a method or a builtin of a list). */
 LLVMValueRef cj_lower_list_call(cj_lower *L, cj_instr *in, const cj_call *call);
 /* An empty list of type `lt` with room for nothing yet, holding its one reference. */

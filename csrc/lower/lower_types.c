@@ -120,6 +120,9 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
             return LLVMStructTypeInContext(ctx, members, (unsigned)t->n, 0);
         }
         return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
+    case CJ_CPOINTER: /* the element's address in its memory type (voidptr: i8*) */
+        return LLVMPointerType(t->dtype != NULL ? cj_elem_type(ctx, t->dtype)
+                                                : LLVMInt8TypeInContext(ctx), 0);
     case CJ_RECORD: /* by reference: a pointer to its bytes (lower_record.c) */
     case CJ_LIST: /* abi.h: the cj_meminfo of its allocation */
     case CJ_UNICODE: /* the same (lower_str.c) */
@@ -291,6 +294,12 @@ LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_
     if (from->kind == CJ_ARRAY && to->kind == CJ_ARRAY && from->dtype == to->dtype &&
         from->ndim == to->ndim) {
         return v; /* layout and read-only flags do not change the representation */
+    }
+    if (from->kind == CJ_ARRAY && to->kind == CJ_CPOINTER) { /* ffi.from_buffer: its data */
+        return LLVMBuildBitCast(L->b, cj_array_bytes(L, v), cj_llvm_type(L->ctx, to), "ptr");
+    }
+    if (from->kind == CJ_CPOINTER && to->kind == CJ_CPOINTER) { /* T* -> void* */
+        return LLVMBuildBitCast(L->b, v, cj_llvm_type(L->ctx, to), "ptr");
     }
     if (LLVMTypeOf(v) == cj_llvm_type(L->ctx, to)) {
         return v;

@@ -8,8 +8,9 @@
  * (narrowing, float -> int, int32 -> float32, anything -> bool); complex never converts to a
  * real type. tests/test_dispatcher.py checks it against numba's table.
  * Arrays convert to the same dtype and ndim when the declared layout is 'A' or the same, and
- * a read-only array never to a writable one; tuples item by item. As in numba, the best
- * overload is the one with the fewest unsafe, then safe, then promoting conversions. */
+ * a read-only array never to a writable one; tuples item by item; a C pointer to voidptr
+ * (cujit's, as C's). As in numba, the best overload is the one with the fewest unsafe, then
+ * safe, then promoting conversions. */
 #include "types/types.h"
 
 /* Bits of an integer of this kind that a float type must hold exactly for a safe conversion:
@@ -74,6 +75,9 @@ cj_conversion cj_conversion_kind(const cj_type *from, const cj_type *to) {
                  (to->layout == 'A' || to->layout == from->layout) &&
                  (to->readonly || !from->readonly);
         return ok ? CJ_CONV_SAFE : CJ_CONV_NONE;
+    }
+    if (from->kind == CJ_CPOINTER && to->kind == CJ_CPOINTER && to->dtype == NULL) {
+        return CJ_CONV_SAFE; /* T* -> void*, as C's (numba has no such rule) */
     }
     if (from->kind == CJ_TUPLE && to->kind == CJ_TUPLE && from->n == to->n) {
         cj_conversion worst = CJ_CONV_EXACT;

@@ -2,10 +2,10 @@
  * A C type's Python object is an instance of a cujit.types class (Integer, Array, UniTuple, ...)
  * whose C slot points back at the type: made once, on first use, and owned by the type for the
  * process. Python classes subclass _core.Type; an instance whose slot is NULL is a type the
- * compiler does not know (Optional, CPointer, a user's subclass): using it to compile raises
- * UnsupportedError naming it (the extension API will give such an object a C type by setting
- * its slot). cujit.types registers its factory, which picks the class and the constructor
- * arguments from a kind name and the type's fields (core_fields). */
+ * compiler does not know (Optional, a CPointer of a record, a user's subclass): using it to
+ * compile raises UnsupportedError naming it (the extension API will give such an object a C
+ * type by setting its slot). cujit.types registers its factory, which picks the class and
+ * the constructor arguments from a kind name and the type's fields (core_fields). */
 #include "types/types.h"
 
 PyTypeObject *cj_TypeType;
@@ -74,6 +74,8 @@ static PyObject *core_fields(const cj_type *t) {
     case CJ_DICT: /* key, value (None: undefined), numba's name */
         return Py_BuildValue("(s(NNs))", "dict", py_or_none(t->n ? t->items[0] : NULL),
                              py_or_none(t->n ? t->items[1] : NULL), t->name);
+    case CJ_CPOINTER: /* the element (None: voidptr) */
+        return Py_BuildValue("(s(N))", "cpointer", py_or_none(t->dtype));
     }
     PyErr_Format(PyExc_SystemError, "type %s has no Python class", t->name);
     return NULL;

@@ -273,6 +273,19 @@ static PyObject *py_range_type(PyObject *module, PyObject *unused) {
     return new_ref_to_py(cj_type_range(0));
 }
 
+/* _core.cpointer_type(dtype or None): CPointer(dtype) or voidptr; None when `dtype` is not
+ * a number (cujit.types then makes a Python-only CPointer). */
+static PyObject *py_cpointer_type(PyObject *module, PyObject *dtype_obj) {
+    const cj_type *dtype = NULL;
+    if (dtype_obj != Py_None) {
+        int known = types_of(&dtype_obj, 1, &dtype, "cpointer_type");
+        if (known <= 0 || !cj_type_is_number(dtype)) {
+            return known < 0 ? NULL : Py_NewRef(Py_None);
+        }
+    }
+    return new_ref_to_py(cj_type_cpointer(dtype));
+}
+
 /* numba.np.numpy_support.from_dtype: the cujit type of a NumPy dtype (records too). */
 static PyObject *py_from_dtype(PyObject *module, PyObject *obj) {
     PyArray_Descr *d = NULL;
@@ -299,6 +312,7 @@ static PyMethodDef pytype_functions[] = {
     {"object_type", py_object_type, METH_VARARGS, "object_type(kind, obj) -> object type"},
     {"slice_type", py_slice_type, METH_O, "slice_type(members) -> slice<a:b> / slice<a:b:c>"},
     {"range_type", py_range_type, METH_NOARGS, "range_type() -> range_state64"},
+    {"cpointer_type", py_cpointer_type, METH_O, "cpointer_type(dtype) -> float32* (None: void*)"},
     {"register_type_factory", cj_register_type_factory, METH_O,
      "register_type_factory(fn): cujit.types' map from C types to its classes"},
     {"can_convert", (PyCFunction)(void (*)(void))cj_can_convert_py, METH_FASTCALL,

@@ -4,7 +4,8 @@
  * pytype.c (Signature objects, _core type constructors),
  * typeof.c (Python value -> type), unify.c (unification and promotion), convert.c (the
  * argument conversion rule of dispatch), layout.c (a type's C-side size), record.c (records
- * of NumPy structured dtypes), extension_type.c (a user's type with a data model). */
+ * of NumPy structured dtypes), cpointer.c (C pointers), extension_type.c (a user's type
+ * with a data model). */
 #ifndef CJ_TYPES_H
 #define CJ_TYPES_H
 
@@ -37,6 +38,8 @@ typedef enum cj_kind {
                    * string is a CJ_CONST_OBJ of a str (numba's Literal[str]) until it meets one */
     CJ_DICT,      /* a dict on the heap (abi/dict.c): items[0] key, items[1] value (n = 2;
                    * n = 0: not known yet, numba's DictType[undefined,undefined]) */
+    CJ_CPOINTER,  /* numba's CPointer(dtype), float32* (cpointer.c): the element's address;
+                   * dtype NULL: voidptr (numba's RawPointer void*, an i8*) */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -171,6 +174,11 @@ const cj_type *cj_type_from_npy_typenum(int typenum);
 /* A scalar type by numba's name ("float32", "intp", "complex128", "bool_"), or NULL. */
 const cj_type *cj_type_by_name(const char *name);
 
+/* ---- cpointer.c ---- */
+/* CPointer(dtype), named as numba's "float32*"; dtype NULL: voidptr ("void*"). Only numbers
+ * and bools are pointed to (NULL + UnsupportedError otherwise). */
+const cj_type *cj_type_cpointer(const cj_type *dtype);
+
 /* ---- record.c: NumPy structured dtypes ---- */
 /* The element type of a NumPy dtype: a scalar, or a record for a structured dtype (numba's
  * from_dtype). NULL with an exception (UnsupportedError naming the field, TypeError for a
@@ -211,8 +219,9 @@ const cj_type *cj_array_type_of_descr(PyObject *descr, int ndim, int c_contig, i
  * of its kind (Integer, Array, UniTuple, ...). NULL with an exception on failure. */
 PyObject *cj_type_to_py(const cj_type *t);
 /* The type inside a Type object, NULL (no exception) if `obj` is not one or is a type only
- * Python knows (Optional, CPointer, a user's subclass of cujit.types.Type without a data
- * model; one with a model gets its C type here, extension_type.c). */
+ * Python knows (Optional, a CPointer in an address space or to a record, a user's subclass
+ * of cujit.types.Type without a data model; one with a model gets its C type here,
+ * extension_type.c). */
 const cj_type *cj_type_from_py(PyObject *obj);
 /* As cj_type_from_py, but NULL with an exception naming `what`: UnsupportedError for a type
  * the compiler does not know, TypeError for a value that is no type. */

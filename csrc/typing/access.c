@@ -146,6 +146,9 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (t->kind == CJ_CONST_OBJ && (PyModule_Check(t->obj) || PyType_Check(t->obj))) {
         return resolve_module_attr(c, in, t->obj, out);
     }
+    if (t->kind == CJ_CONST_OBJ && cj_is_ffi_instance(t->obj)) { /* cpointer.c */
+        return cj_type_ffi_getattr(c, in, t, name, out);
+    }
     if (t->kind == CJ_ARRAY) {
         int known = array_attr(c, in, t, name, out);
         if (known != 2) {
@@ -322,6 +325,9 @@ int cj_type_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (t->kind == CJ_DICT) {
         return cj_type_dict_getitem(c, in, t, idx, out); /* dicts.c */
     }
+    if (t->kind == CJ_CPOINTER) {
+        return cj_type_cpointer_getitem(c, in, t, idx, out); /* cpointer.c */
+    }
     if (t->kind != CJ_ARRAY) {
         return cj_invalid_use(c, in, "getitem");
     }
@@ -361,6 +367,8 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
         return cj_type_list_setitem(c, in, t, idx, val); /* lists.c */
     } else if (t->kind == CJ_DICT) {
         return cj_type_dict_setitem(c, in, t, idx, val); /* dicts.c */
+    } else if (t->kind == CJ_CPOINTER) {
+        return cj_type_cpointer_setitem(c, in, t, idx, val); /* cpointer.c */
     }
     const cj_type *arr = cj_type_is_flat(t) ? t->source : t; /* a.flat[i] = v: a's */
     if (arr->kind != CJ_ARRAY) {

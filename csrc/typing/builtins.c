@@ -624,6 +624,10 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     if (bound->source->kind == CJ_DICT) {
         return cj_type_dict_method(c, in, bound, out); /* dicts.c */
     }
+    if (bound->source->kind == CJ_CONST_OBJ && cj_is_ffi_instance(bound->source->obj)) {
+        /* ffi.from_buffer (cpointer.c) */
+        return cj_type_ffi_method(c, in, bound, out);
+    }
     int reduction = bound->source->kind == CJ_ARRAY ? cj_reduction_by_name(name) : -1;
     if (reduction >= 0 && strcmp(name, "amin") != 0 && strcmp(name, "amax") != 0) {
         return cj_type_array_reduce(c, in, reduction, bound->source, out);

@@ -451,7 +451,7 @@ static int type_arg(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 /* GLOBAL: modules, classes and callables are typed where they are used. */
 static int type_global(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (!PyModule_Check(in->obj) && !PyType_Check(in->obj) && !PyCallable_Check(in->obj) &&
-        !PyArray_DescrCheck(in->obj)) {
+        !PyArray_DescrCheck(in->obj) && !cj_is_ffi_instance(in->obj)) { /* cpointer.c */
         if ((*out = cj_typeof_extension(in->obj)) != NULL || PyErr_Occurred()) {
             return *out ? 1 : cj_reraise_at(c, in, NULL); /* typeof_impl: lower_constant's */
         }

@@ -206,6 +206,18 @@ int cj_type_dict_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
 int cj_type_typed_dict_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 /* dict(), dict(d), hash(x), len(d): 1, 0, -1, or 2 (len of something else). */
 int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* ---- cpointer.c: C pointers (numba's CPointer) and cffi's ffi.from_buffer ---- */
+/* Whether `obj` is a cffi FFI instance (cffi.FFI, or a compiled module's ffi). */
+int cj_is_ffi_instance(PyObject *obj);
+/* ffi.<name> (`t` the ffi's object type), p[i], p[i] = v, ffi.from_buffer(a): as lists.c's. */
+int cj_type_ffi_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const char *name,
+                        const cj_type **out);
+int cj_type_cpointer_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
+                             const cj_type *idx, const cj_type **out);
+int cj_type_cpointer_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
+                             const cj_type *idx, const cj_type *val);
+int cj_type_ffi_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
+                       const cj_type **out);
 
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
     return CJ_VAR(c->ir, var)->type;

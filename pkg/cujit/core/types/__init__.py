@@ -115,6 +115,8 @@ def _from_core(kind, fields):
     if kind == "dict":
         keyty, valty, core_name = fields
         return DictType, (keyty, valty, None, core_name)
+    if kind == "cpointer":
+        return (RawPointer, ("void*",)) if fields[0] is None else (CPointer, fields)
     raise TypeError(f"cujit.types has no class for C types of kind {kind!r}")
 
 

@@ -34,7 +34,11 @@ class PyObject(Dummy):
 
 
 class RawPointer(Opaque):
-    """A raw pointer without any specific meaning (``types.voidptr``)."""
+    """A raw pointer without any specific meaning (``types.voidptr``): an ``i8*`` in compiled
+    code, passed to foreign functions (``cuda.declare_device``)."""
+
+    def _core_make(cls, name):
+        return _core.cpointer_type(None) if name == "void*" else None
 
 
 class StringLiteral(Literal, Dummy):
@@ -123,10 +127,17 @@ class Module(Dummy):
 
 
 class CPointer(Type):
-    """A pointer to values of *dtype*. cujit's compiler has no pointer types yet: a
-    signature with one raises UnsupportedError."""
+    """A pointer to values of *dtype* (``float32*``): what ``ffi.from_buffer(array)`` gives,
+    indexed with ``p[i]`` and passed to foreign functions (``cuda.declare_device``). The
+    compiler knows pointers to numbers and booleans in the default address space; others are
+    Python-only (a signature with one raises UnsupportedError)."""
 
     mutable = True
+
+    def _core_make(cls, dtype, addrspace=None):
+        if addrspace is not None or not isinstance(dtype, _core.Type):
+            return None
+        return _core.cpointer_type(dtype)
 
     def __init__(self, dtype, addrspace=None):
         self.dtype = dtype
