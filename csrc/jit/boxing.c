@@ -305,6 +305,8 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
     }
     case CJ_DICT: /* typed_dict.c: its own memory, borrowed for the call */
         return cj_unbox_typed_dict(value, t, dst);
+    case CJ_SET: /* reflect_set.c: the caller drops it (cj_reflect_args) */
+        return cj_unbox_set(value, t, dst);
     default:
         return 0; /* no data: None, omitted arguments */
     }
@@ -479,6 +481,8 @@ PyObject *cj_box(const void *src, const cj_type *t) {
         memcpy(&mi, src, sizeof(void *));
         return cj_typed_dict_wrap(mi, t);
     }
+    case CJ_SET: /* reflect_set.c */
+        return cj_box_set(src, t);
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;

@@ -94,11 +94,16 @@ int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
             cj_nrt_decref(mi); /* NULL when its unboxing failed */
             continue;
         }
+        cj_meminfo *mi;
+        if (types[i]->kind == CJ_SET && values[i] != NULL) { /* reflect_set.c */
+            memcpy(&mi, ptrs[i], sizeof(mi));
+            rc = cj_reflect_set(values[i], types[i], mi, called && rc == 0) < 0 ? -1 : rc;
+            continue;
+        }
         if (types[i]->kind != CJ_LIST || types[i]->reflected == CJ_LIST_TYPED ||
             values[i] == NULL) {
             continue;
         }
-        cj_meminfo *mi;
         memcpy(&mi, ptrs[i], sizeof(mi));
         if (called && rc == 0 && write_back(values[i], types[i], mi->data) < 0) {
             rc = -1;

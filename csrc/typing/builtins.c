@@ -353,8 +353,9 @@ static int type_math_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_typ
 static int type_len(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     int n = in->nargs - 1;
     const cj_type *a = n == 1 ? cj_vt(c, in->args[1]) : NULL;
-    if (n == 1 && (a->kind == CJ_DICT || cj_type_is_dict_view(a))) {
-        return cj_type_dict_builtin(c, in, CJ_B_LEN, out); /* dicts.c */
+    if (n == 1 && (a->kind == CJ_DICT || cj_type_is_dict_view(a) || a->kind == CJ_SET)) {
+        return a->kind == CJ_SET ? cj_type_set_builtin(c, in, CJ_B_LEN, out) /* sets.c */
+                                 : cj_type_dict_builtin(c, in, CJ_B_LEN, out); /* dicts.c */
     }
     if (n == 1 && a->kind == CJ_LIST && a->dtype == NULL) {
         return 0; /* an empty list literal waits for its first append */
@@ -410,6 +411,8 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_B_DICT:
     case CJ_B_HASH:
         return cj_type_dict_builtin(c, in, id, out); /* dicts.c */
+    case CJ_B_SET:
+        return cj_type_set_builtin(c, in, id, out); /* sets.c */
     case CJ_B_LEN:
         return type_len(c, in, out);
     case CJ_B_RANGE:
@@ -621,8 +624,9 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     if (bound->source->kind == CJ_LIST) {
         return cj_type_list_method(c, in, bound, out); /* lists.c */
     }
-    if (bound->source->kind == CJ_DICT) {
-        return cj_type_dict_method(c, in, bound, out); /* dicts.c */
+    if (bound->source->kind == CJ_DICT || bound->source->kind == CJ_SET) { /* dicts.c, sets.c */
+        return bound->source->kind == CJ_DICT ? cj_type_dict_method(c, in, bound, out)
+                                              : cj_type_set_method(c, in, bound, out);
     }
     int reduction = bound->source->kind == CJ_ARRAY ? cj_reduction_by_name(name) : -1;
     if (reduction >= 0 && strcmp(name, "amin") != 0 && strcmp(name, "amax") != 0) {
@@ -717,7 +721,8 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     for (int i = 0; i < in->nargs; i++) {
         const cj_type *t = cj_vt(c, in->args[i]);
         if (t == NULL || (i > 0 && ((t->kind == CJ_LIST && t->dtype == NULL) ||
-                                    (t->kind == CJ_DICT && t->n == 0)))) {
+                                    (t->kind == CJ_DICT && t->n == 0) ||
+                                    (t->kind == CJ_SET && t->dtype == NULL)))) {
             return 0; /* an argument not typed yet, or a list not yet refined (lists.c) */
         }
     }
