@@ -473,3 +473,103 @@ def test_reflected_strings():
     s = {"ü", "x"}
     exact(strings_reflected(s), (3, True))
     assert s == {"ü", "x", "ñ"}
+
+
+# ---- sum, min, max (as lists'), more element types and uses ----
+
+@njit
+def folds(a):
+    s = set(a)
+    return sum(s), min(s), max(s)
+
+
+def test_sum_min_max():
+    exact(folds(np.array([3, -7, 3, 10])), (6, -7, 10))
+    exact(folds(np.array([2.5, -0.5, 2.5])), (2.0, -0.5, 2.5))
+    with pytest.raises(ValueError, match=r"min\(\) arg is an empty sequence"):
+        folds(np.zeros(0, np.int64))
+
+
+@njit
+def small_ints(a):
+    s = set()
+    for x in a:
+        s.add(x)
+    return s
+
+
+def test_element_types_kept():
+    exact(small_ints(np.array([1, 2, 2], np.int32)), {1, 2})
+    exact(small_ints(np.array([True, False])), {True, False})
+    exact(small_ints(np.array([1 + 2j, 1 + 2j, 3j])), {1 + 2j, 3j})
+
+
+@njit
+def tuples_in(n):
+    s = set()
+    for i in range(n):
+        s.add((i % 3, i % 2 == 0))
+    return s, (1, True) in s, (2, False) not in s
+
+
+def test_tuple_elements():
+    want = {(i % 3, i % 2 == 0) for i in range(10)}
+    exact(tuples_in(10), (want, (1, True) in want, (2, False) not in want))
+
+
+@njit
+def set_in_loop_condition(a, b):
+    seen = set(b)
+    out = []
+    for x in a:
+        if x not in seen:
+            seen.add(x)
+            out.append(x)
+    return out
+
+
+def test_unique_in_order():
+    a = np.array([5, 1, 5, 2, 9, 1, 2])
+    exact(set_in_loop_condition(a, np.array([9])), [5, 1, 2])
+
+
+@njit
+def dedupe_strings(text):
+    seen = set()
+    n = 0
+    for w in text.split():
+        if w not in seen:
+            seen.add(w)
+            n += 1
+    return n, len(seen)
+
+
+def test_dedupe_words():
+    text = "ça va ça ira 日本 va"
+    exact(dedupe_strings(text), (4, 4))
+
+
+@njit
+def pops_all(a):
+    s = set(a)
+    total = 0
+    while len(s) > 0:
+        total += s.pop()
+    return total, len(s)
+
+
+def test_pop_until_empty():
+    exact(pops_all(np.arange(50) % 13), (sum(range(13)), 0))
+
+
+@njit
+def reinsert_after_clear(n):
+    s = set(range(n))
+    s.clear()
+    for i in range(n // 2):
+        s.add(i)
+    return len(s), 0 in s, n - 1 in s
+
+
+def test_reinsert_after_clear():
+    exact(reinsert_after_clear(100), (50, True, False))

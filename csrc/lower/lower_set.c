@@ -194,6 +194,59 @@ static LLVMValueRef with_operands(cj_lower *L, const cj_call *call, LLVMValueRef
     return op == CJ_SETOP_UPDATE || op >= CJ_SETOP_INTERSECTION_UPDATE ? cj_empty(L) : target;
 }
 
+/* One step of sum/min/max: the accumulator at `acc` (of type `at`) takes `v`; min and max
+ * keep the first of the smallest (largest), as Python's. */
+static void fold_step(cj_lower *L, int op, LLVMValueRef acc, const cj_type *at, LLVMValueRef v,
+                      const cj_type *vt, LLVMValueRef seen) {
+    LLVMTypeRef lt = cj_llvm_type(L->ctx, at);
+    LLVMValueRef a = LLVMBuildLoad2(L->b, lt, acc, ""), x = cj_cast(L, v, vt, at);
+    if (op == CJ_SETOP_SUM) {
+        LLVMBuildStore(L->b, cj_lower_binop(L, CJ_ADD, a, at, x, at, at, at), acc);
+        return;
+    }
+    LLVMValueRef first = LLVMBuildNot(L->b, LLVMBuildLoad2(L->b, LLVMInt1TypeInContext(L->ctx),
+                                                           seen, ""), "");
+    LLVMValueRef better = cj_lower_compare(L, op == CJ_SETOP_MIN ? CJ_LT : CJ_GT, x, at, a, at,
+                                           at);
+    LLVMBuildStore(L->b, LLVMBuildSelect(L->b, LLVMBuildOr(L->b, first, better, ""), x, a, ""),
+                   acc);
+    LLVMBuildStore(L->b, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 1, 0), seen);
+}
+
+/* sum(s), min(s), max(s) over the set in variable `var` (lists' rules, lower_list_ops.c):
+ * min and max of nothing are Python's ValueError. */
+static LLVMValueRef fold(cj_lower *L, int op, int var, const cj_type *at) {
+    const cj_type *st = CJ_VAR(L->ir, var)->type, *it = cj_type_iter_of(st);
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx), lt = cj_llvm_type(L->ctx, at);
+    LLVMValueRef acc = cj_entry_alloca(L, lt, "acc"), seen = cj_entry_alloca(L, i1, "seen");
+    LLVMBuildStore(L->b, LLVMConstNull(lt), acc);
+    LLVMBuildStore(L->b, LLVMConstNull(i1), seen);
+    LLVMValueRef state = it ? cj_lower_getiter(L, cj_load_var(L, var), st, it) : NULL, ok, v;
+    if (state == NULL) {
+        return NULL;
+    }
+    LLVMBasicBlockRef head = cj_new_bb(L, "set_fold"), body = cj_new_bb(L, "set_fold_body"),
+                      done = cj_new_bb(L, "set_fold_done");
+    LLVMBuildBr(L->b, head);
+    LLVMPositionBuilderAtEnd(L->b, head);
+    if ((v = cj_lower_iternext(L, state, it, &ok)) == NULL) {
+        return NULL;
+    }
+    LLVMBuildCondBr(L->b, ok, body, done);
+    LLVMPositionBuilderAtEnd(L->b, body);
+    fold_step(L, op, acc, at, v, it->yield, seen);
+    LLVMBuildBr(L->b, head);
+    LLVMPositionBuilderAtEnd(L->b, done);
+    if (op != CJ_SETOP_SUM &&
+        cj_emit_raise_text_if(L, LLVMBuildNot(L->b, LLVMBuildLoad2(L->b, i1, seen, ""), ""),
+                              PyExc_ValueError, op == CJ_SETOP_MIN
+                              ? "min() arg is an empty sequence"
+                              : "max() arg is an empty sequence") < 0) {
+        return NULL;
+    }
+    return LLVMBuildLoad2(L->b, lt, acc, "");
+}
+
 LLVMValueRef cj_lower_set_call(cj_lower *L, cj_instr *in, const cj_call *call) {
     int method = call->builtin < CJ_SETOP_NEW;
     const cj_instr *get_attr = method ? cj_method_getattr(L, in) : NULL;
@@ -228,6 +281,10 @@ LLVMValueRef cj_lower_set_call(cj_lower *L, cj_instr *in, const cj_call *call) {
     case CJ_SETOP_LEN:
         s = cj_load_var(L, call->args[0]);
         return cj_dict_call_rt(L, "cj_dict_len", LLVMInt64TypeInContext(L->ctx), &p, &s, 1);
+    case CJ_SETOP_SUM:
+    case CJ_SETOP_MIN:
+    case CJ_SETOP_MAX:
+        return fold(L, call->builtin, call->args[0], in->rtype);
     case CJ_SETOP_UPDATE:
     case CJ_SETOP_INTERSECTION_UPDATE:
     case CJ_SETOP_DIFFERENCE_UPDATE:

@@ -403,6 +403,9 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_B_LIST:
     case CJ_B_SORTED:
     case CJ_B_SUM: {
+        if (n == 1 && a->kind == CJ_SET && id != CJ_B_LIST && id != CJ_B_SORTED) {
+            return cj_type_set_builtin(c, in, id, out); /* sets.c: sum, min, max */
+        }
         int list = cj_type_list_builtin(c, in, id, out); /* lists.c */
         return list != 2                          ? list
                : id == CJ_B_MIN || id == CJ_B_MAX ? type_minmax(c, in, out, name)

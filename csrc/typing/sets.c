@@ -6,7 +6,7 @@
  * safely to its type (numba's _sentry_safe_cast, dicts.c). Methods: add, discard, remove,
  * pop, clear, copy, update, union, intersection, difference, symmetric_difference (and their
  * _update forms) over any iterables, issubset, issuperset, isdisjoint; builtins set(),
- * set(iterable), len(s); `x in s`, the operators | & - ^ (in place too) between sets, and
+ * set(iterable), len(s), sum/min/max(s) of numbers (as lists'); `x in s`, the operators | & - ^ (in place too) between sets, and
  * == != < <= > >= as subset comparisons. CPU only (numba-cuda has no sets). */
 #include "typing/infer_internal.h"
 
@@ -186,9 +186,31 @@ int cj_type_set_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     return cj_plain_call(c, in, CJ_CALL_SET, methods[m].op) ? 1 : -1;
 }
 
+/* sum(s), min(s), max(s) of a set of numbers: sum's type is int64, float64 or complex128
+ * (numba's, as lists'); min and max the elements' (not complex). */
+static int type_fold(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *st,
+                     const cj_type **out) {
+    const cj_type *e = st->dtype;
+    const char *name = id == CJ_B_SUM ? "sum" : id == CJ_B_MIN ? "min" : "max";
+    if (e == NULL) {
+        return 0;
+    }
+    if (!cj_type_is_number(e) || (id != CJ_B_SUM && e->kind == CJ_COMPLEX)) {
+        return cj_unsupported_error(c, in, "%s() of a set of %s is not supported yet", name,
+                                    e->name);
+    }
+    *out = id != CJ_B_SUM ? e : e->kind == CJ_FLOAT ? cj_t_float64
+           : e->kind == CJ_COMPLEX ? cj_t_complex128 : cj_t_int64;
+    int op = id == CJ_B_SUM ? CJ_SETOP_SUM : id == CJ_B_MIN ? CJ_SETOP_MIN : CJ_SETOP_MAX;
+    return cj_plain_call(c, in, CJ_CALL_SET, op) ? 1 : -1;
+}
+
 int cj_type_set_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     int n = in->nargs - 1 - in->index;
     const cj_type *elem = NULL;
+    if (n == 1 && in->index == 0 && (id == CJ_B_SUM || id == CJ_B_MIN || id == CJ_B_MAX)) {
+        return type_fold(c, in, id, cj_vt(c, in->args[1]), out);
+    }
     if (in->index > 0 || n > 1 || (id == CJ_B_LEN && n != 1)) {
         return cj_no_match(c, in, id == CJ_B_LEN ? "len" : "<class 'set'>");
     }
