@@ -573,3 +573,18 @@ def reinsert_after_clear(n):
 
 def test_reinsert_after_clear():
     exact(reinsert_after_clear(100), (50, True, False))
+
+
+@njit
+def drain(n):
+    s = set(range(n))
+    c = 0
+    while s:
+        s.pop()
+        c += 1
+    return c, not s
+
+
+def test_truth_of_a_set():
+    exact(drain(5), (5, True))
+    exact(drain(0), (0, True))
