@@ -588,3 +588,12 @@ def drain(n):
 def test_truth_of_a_set():
     exact(drain(5), (5, True))
     exact(drain(0), (0, True))
+
+
+@njit
+def of_literal_string():
+    return set("abcab"), set("ñandú")
+
+
+def test_set_of_a_literal_string():
+    exact(of_literal_string(), (set("abcab"), set("ñandú")))

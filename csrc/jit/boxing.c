@@ -9,7 +9,8 @@
  * the CPU wrapper unboxes and boxes with the user's unbox/box (lower_extension.c); a str unboxes
  * as a string over its own data (abi/unicode.c; reflect.c's cj_reflect_args drops it after the
  * call) and a string boxes as a str (the very one it was read from, else a new one of its code
- * points); a dict boxes as a cujit.typed.Dict over it (typed_dict.c). */
+ * points); a dict boxes as a cujit.typed.Dict over it (typed_dict.c); sets go both ways
+ * through reflect_set.c. */
 #include "jit/jit.h"
 
 #include <string.h>

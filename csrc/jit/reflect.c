@@ -1,5 +1,6 @@
 /* reflect.c: Python lists passed to compiled code (numba's reflected lists); after a call it
- * also drops the strings boxing.c unboxed (cj_reflect_args). A list argument is
+ * also drops the strings boxing.c unboxed and hands Python sets to reflect_set.c
+ * (cj_reflect_args). A list argument is
  * unboxed into a new compiled-code list (abi/list.c) of its items, each unboxed as the first
  * item's type (numba's "can't unbox heterogeneous list" otherwise), with a snapshot of those
  * bytes. After the call (that returned or raised, as numba's), a list whose items or length

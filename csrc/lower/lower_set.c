@@ -45,7 +45,8 @@ static void add_value(cj_lower *L, LLVMValueRef s, const cj_type *st, LLVMValueR
 /* s.update(the iterable in variable `var`): a set of the same type at once, else by its
  * iterator. */
 static int add_all(cj_lower *L, LLVMValueRef s, const cj_type *st, int var) {
-    const cj_type *vt = CJ_VAR(L->ir, var)->type, *it = cj_type_iter_of(vt);
+    const cj_type *lit = CJ_VAR(L->ir, var)->type, *vt = cj_type_unliteral(lit); /* "abc" */
+    const cj_type *it = vt != NULL ? cj_type_iter_of(vt) : NULL;
     if (vt->kind == CJ_SET && vt->dtype == st->dtype) {
         LLVMTypeRef params[2] = {i8p_type(L), i8p_type(L)};
         LLVMValueRef args[2] = {s, cj_load_var(L, var)};
@@ -53,10 +54,11 @@ static int add_all(cj_lower *L, LLVMValueRef s, const cj_type *st, int var) {
         cj_emit_raise_if(L, is_nonzero(L, rc), CJ_EXC_MEMORY);
         return 0;
     }
-    LLVMValueRef state = it ? cj_lower_getiter(L, cj_load_var(L, var), vt, it) : NULL;
+    LLVMValueRef state = it ? cj_lower_getiter(L, cj_cast(L, cj_load_var(L, var), lit, vt), vt, it)
+                            : NULL;
     if (state == NULL) {
         if (!PyErr_Occurred()) {
-            PyErr_Format(cj_LoweringError, "set.update() of %s", vt->name);
+            PyErr_Format(cj_LoweringError, "set.update() of %s", lit->name);
         }
         return -1;
     }

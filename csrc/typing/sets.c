@@ -78,6 +78,9 @@ static int elements_of(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *dt
     if (t == NULL || (t->kind == CJ_SET && t->dtype == NULL)) {
         return 0;
     }
+    if ((t = cj_type_unliteral(t)) == NULL) { /* set("abc"): a unicode_type's characters */
+        return -1;
+    }
     if ((it = cj_type_iter_of(t)) == NULL) {
         return PyErr_Occurred() ? -1 : cj_typing_error(c, in, "%s is not iterable", t->name);
     }
