@@ -582,12 +582,12 @@ def drain(n):
     while s:
         s.pop()
         c += 1
-    return c, not s
+    return c, not s, bool(s), bool({1})
 
 
 def test_truth_of_a_set():
-    exact(drain(5), (5, True))
-    exact(drain(0), (0, True))
+    exact(drain(5), (5, True, False, True))
+    exact(drain(0), (0, True, False, True))
 
 
 @njit

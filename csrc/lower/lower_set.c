@@ -281,8 +281,9 @@ LLVMValueRef cj_lower_set_call(cj_lower *L, cj_instr *in, const cj_call *call) {
     case CJ_SETOP_NEW: /* set(), set(iterable): its variable's type, refined by an add */
         return new_set(L, CJ_VAR(L->ir, in->dst)->type, call->nargs > 0 ? call->args[0] : -1);
     case CJ_SETOP_LEN:
-        s = cj_load_var(L, call->args[0]);
-        return cj_dict_call_rt(L, "cj_dict_len", LLVMInt64TypeInContext(L->ctx), &p, &s, 1);
+        return cj_dict_len_value(L, cj_load_var(L, call->args[0])); /* lower_dict.c */
+    case CJ_SETOP_BOOL:
+        return cj_truth(L, cj_load_var(L, call->args[0]), call->argtypes[0]);
     case CJ_SETOP_SUM:
     case CJ_SETOP_MIN:
     case CJ_SETOP_MAX:

@@ -287,6 +287,9 @@ static int type_cast_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *
         return type_cast(c, in, id, c->env->target == CJ_TARGET_CUDA && a == cj_t_float16
                                     ? cj_t_float16 : cj_t_float64, out, "<class 'float'>");
     case CJ_B_BOOL:
+        if (n == 1 && a->kind == CJ_SET) {
+            return cj_type_set_builtin(c, in, id, out); /* sets.c */
+        }
         if (n == 1 && cj_rule_has_truth(a)) {
             return type_cast(c, in, id, cj_t_bool, out, "<class 'bool'>");
         }

@@ -41,8 +41,8 @@ typedef enum cj_set_op {
     CJ_SETOP_DIFFERENCE, CJ_SETOP_SYMMETRIC_DIFFERENCE, CJ_SETOP_INTERSECTION_UPDATE,
     CJ_SETOP_DIFFERENCE_UPDATE, CJ_SETOP_SYMMETRIC_DIFFERENCE_UPDATE, CJ_SETOP_ISSUBSET,
     CJ_SETOP_ISSUPERSET, CJ_SETOP_ISDISJOINT,
-    /* builtins of args: set(), set(iterable), len(s), sum(s), min(s), max(s) */
-    CJ_SETOP_NEW, CJ_SETOP_LEN, CJ_SETOP_SUM, CJ_SETOP_MIN, CJ_SETOP_MAX,
+    /* builtins of args: set(), set(iterable), len(s), sum(s), min(s), max(s), bool(s) */
+    CJ_SETOP_NEW, CJ_SETOP_LEN, CJ_SETOP_SUM, CJ_SETOP_MIN, CJ_SETOP_MAX, CJ_SETOP_BOOL,
 } cj_set_op;
 
 typedef enum cj_dict_op {

@@ -214,7 +214,7 @@ int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
 int cj_type_set_display(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 int cj_type_set_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
                        const cj_type **out);
-/* set(), set(iterable), len(s), sum(s), min(s), max(s): 1, 0 or -1. */
+/* set(), set(iterable), len(s), sum(s), min(s), max(s), bool(s): 1, 0 or -1. */
 int cj_type_set_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
 /* A BINOP (| & - ^, in place too) or COMPARE (in, ==, <=, ...) with a set operand. */
 int cj_type_set_op(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_type *b,

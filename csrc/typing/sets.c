@@ -6,7 +6,7 @@
  * safely to its type (numba's _sentry_safe_cast, dicts.c). Methods: add, discard, remove,
  * pop, clear, copy, update, union, intersection, difference, symmetric_difference (and their
  * _update forms) over any iterables, issubset, issuperset, isdisjoint; builtins set(),
- * set(iterable), len(s), sum/min/max(s) of numbers (as lists'); `x in s`, the operators | & - ^ (in place too) between sets, and
+ * set(iterable), len(s), bool(s), sum/min/max(s) of numbers (as lists'); `x in s`, the operators | & - ^ (in place too) between sets, and
  * == != < <= > >= as subset comparisons. CPU only (numba-cuda has no sets). */
 #include "typing/infer_internal.h"
 
@@ -214,18 +214,21 @@ int cj_type_set_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     if (n == 1 && in->index == 0 && (id == CJ_B_SUM || id == CJ_B_MIN || id == CJ_B_MAX)) {
         return type_fold(c, in, id, cj_vt(c, in->args[1]), out);
     }
-    if (in->index > 0 || n > 1 || (id == CJ_B_LEN && n != 1)) {
-        return cj_no_match(c, in, id == CJ_B_LEN ? "len" : "<class 'set'>");
+    int len = id == CJ_B_LEN || id == CJ_B_BOOL;
+    if (in->index > 0 || n > 1 || (len && n != 1)) {
+        return cj_no_match(c, in, id == CJ_B_LEN ? "len" : id == CJ_B_BOOL ? "<class 'bool'>"
+                                                                           : "<class 'set'>");
     }
     if (cuda_refused(c, in) < 0) {
         return -1;
     }
-    if (id == CJ_B_LEN) {
+    if (len) { /* len(s), bool(s) */
         if (cj_vt(c, in->args[1])->dtype == NULL) {
             return 0;
         }
-        *out = cj_t_int64;
-        return cj_plain_call(c, in, CJ_CALL_SET, CJ_SETOP_LEN) ? 1 : -1;
+        *out = id == CJ_B_LEN ? cj_t_int64 : cj_t_bool;
+        return cj_plain_call(c, in, CJ_CALL_SET, id == CJ_B_LEN ? CJ_SETOP_LEN : CJ_SETOP_BOOL)
+                   ? 1 : -1;
     }
     if (n == 1) {
         int rc = elements_of(c, in, in->args[1], NULL, &elem);
