@@ -597,3 +597,37 @@ def of_literal_string():
 
 def test_set_of_a_literal_string():
     exact(of_literal_string(), (set("abcab"), set("ñandú")))
+
+
+# ---- sets inside other containers and across jitted calls ----
+
+@njit
+def grow_inner(s):
+    s.add(100)
+    return len(s)
+
+
+@njit
+def through_calls(n):
+    s = set(range(n))
+    k = grow_inner(s)
+    sets = [set(range(i)) for i in range(n)]
+    d = {}
+    for i in range(n):
+        d[i] = {i, i + 1}
+    return k, s, sets, d[1], (s, 1.5)
+
+
+def test_sets_in_containers_and_calls():
+    exact(through_calls(3), (4, {0, 1, 2, 100}, [set(), {0}, {0, 1}], {1, 2},
+                             ({0, 1, 2, 100}, 1.5)))
+
+
+def test_reflected_set_through_a_jitted_call():
+    @njit
+    def outer(s):
+        return grow_inner(s)
+
+    s = {5, 6}
+    exact(outer(s), 3)
+    assert s == {5, 6, 100}
