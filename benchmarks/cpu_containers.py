@@ -1,5 +1,5 @@
-"""Lists, dicts and sets in compiled code (issue 13): cujit vs numba vs the interpreter, side by side
-in one run,
+"""Lists, dicts and sets in compiled code (issue 13): cujit vs numba vs the interpreter, side by
+side in one run,
 as ratios of cujit's time, and each jit's first call (compile + run).
   (a)  a list of 10**6 floats built with append, its length returned;
   (a2) the same list built by a comprehension;

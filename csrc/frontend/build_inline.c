@@ -75,7 +75,8 @@ int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in) {
         PyErr_Clear();
         return cj_unsupported_at(b->ir, b->line, "cujit does not support %s (opcode "
                                  "MAKE_FUNCTION)", name != NULL && name[0] == '<' &&
-                                 strcmp(name, "<lambda>") != 0 ? "generator expressions" : "inner functions or lambdas");
+                                 strcmp(name, "<lambda>") != 0 ? "generator expressions"
+                                                               : "inner functions or lambdas");
     }
     return cj_fe_push(b, CJ_FUNC_MARK);
 }

@@ -6,8 +6,8 @@
  * safely to its type (numba's _sentry_safe_cast, dicts.c). Methods: add, discard, remove,
  * pop, clear, copy, update, union, intersection, difference, symmetric_difference (and their
  * _update forms) over any iterables, issubset, issuperset, isdisjoint; builtins set(),
- * set(iterable), len(s), bool(s), sum/min/max(s) of numbers (as lists'); `x in s`, the operators | & - ^ (in place too) between sets, and
- * == != < <= > >= as subset comparisons. CPU only (numba-cuda has no sets). */
+ * set(iterable), len(s), bool(s), sum/min/max(s) of numbers (as lists'); `x in s`, the
+ * operators | & - ^ (in place too) between sets, and == != < <= > >= as subset comparisons. CPU only (numba-cuda has no sets). */
 #include "typing/infer_internal.h"
 
 #include <string.h>
@@ -156,9 +156,8 @@ static int method_result(cj_infer_ctx *c, cj_instr *in, int op, const cj_type *s
             return rc < 0 ? -1 : 1; /* 1: not known yet */
         }
     }
-    *out = op >= CJ_SETOP_ISSUBSET ? cj_t_bool
-           : op == CJ_SETOP_UPDATE || op >= CJ_SETOP_INTERSECTION_UPDATE ? cj_t_none
-                                                                         : cj_type_set(st->dtype, 0);
+    int in_place = op == CJ_SETOP_UPDATE || op >= CJ_SETOP_INTERSECTION_UPDATE;
+    *out = op >= CJ_SETOP_ISSUBSET ? cj_t_bool : in_place ? cj_t_none : cj_type_set(st->dtype, 0);
     return *out ? 0 : -1;
 }
 
