@@ -1,5 +1,5 @@
-"""Lists and dicts in compiled code (issue 13): cujit vs numba vs the interpreter, side by side
-in one run,
+"""Lists, dicts and sets in compiled code (issue 13): cujit vs numba vs the interpreter, side by
+side in one run,
 as ratios of cujit's time, and each jit's first call (compile + run).
   (a)  a list of 10**6 floats built with append, its length returned;
   (a2) the same list built by a comprehension;
@@ -12,6 +12,8 @@ as ratios of cujit's time, and each jit's first call (compile + run).
   (d2) the same over a string with a non-ASCII word in it (2-byte code points).
   (e)  word counting over the 10 MB ASCII string: a dict of str -> int, the distinct words'
        count returned.
+  (f)  a set of 10**6 int elements (scattered as (c)'s keys) built with s.add, then every
+       element and as many missing ones tested with `in`, the hits counted.
 Usage: python benchmarks/cpu_containers.py"""
 import time
 import warnings
@@ -56,6 +58,17 @@ def dict_build_lookup(n):
     return total
 
 
+def set_build_membership(n):
+    s = set()
+    for i in range(n):
+        s.add((i * 7919) % 2147483648)
+    hits = 0
+    for i in range(2 * n):
+        if (i * 7919) % 2147483648 in s:
+            hits += 1
+    return hits
+
+
 def word_count(s):
     counts = {}
     for word in s.split():  # as numba types it (d.get on an empty {} does not)
@@ -94,6 +107,8 @@ def cases():
          (_text(10 * 10**6, "ζῆτα"),), 3),
         ("(e) word count of a 10 MB ASCII string into a dict", word_count,
          (_text(10 * 10**6, "zeta"),), 3),
+        ("(f) set of 10**6 ints: build with add, then 2 * 10**6 `in` tests",
+         set_build_membership, (N,), 3),
     ]
 
 

@@ -199,7 +199,7 @@ def test_bad_arguments_are_python_errors():
 
 @pytest.mark.parametrize("bad,hint", [
     (([1],), "lists inside tuples or lists are not supported"),  # names the list's type
-    ({1}, "sets are not supported as arguments yet"),
+    (({1},), "sets inside tuples or lists are not supported"),
     ({1: 2}, "dicts are not supported"),
     (("s",), "strings inside tuples or lists are not supported"),
 ])

@@ -47,6 +47,8 @@ typedef struct cj_dict {
     int32_t nkeyrefs, nvalrefs, ncode;
     int32_t refs[CJ_LIST_MAX_REFS];
     int32_t code[CJ_KEY_MAX_CODE];
+    void *parent;     /* a reflected set's Python set (jit/reflect_set.c), borrowed for the
+                       * call, or NULL (abi/set.h: a set is a dict of no values) */
 } cj_dict;
 /* cj_dict_new's arguments for a DictType (types/dictlayout.c's cj_abi_dict_layout). */
 typedef struct cj_dict_layout {

@@ -1,4 +1,5 @@
-/* build_inline.c: list and dict comprehensions (MAP_ADD: build_dict.c). CPython 3.12 inlines them (PEP 709): LOAD_FAST_AND_CLEAR
+/* build_inline.c: list, dict and set comprehensions (MAP_ADD: build_dict.c, SET_ADD:
+ * build_set.c). CPython 3.12 inlines them (PEP 709): LOAD_FAST_AND_CLEAR
  * / SWAP / BUILD_LIST / FOR_ITER ... LIST_APPEND / END_FOR, built by the ordinary handlers plus
  * LIST_APPEND here. CPython 3.11 makes a nested code object called with the iterator:
  *     LOAD_CLOSURE.. BUILD_TUPLE  LOAD_CONST <code <listcomp>>  MAKE_FUNCTION  <iterable>
@@ -69,18 +70,18 @@ int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in) {
         return cj_fe_make_inner_function(b, in, closure); /* build_closure.c */
     }
     if (code != CJ_CODE_MARK || closure != CJ_CELL_MARK || (in->arg & ~8) != 0 ||
-        name == NULL || (strcmp(name, "<listcomp>") != 0 && strcmp(name, "<dictcomp>") != 0)) {
+        name == NULL || (strcmp(name, "<listcomp>") != 0 && strcmp(name, "<dictcomp>") != 0 &&
+                         strcmp(name, "<setcomp>") != 0)) {
         PyErr_Clear();
         return cj_unsupported_at(b->ir, b->line, "cujit does not support %s (opcode "
                                  "MAKE_FUNCTION)", name != NULL && name[0] == '<' &&
-                                 strcmp(name, "<lambda>") != 0 ? "set comprehensions or "
-                                 "generator expressions" : "inner functions or lambdas");
+                                 strcmp(name, "<lambda>") != 0 ? "generator expressions"
+                                                               : "inner functions or lambdas");
     }
     return cj_fe_push(b, CJ_FUNC_MARK);
 }
 
-/* obj.<name>(arg): a method call the opcode stands for (typed as the source's would be). */
-static int method_call(cj_builder *b, int obj, const char *name, int arg) {
+int cj_fe_method_call(cj_builder *b, int obj, const char *name, int arg) {
     PyObject *attr = PyUnicode_InternFromString(name);
     PyObject *kept = attr ? cj_ir_keep(b->ir, attr) : NULL; /* the IR holds it */
     Py_XDECREF(attr);
@@ -104,7 +105,7 @@ int cj_fe_op_LIST_APPEND(cj_builder *b, const cj_bc *in) {
     if (in->arg < 1 || in->arg > b->sp || cj_fe_check_value(b, b->stack[b->sp - in->arg]) < 0) {
         return PyErr_Occurred() ? -1 : cj_unsupported_at(b->ir, b->line, "malformed LIST_APPEND");
     }
-    return method_call(b, b->stack[b->sp - in->arg], "append", v);
+    return cj_fe_method_call(b, b->stack[b->sp - in->arg], "append", v);
 }
 
 /* DELETE_SUBSCR: obj, index -> : obj.__delitem__(index) (lists: typing/lists.c) */
@@ -114,7 +115,7 @@ int cj_fe_op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in) {
         cj_fe_check_value(b, obj) < 0) {
         return -1;
     }
-    return method_call(b, obj, "__delitem__", idx);
+    return cj_fe_method_call(b, obj, "__delitem__", idx);
 }
 
 /* The comprehension's locals: `.0` is the iterator, the others fresh variables. */

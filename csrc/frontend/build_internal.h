@@ -139,6 +139,12 @@ int cj_fe_inline_comprehension(cj_builder *b, int iter, int cont);
 int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in);
 int cj_fe_op_LIST_APPEND(cj_builder *b, const cj_bc *in);
 int cj_fe_op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in);
+/* obj.<name>(arg): a method call the opcode stands for (typed as the source's would be). */
+int cj_fe_method_call(cj_builder *b, int obj, const char *name, int arg);
+/* build_set.c: set displays and comprehensions */
+int cj_fe_op_BUILD_SET(cj_builder *b, const cj_bc *in);
+int cj_fe_op_SET_ADD(cj_builder *b, const cj_bc *in);
+int cj_fe_op_SET_UPDATE(cj_builder *b, const cj_bc *in);
 /* build_dict.c: dict displays and comprehensions */
 int cj_fe_op_BUILD_MAP(cj_builder *b, const cj_bc *in);
 int cj_fe_op_BUILD_CONST_KEY_MAP(cj_builder *b, const cj_bc *in);

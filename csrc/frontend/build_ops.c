@@ -709,7 +709,7 @@ static const struct {
     const char *opcode;
     const char *construct;
 } unsupported_names[] = {
-    {"BUILD_SET", "sets"}, {"SET_ADD", "sets"}, {"DICT_UPDATE", "dict unpacking (**)"},
+    {"DICT_UPDATE", "dict unpacking (**)"},
     {"BEFORE_WITH", "with statements other than `with objmode(...)` blocks in CPU code"},
     {"YIELD_VALUE", "generators (yield)"}, {"RETURN_GENERATOR", "generators (yield)"},
     {"GET_YIELD_FROM_ITER", "generators (yield)"}, {"LOAD_BUILD_CLASS", "class definitions"},
@@ -738,6 +738,9 @@ static int op_unsupported(cj_builder *b, const cj_bc *in) {
 #define op_BUILD_MAP cj_fe_op_BUILD_MAP /* build_dict.c */
 #define op_BUILD_CONST_KEY_MAP cj_fe_op_BUILD_CONST_KEY_MAP
 #define op_MAP_ADD cj_fe_op_MAP_ADD
+#define op_BUILD_SET cj_fe_op_BUILD_SET /* build_set.c */
+#define op_SET_ADD cj_fe_op_SET_ADD
+#define op_SET_UPDATE cj_fe_op_SET_UPDATE
 
 static const op_handler handlers[] = {
     [CJ_OP_UNKNOWN] = op_unsupported,

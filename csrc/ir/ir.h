@@ -97,6 +97,8 @@ typedef struct cj_instr {
 #define CJ_F_STR 32
 /* A dict display: BUILD_TUPLE of keys and values interleaved (frontend/build_dict.c) */
 #define CJ_F_DICT 64
+/* A set display: BUILD_TUPLE of its elements (frontend/build_set.c) */
+#define CJ_F_SET 0x400
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

@@ -88,6 +88,7 @@ static PyObject *format_rhs(const cj_func_ir *ir, const cj_instr *in) {
         }
         PyObject *r = PyUnicode_FromFormat(in->op == CJ_I_BUILD_SLICE ? "slice(%U)"
                                            : in->flags & CJ_F_DICT    ? "build_map(%U)"
+                                           : in->flags & CJ_F_SET     ? "build_set(%U)"
                                                                       : "build_tuple(%U)",
                                            args);
         Py_DECREF(args);

@@ -9,7 +9,8 @@
  * the CPU wrapper unboxes and boxes with the user's unbox/box (lower_extension.c); a str unboxes
  * as a string over its own data (abi/unicode.c; reflect.c's cj_reflect_args drops it after the
  * call) and a string boxes as a str (the very one it was read from, else a new one of its code
- * points); a dict boxes as a cujit.typed.Dict over it (typed_dict.c). */
+ * points); a dict boxes as a cujit.typed.Dict over it (typed_dict.c); sets go both ways
+ * through reflect_set.c. */
 #include "jit/jit.h"
 
 #include <string.h>
@@ -305,6 +306,8 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
     }
     case CJ_DICT: /* typed_dict.c: its own memory, borrowed for the call */
         return cj_unbox_typed_dict(value, t, dst);
+    case CJ_SET: /* reflect_set.c: the caller drops it (cj_reflect_args) */
+        return cj_unbox_set(value, t, dst);
     default:
         return 0; /* no data: None, omitted arguments */
     }
@@ -479,6 +482,8 @@ PyObject *cj_box(const void *src, const cj_type *t) {
         memcpy(&mi, src, sizeof(void *));
         return cj_typed_dict_wrap(mi, t);
     }
+    case CJ_SET: /* reflect_set.c */
+        return cj_box_set(src, t);
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;

@@ -158,6 +158,14 @@ PyObject *cj_box(const void *src, const cj_type *t);
 /* A new compiled list of the items of Python list `value` (type `t`), its meminfo at `dst`;
  * -1 with TypeError (numba's texts) or MemoryError. */
 int cj_unbox_list(PyObject *value, const cj_type *t, void *dst);
+/* ---- reflect_set.c: sets at the call boundary ---- */
+/* A Python set as a new compiled set at `dst` (reflected: cj_reflect_set drops it); -1 + exc. */
+int cj_unbox_set(PyObject *value, const cj_type *t, void *dst);
+/* The compiled set at `src` as Python sees it: its caller's set, or a new set (-1: NULL). */
+PyObject *cj_box_set(const void *src, const cj_type *t);
+/* After a call: the caller's set `value` updated when `write` and the set changed; the
+ * compiled set `mi` dropped. -1 with an exception when writing back failed. */
+int cj_reflect_set(PyObject *value, const cj_type *t, cj_meminfo *mi, int write);
 /* After a call: each of the first `n` arguments that is a list is written back to the Python
  * list it came from when `called` (the function ran, returned or raised) and it changed, then
  * dropped.

@@ -1,5 +1,6 @@
 /* reflect.c: Python lists passed to compiled code (numba's reflected lists); after a call it
- * also drops the strings boxing.c unboxed (cj_reflect_args). A list argument is
+ * also drops the strings boxing.c unboxed and hands Python sets to reflect_set.c
+ * (cj_reflect_args). A list argument is
  * unboxed into a new compiled-code list (abi/list.c) of its items, each unboxed as the first
  * item's type (numba's "can't unbox heterogeneous list" otherwise), with a snapshot of those
  * bytes. After the call (that returned or raised, as numba's), a list whose items or length
@@ -94,11 +95,16 @@ int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
             cj_nrt_decref(mi); /* NULL when its unboxing failed */
             continue;
         }
+        cj_meminfo *mi;
+        if (types[i]->kind == CJ_SET && values[i] != NULL) { /* reflect_set.c */
+            memcpy(&mi, ptrs[i], sizeof(mi));
+            rc = cj_reflect_set(values[i], types[i], mi, called && rc == 0) < 0 ? -1 : rc;
+            continue;
+        }
         if (types[i]->kind != CJ_LIST || types[i]->reflected == CJ_LIST_TYPED ||
             values[i] == NULL) {
             continue;
         }
-        cj_meminfo *mi;
         memcpy(&mi, ptrs[i], sizeof(mi));
         if (called && rc == 0 && write_back(values[i], types[i], mi->data) < 0) {
             rc = -1;

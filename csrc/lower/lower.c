@@ -338,6 +338,10 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
     const cj_type *a = in->nargs > 0 ? vtype(L, in->args[0]) : NULL;
     const cj_type *b = in->nargs > 1 ? vtype(L, in->args[1]) : NULL;
     int identity = in->op == CJ_I_COMPARE && (in->sub == CJ_IS || in->sub == CJ_ISNOT);
+    if ((in->op == CJ_I_BINOP || in->op == CJ_I_COMPARE) && !identity &&
+        (a->kind == CJ_SET || (b != NULL && b->kind == CJ_SET))) {
+        return cj_lower_set_op(L, in); /* lower_set.c */
+    }
     if ((in->op == CJ_I_BINOP || in->op == CJ_I_UNARY || in->op == CJ_I_COMPARE) && !identity &&
         (a->kind == CJ_ARRAY || (b != NULL && b->kind == CJ_ARRAY))) {
         if (L->fused[in->dst] == in) {
@@ -486,6 +490,7 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     case CJ_I_BUILD_TUPLE:
         return vtype(L, in->dst)->kind == CJ_LIST   ? cj_lower_list_build(L, in)
                : vtype(L, in->dst)->kind == CJ_DICT ? cj_lower_dict_build(L, in)
+               : vtype(L, in->dst)->kind == CJ_SET  ? cj_lower_set_build(L, in)
                                                     : lower_build_tuple(L, in);
     case CJ_I_BUILD_SLICE:
         return lower_build_slice(L, in);

@@ -151,6 +151,9 @@ int cj_call_hands_over(const cj_call *call) {
     if (call->kind == CJ_CALL_DICT) {
         return cj_dict_op_hands_over(call->builtin); /* lower_dict_ops.c */
     }
+    if (call->kind == CJ_CALL_SET) {
+        return cj_set_op_hands_over(call->builtin); /* lower_set.c */
+    }
     if (call->kind == CJ_CALL_LIST) { /* a cj_list_op: l.pop() moves the item out; new lists */
         return call->builtin == CJ_LIST_POP || call->builtin == CJ_LIST_COPY ||
                call->builtin == CJ_LIST_NEW || call->builtin == CJ_LIST_SORTED;

@@ -46,7 +46,7 @@ LLVMValueRef cj_key_code_const(cj_lower *L, const cj_type *key) {
 
 LLVMValueRef cj_dict_new_empty(cj_lower *L, const cj_type *dt) {
     cj_dict_layout lay;
-    if (cj_abi_dict_layout(dt, &lay) < 0) {
+    if ((dt->kind == CJ_SET ? cj_abi_set_layout(dt, &lay) : cj_abi_dict_layout(dt, &lay)) < 0) {
         PyErr_Format(cj_UnsupportedError, "%s: keys or values too large", dt->name);
         return NULL;
     }
@@ -180,10 +180,14 @@ int cj_dict_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef d, const cj_
     return 0;
 }
 
-/* What an entry at `e` yields: its key, its value or both (a tuple). */
+/* What an entry at `e` yields: its key, its value or both (a tuple); a set's element. */
 static LLVMValueRef entry_yield(cj_lower *L, LLVMValueRef e, const cj_type *it) {
     const cj_type *dt = it->source;
     LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
+    if (it->iter_kind == CJ_ITER_SET) { /* abi/set.h: the key of a dict of no values */
+        LLVMValueRef at = cj_i64(L, 8);
+        return cj_dict_load(L, LLVMBuildInBoundsGEP2(L->b, i8, e, &at, 1, ""), it->yield);
+    }
     LLVMValueRef off[2] = {cj_i64(L, 8),
                            cj_i64(L, (long long)CJ_DICT_VAL_OFFSET(cj_abi_size(dt->items[0])))};
     LLVMValueRef k = cj_dict_load(L, LLVMBuildInBoundsGEP2(L->b, i8, e, &off[0], 1, ""),
@@ -206,7 +210,8 @@ LLVMValueRef cj_dict_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *i
     LLVMValueRef start = LLVMBuildLoad2(B, i64, state_field(L, state, 2), "");
     LLVMValueRef changed = LLVMBuildICmp(B, LLVMIntNE, cj_dict_len_value(L, d), start, "");
     if (cj_emit_raise_text_if(L, changed, PyExc_RuntimeError,
-                              "dictionary changed size during iteration") < 0) {
+                              it->iter_kind == CJ_ITER_SET ? "Set changed size during iteration"
+                              : "dictionary changed size during iteration") < 0) {
         return NULL;
     }
     LLVMTypeRef params[2] = {i8p_type(L), LLVMPointerType(i64, 0)};

@@ -143,7 +143,8 @@ LLVMValueRef cj_dict_or_view(cj_lower *L, LLVMValueRef v, const cj_type *t,
                              const cj_type **dt);
 /* hash.c's code of a key type: a constant int32 array; NULL with UnsupportedError. */
 LLVMValueRef cj_key_code_const(cj_lower *L, const cj_type *key);
-/* An empty dict of type `dt` holding its one reference; MemoryError when there is none. */
+/* An empty dict (or set, abi/set.h) of type `dt` holding its one reference; MemoryError when
+ * there is none. */
 LLVMValueRef cj_dict_new_empty(cj_lower *L, const cj_type *dt);
 /* The value of type `t` at i8 * `p`. */
 LLVMValueRef cj_dict_load(cj_lower *L, LLVMValueRef p, const cj_type *t);
@@ -162,6 +163,13 @@ LLVMValueRef cj_dict_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *i
                                LLVMValueRef *ok);
 LLVMValueRef cj_lower_dict_call(cj_lower *L, cj_instr *in, const cj_call *call);
 int cj_dict_op_hands_over(int op); /* the call's result is the caller's (a cj_dict_op) */
+
+/* ---- lower_set.c: sets (typing/sets.c), a cj_meminfo * to a cj_dict of no values ---- */
+int cj_lower_set_build(cj_lower *L, cj_instr *in); /* a display (CJ_F_SET) */
+LLVMValueRef cj_lower_set_call(cj_lower *L, cj_instr *in, const cj_call *call);
+int cj_set_op_hands_over(int op); /* the call's result is the caller's (a cj_set_op) */
+/* A BINOP or COMPARE with a set operand (typing/sets.c's cj_type_set_op), result stored. */
+int cj_lower_set_op(cj_lower *L, cj_instr *in);
 
 /* ---- lower_types.c ---- */
 /* lower_extension.c: a CJ_CALL_EXTENSION call, by the user's lowering function. */

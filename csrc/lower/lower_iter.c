@@ -66,6 +66,7 @@ int cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type 
     case CJ_ITER_DICT_KEYS: /* lower_dict.c */
     case CJ_ITER_DICT_VALUES:
     case CJ_ITER_DICT_ITEMS:
+    case CJ_ITER_SET: /* a set is a dict (abi/set.h) */
         return cj_dict_iter_init(L, state, v, vt);
     default:
         return 0; /* enumerate/zip states are made by their call */
@@ -478,6 +479,7 @@ LLVMValueRef cj_lower_iternext(cj_lower *L, LLVMValueRef state, const cj_type *i
     case CJ_ITER_DICT_KEYS: /* lower_dict.c */
     case CJ_ITER_DICT_VALUES:
     case CJ_ITER_DICT_ITEMS:
+    case CJ_ITER_SET:
         return cj_dict_iter_next(L, state, it, ok);
     }
     return NULL;

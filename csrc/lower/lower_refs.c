@@ -11,7 +11,8 @@
 #include "lower/lower_internal.h"
 
 int cj_type_has_refs(const cj_type *t) {
-    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT) {
+    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT ||
+        t->kind == CJ_SET) {
         return 1;
     }
     for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
@@ -71,7 +72,8 @@ static void ref_op(cj_lower *L, LLVMValueRef v, const cj_type *t, int delta) {
         count(L, LLVMBuildExtractValue(L->b, v, CJ_ARR_MEMINFO, "meminfo"), delta);
         return;
     }
-    if (t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT) { /* its meminfo */
+    if (t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT ||
+        t->kind == CJ_SET) { /* its meminfo */
         count(L, v, delta);
         return;
     }

@@ -44,7 +44,8 @@ LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it) {
         return i64x3(ctx); /* cur, stop, step */
     case CJ_ITER_DICT_KEYS: /* dict, position, length at the start (lower_dict.c) */
     case CJ_ITER_DICT_VALUES:
-    case CJ_ITER_DICT_ITEMS: {
+    case CJ_ITER_DICT_ITEMS:
+    case CJ_ITER_SET: {
         LLVMTypeRef f[3] = {LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64, i64};
         return LLVMStructTypeInContext(ctx, f, 3, 0);
     }
@@ -127,6 +128,7 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
     case CJ_LIST: /* abi.h: the cj_meminfo of its allocation */
     case CJ_UNICODE: /* the same (lower_str.c) */
     case CJ_DICT: /* abi/dict.h: likewise */
+    case CJ_SET:  /* abi/set.h: likewise */
         return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     default: /* none, void, omitted, compile-time objects, bound methods */
         return LLVMStructTypeInContext(ctx, NULL, 0, 0);
@@ -155,6 +157,8 @@ LLVMValueRef cj_truth(cj_lower *L, LLVMValueRef v, const cj_type *t) {
         return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), t->n > 0, 0);
     case CJ_UNICODE:
         return LLVMBuildICmp(b, LLVMIntNE, cj_str_len(L, v), cj_i64(L, 0), "truth");
+    case CJ_SET: /* lower_dict.c: a set is a dict (abi/set.h) */
+        return LLVMBuildICmp(b, LLVMIntNE, cj_dict_len_value(L, v), cj_i64(L, 0), "truth");
     case CJ_CONST_OBJ: /* a literal string's truth is its own */
         return LLVMConstInt(LLVMInt1TypeInContext(L->ctx),
                             PyUnicode_Check(t->obj) && PyUnicode_GET_LENGTH(t->obj) > 0, 0);

@@ -37,6 +37,7 @@ size_t cj_abi_align(const cj_type *t) {
     case CJ_UNICODE:
     case CJ_DICT:
     case CJ_CPOINTER:
+    case CJ_SET:
         return 8;
     default:
         return 1;
@@ -87,6 +88,7 @@ size_t cj_abi_size(const cj_type *t) {
     case CJ_UNICODE: /* the same (abi/unicode.c) */
     case CJ_DICT: /* (abi/dict.c) */
     case CJ_CPOINTER: /* an address (cpointer.c) */
+    case CJ_SET:  /* (abi/set.c) */
         return 8;
     case CJ_RECORD:
         return (size_t)t->itemsize;
@@ -106,7 +108,8 @@ size_t cj_abi_value_align(const cj_type *t) {
 }
 
 int cj_abi_ref_offsets(const cj_type *t, size_t base, int32_t *out, int *n, int max) {
-    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT) {
+    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT ||
+        t->kind == CJ_SET) {
         if (*n >= max) {
             return -1;
         }

@@ -21,6 +21,7 @@ static const char *const iter_kind_names[] = {
     [CJ_ITER_ENUMERATE] = "enumerate", [CJ_ITER_ZIP] = "zip", [CJ_ITER_FLAT] = "flat",
     [CJ_ITER_NDENUMERATE] = "ndenumerate", [CJ_ITER_NDINDEX] = "ndindex",
     [CJ_ITER_LIST] = "list", [CJ_ITER_UNICODE] = "unicode", [CJ_ITER_DICT_KEYS] = "dict_keys",
+    [CJ_ITER_SET] = "set",
     [CJ_ITER_DICT_VALUES] = "dict_values", [CJ_ITER_DICT_ITEMS] = "dict_items",
 };
 
@@ -71,6 +72,8 @@ static PyObject *core_fields(const cj_type *t) {
         return Py_BuildValue("(s(Os))", "record", t->obj, t->name); /* dtype, numba's name */
     case CJ_EXT: /* its object is the user's, set when made (extension_type.c) */
         break;
+    case CJ_SET: /* element (None: undefined), reflected (a Python set passed in), name */
+        return Py_BuildValue("(s(Nis))", "set", py_or_none(t->dtype), t->reflected, t->name);
     case CJ_DICT: /* key, value (None: undefined), numba's name */
         return Py_BuildValue("(s(NNs))", "dict", py_or_none(t->n ? t->items[0] : NULL),
                              py_or_none(t->n ? t->items[1] : NULL), t->name);

@@ -181,6 +181,7 @@ static const cj_type *typeof_typed_dict(PyObject *value) {
 const cj_type *cj_typeof(PyObject *value) {
     return PyUnicode_Check(value)                   ? cj_t_unicode /* not inside tuples yet */
            : PyList_CheckExact(value)               ? typeof_list(value)
+           : PySet_CheckExact(value)                ? cj_typeof_set(value) /* settype.c */
            : Py_TYPE(value) == cj_TypedListType     ? typeof_typed_list(value)
            : cj_TypedDictType != NULL && PyObject_TypeCheck(value, cj_TypedDictType)
                ? typeof_typed_dict(value)
@@ -234,7 +235,8 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
     }
     const char *hint = PyList_Check(value) ? " (lists inside tuples or lists are not supported "
                                              "as arguments yet)"
-                       : PySet_Check(value) ? " (sets are not supported as arguments yet)"
+                       : PySet_Check(value) ? " (sets inside tuples or lists are not supported "
+                                              "as arguments yet)"
                        : PyDict_Check(value) ? " (numba's 'non-precise type pyobject': "
                                                "Cannot determine Numba type of <class 'dict'>; "
                                                "reflected dicts are not supported: pass a "

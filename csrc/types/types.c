@@ -223,6 +223,7 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
     case CJ_ITER_LIST:
+    case CJ_ITER_SET:
         pos = (size_t)PyOS_snprintf(name, sizeof(name), "iter(%s)", source->name);
         break;
     case CJ_ITER_UNICODE: /* numba's */
@@ -293,6 +294,8 @@ const cj_type *cj_type_iter_of(const cj_type *t) {
         return cj_type_iter(CJ_ITER_LIST, t->dtype, t, 0, NULL);
     case CJ_UNICODE:
         return cj_type_iter(CJ_ITER_UNICODE, t, t, 0, NULL);
+    case CJ_SET: /* settype.c: its elements */
+        return t->dtype != NULL ? cj_type_iter(CJ_ITER_SET, t->dtype, t, 0, NULL) : NULL;
     case CJ_DICT: /* dicttype.c: its keys */
         return t->n == 2 ? cj_type_dict_iter(t, CJ_ITER_DICT_KEYS) : NULL;
     case CJ_ITER:

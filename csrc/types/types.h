@@ -40,6 +40,8 @@ typedef enum cj_kind {
                    * n = 0: not known yet, numba's DictType[undefined,undefined]) */
     CJ_CPOINTER,  /* numba's CPointer(dtype), float32* (cpointer.c): the element's address;
                    * dtype NULL: voidptr (numba's RawPointer void*, an i8*) */
+    CJ_SET,       /* a set on the heap (abi/set.h, a cj_dict of no values): dtype = element
+                   * type (NULL: not known yet, numba's set(undefined)), reflected (passed in) */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -56,6 +58,7 @@ typedef enum cj_iter_kind {
     CJ_ITER_DICT_KEYS,   /* a dict's (source) keys, values or (key, value) items, in */
     CJ_ITER_DICT_VALUES, /* insertion order (typing/dicts.c) */
     CJ_ITER_DICT_ITEMS,
+    CJ_ITER_SET,         /* a set's (source) elements, in insertion order (typing/sets.c) */
 } cj_iter_kind;
 
 typedef struct cj_type cj_type;
@@ -149,6 +152,12 @@ const cj_type *cj_type_dict(const cj_type *key, const cj_type *value);
  * `t` is one (d.keys(), d.values(), d.items(): len() and, of the keys, `in` take them). */
 const cj_type *cj_type_dict_iter(const cj_type *dict, cj_iter_kind kind);
 int cj_type_is_dict_view(const cj_type *t);
+/* ---- settype.c ---- */
+/* set(int64), reflected set(int64) (a Python set passed in); item NULL: set(undefined), an
+ * empty set() until its first add refines it. */
+const cj_type *cj_type_set(const cj_type *item, int reflected);
+/* typeof of a Python set: reflected set(<its first element's type>); ValueError when empty. */
+const cj_type *cj_typeof_set(PyObject *value);
 /* cujit.typed.Dict objects (jit/typed_dict.c): the dict they hold and its DictType. */
 typedef struct cj_typed_dict_obj {
     PyObject_HEAD
@@ -299,5 +308,7 @@ int cj_abi_ref_offsets(const cj_type *t, size_t base, int32_t *out, int *n, int 
 int cj_abi_key_code(const cj_type *t, size_t base, int32_t *code, int *n);
 struct cj_dict_layout;
 int cj_abi_dict_layout(const cj_type *dt, struct cj_dict_layout *out);
+/* The same for a set(T) (settype.c): a dict of T keys and no values. */
+int cj_abi_set_layout(const cj_type *st, struct cj_dict_layout *out);
 
 #endif

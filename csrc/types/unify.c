@@ -110,11 +110,17 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
     if (a->kind == CJ_LIST && b->kind == CJ_LIST && a->dtype == b->dtype) {
         return cj_type_list(a->dtype, 0); /* a reflected list and a list: one pointer */
     }
+    if (a->kind == CJ_SET && b->kind == CJ_SET && (a->dtype == NULL || b->dtype == NULL ||
+                                                   a->dtype == b->dtype)) {
+        return a->dtype == NULL ? b : b->dtype == NULL || a == b ? a
+               : cj_type_set(a->dtype, 0); /* a reflected set and a set: one pointer */
+    }
     if (a->kind == CJ_DICT && b->kind == CJ_DICT && (a->n == 0 || b->n == 0)) {
         return a->n == 0 ? b : a; /* an empty dict takes its refined type */
     }
     if (a->kind == CJ_BOUND && b->kind == CJ_BOUND &&
-        (a->source->kind == CJ_LIST || a->source->kind == CJ_DICT) &&
+        (a->source->kind == CJ_LIST || a->source->kind == CJ_DICT ||
+         a->source->kind == CJ_SET) &&
         PyUnicode_Compare(a->obj, b->obj) == 0) { /* l.append of a list being refined */
         const cj_type *source = cj_unify(a->source, b->source);
         return source != NULL ? cj_type_bound(source, a->obj) : NULL;

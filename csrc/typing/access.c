@@ -159,7 +159,8 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
                         : cj_unsupported_error(c, in, "array attribute '%s' of %s is not "
                                                       "supported yet", name, t->name);
     }
-    if (t->kind == CJ_LIST || t->kind == CJ_DICT) { /* methods: lists.c, dicts.c */
+    if (t->kind == CJ_LIST || t->kind == CJ_DICT || t->kind == CJ_SET) { /* methods: lists.c,
+                                                                          * dicts.c, sets.c */
         *out = cj_type_bound(t, in->obj);
         return *out ? 1 : -1;
     }

@@ -287,6 +287,9 @@ static int type_cast_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *
         return type_cast(c, in, id, c->env->target == CJ_TARGET_CUDA && a == cj_t_float16
                                     ? cj_t_float16 : cj_t_float64, out, "<class 'float'>");
     case CJ_B_BOOL:
+        if (n == 1 && a->kind == CJ_SET) {
+            return cj_type_set_builtin(c, in, id, out); /* sets.c */
+        }
         if (n == 1 && cj_rule_has_truth(a)) {
             return type_cast(c, in, id, cj_t_bool, out, "<class 'bool'>");
         }
@@ -353,8 +356,9 @@ static int type_math_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_typ
 static int type_len(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     int n = in->nargs - 1;
     const cj_type *a = n == 1 ? cj_vt(c, in->args[1]) : NULL;
-    if (n == 1 && (a->kind == CJ_DICT || cj_type_is_dict_view(a))) {
-        return cj_type_dict_builtin(c, in, CJ_B_LEN, out); /* dicts.c */
+    if (n == 1 && (a->kind == CJ_DICT || cj_type_is_dict_view(a) || a->kind == CJ_SET)) {
+        return a->kind == CJ_SET ? cj_type_set_builtin(c, in, CJ_B_LEN, out) /* sets.c */
+                                 : cj_type_dict_builtin(c, in, CJ_B_LEN, out); /* dicts.c */
     }
     if (n == 1 && a->kind == CJ_LIST && a->dtype == NULL) {
         return 0; /* an empty list literal waits for its first append */
@@ -402,6 +406,9 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_B_LIST:
     case CJ_B_SORTED:
     case CJ_B_SUM: {
+        if (n == 1 && a->kind == CJ_SET && id != CJ_B_LIST && id != CJ_B_SORTED) {
+            return cj_type_set_builtin(c, in, id, out); /* sets.c: sum, min, max */
+        }
         int list = cj_type_list_builtin(c, in, id, out); /* lists.c */
         return list != 2                          ? list
                : id == CJ_B_MIN || id == CJ_B_MAX ? type_minmax(c, in, out, name)
@@ -410,6 +417,8 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_B_DICT:
     case CJ_B_HASH:
         return cj_type_dict_builtin(c, in, id, out); /* dicts.c */
+    case CJ_B_SET:
+        return cj_type_set_builtin(c, in, id, out); /* sets.c */
     case CJ_B_LEN:
         return type_len(c, in, out);
     case CJ_B_RANGE:
@@ -621,8 +630,9 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     if (bound->source->kind == CJ_LIST) {
         return cj_type_list_method(c, in, bound, out); /* lists.c */
     }
-    if (bound->source->kind == CJ_DICT) {
-        return cj_type_dict_method(c, in, bound, out); /* dicts.c */
+    if (bound->source->kind == CJ_DICT || bound->source->kind == CJ_SET) { /* dicts.c, sets.c */
+        return bound->source->kind == CJ_DICT ? cj_type_dict_method(c, in, bound, out)
+                                              : cj_type_set_method(c, in, bound, out);
     }
     if (bound->source->kind == CJ_CONST_OBJ && cj_is_ffi_instance(bound->source->obj)) {
         /* ffi.from_buffer (cpointer.c) */
@@ -721,7 +731,8 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     for (int i = 0; i < in->nargs; i++) {
         const cj_type *t = cj_vt(c, in->args[i]);
         if (t == NULL || (i > 0 && ((t->kind == CJ_LIST && t->dtype == NULL) ||
-                                    (t->kind == CJ_DICT && t->n == 0)))) {
+                                    (t->kind == CJ_DICT && t->n == 0) ||
+                                    (t->kind == CJ_SET && t->dtype == NULL)))) {
             return 0; /* an argument not typed yet, or a list not yet refined (lists.c) */
         }
     }

@@ -86,6 +86,7 @@ typedef enum cj_builtin_rule {
     X(PRINT, "builtins", "print", CJ_R_SPECIAL, "")                                 \
     X(LIST, "builtins", "list", CJ_R_SPECIAL, "")                                   \
     X(DICT, "builtins", "dict", CJ_R_SPECIAL, "")                                   \
+    X(SET, "builtins", "set", CJ_R_SPECIAL, "")                                     \
     X(HASH, "builtins", "hash", CJ_R_SPECIAL, "")                                   \
     X(SORTED, "builtins", "sorted", CJ_R_SPECIAL, "")                               \
     X(SUM, "builtins", "sum", CJ_R_SPECIAL, "")                                     \

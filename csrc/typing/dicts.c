@@ -25,14 +25,14 @@ int cj_type_is_hashable(const cj_type *t) {
 
 /* numba's _sentry_safe_cast: a safe conversion, or one between integers, from an integer to
  * a float, or between floats; tuples item by item. */
-static int casts_safely(const cj_type *from, const cj_type *to) {
+int cj_casts_safely(const cj_type *from, const cj_type *to) {
     if (from == to || (to->kind == CJ_UNICODE && cj_type_is_str(from))) {
         return 1; /* a literal string is a unicode_type value */
     }
     if (from->kind == CJ_TUPLE || to->kind == CJ_TUPLE) {
         int same = from->kind == to->kind && from->n == to->n;
         for (int i = 0; same && i < from->n; i++) {
-            same = casts_safely(from->items[i], to->items[i]);
+            same = cj_casts_safely(from->items[i], to->items[i]);
         }
         return same;
     }
@@ -47,7 +47,7 @@ static int casts_safely(const cj_type *from, const cj_type *to) {
 }
 
 static int check_cast(cj_infer_ctx *c, cj_instr *in, const cj_type *from, const cj_type *to) {
-    if (casts_safely(from, to)) {
+    if (cj_casts_safely(from, to)) {
         return 0;
     }
     return cj_typing_error(c, in, "cannot safely cast %s to %s. Please cast explicitly.",

@@ -143,6 +143,9 @@ static int type_binop(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (a->kind == CJ_ARRAY || b->kind == CJ_ARRAY) {
         return cj_type_array_op(c, in, out); /* array_expr.c */
     }
+    if (a->kind == CJ_SET || b->kind == CJ_SET) {
+        return cj_type_set_op(c, in, a, b, out); /* sets.c */
+    }
     *out = cj_rule_binop(in->sub, a, b, &in->optype);
     if (c->env->target == CJ_TARGET_CUDA) {
         cj_cuda_fp16_binop(in->sub, a, b, out, &in->optype);
@@ -201,6 +204,9 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
                            (a->kind == CJ_NONE || b->kind == CJ_NONE);
     if ((a->kind == CJ_ARRAY || b->kind == CJ_ARRAY) && !identity_to_none) {
         return cj_type_array_op(c, in, out); /* array_expr.c */
+    }
+    if ((a->kind == CJ_SET || b->kind == CJ_SET) && !identity_to_none) {
+        return cj_type_set_op(c, in, a, b, out); /* sets.c: `in`, ==, <=, ... */
     }
     if (b->kind == CJ_LIST && (in->sub == CJ_IN || in->sub == CJ_NOTIN)) {
         return cj_type_list_contains(c, in, a, b, out); /* lists.c */
@@ -390,8 +396,9 @@ static int type_raise(cj_infer_ctx *c, cj_instr *in) {
 
 static int type_build_tuple(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     const cj_type *items[256];
-    if (in->flags & CJ_F_DICT) {
-        return cj_type_dict_display(c, in, out); /* dicts.c */
+    if (in->flags & (CJ_F_DICT | CJ_F_SET)) { /* dicts.c, sets.c */
+        return in->flags & CJ_F_DICT ? cj_type_dict_display(c, in, out)
+                                     : cj_type_set_display(c, in, out);
     }
     int list = in->flags & CJ_F_LIST ? cj_type_list_literal(c, in, out) : 2;
     if (list != 2) {

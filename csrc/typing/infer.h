@@ -31,7 +31,19 @@ typedef enum cj_call_kind {
     CJ_CALL_STR,         /* a string operation (strings.c): builtin = cj_str_op, args its
                           * operands (a method's receiver first), -1 for an omitted one */
     CJ_CALL_DICT,        /* a dict method or builtin (dicts.c): builtin = cj_dict_op */
+    CJ_CALL_SET,         /* a set method or builtin (sets.c): builtin = cj_set_op */
 } cj_call_kind;
+
+typedef enum cj_set_op {
+    /* methods: the receiver is bound by GETATTR */
+    CJ_SETOP_ADD, CJ_SETOP_DISCARD, CJ_SETOP_REMOVE, CJ_SETOP_POP, CJ_SETOP_CLEAR,
+    CJ_SETOP_COPY, CJ_SETOP_UPDATE, CJ_SETOP_UNION, CJ_SETOP_INTERSECTION,
+    CJ_SETOP_DIFFERENCE, CJ_SETOP_SYMMETRIC_DIFFERENCE, CJ_SETOP_INTERSECTION_UPDATE,
+    CJ_SETOP_DIFFERENCE_UPDATE, CJ_SETOP_SYMMETRIC_DIFFERENCE_UPDATE, CJ_SETOP_ISSUBSET,
+    CJ_SETOP_ISSUPERSET, CJ_SETOP_ISDISJOINT,
+    /* builtins of args: set(), set(iterable), len(s), sum(s), min(s), max(s), bool(s) */
+    CJ_SETOP_NEW, CJ_SETOP_LEN, CJ_SETOP_SUM, CJ_SETOP_MIN, CJ_SETOP_MAX, CJ_SETOP_BOOL,
+} cj_set_op;
 
 typedef enum cj_dict_op {
     /* methods (the receiver as for CJ_CALL_METHOD) */

@@ -191,7 +191,11 @@ int cj_check_list_types(cj_infer_ctx *c);
 /* lists.c: variable `var` and those it was copied from take the refined container type `t`
  * (an empty list's first append, an empty dict's first d[k] = v); -1 with an error. */
 int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t, int depth);
+/* lists.c: the receiver variable of a method call (the GETATTR that bound it), or -1. */
+int cj_method_receiver(cj_infer_ctx *c, const cj_instr *in);
 /* ---- dicts.c: dicts (numba's typed dict), each as its lists.c counterpart ---- */
+/* numba's _sentry_safe_cast: whether a value of `from` may be stored where `to` is kept. */
+int cj_casts_safely(const cj_type *from, const cj_type *to);
 int cj_type_is_hashable(const cj_type *t); /* bool, ints, floats, complex, tuples of them */
 int cj_type_dict_display(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 int cj_type_dict_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *key,
@@ -218,6 +222,15 @@ int cj_type_cpointer_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                              const cj_type *idx, const cj_type *val);
 int cj_type_ffi_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
                        const cj_type **out);
+/* ---- sets.c: sets (numba's set type), each as its dicts.c counterpart ---- */
+int cj_type_set_display(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+int cj_type_set_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
+                       const cj_type **out);
+/* set(), set(iterable), len(s), sum(s), min(s), max(s), bool(s): 1, 0 or -1. */
+int cj_type_set_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* A BINOP (| & - ^, in place too) or COMPARE (in, ==, <=, ...) with a set operand. */
+int cj_type_set_op(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_type *b,
+                   const cj_type **out);
 
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
     return CJ_VAR(c->ir, var)->type;

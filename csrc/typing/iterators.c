@@ -21,7 +21,8 @@ static const cj_type *iter_or_error(cj_infer_ctx *c, cj_instr *in, const cj_type
 
 int cj_type_getiter(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     const cj_type *t = cj_vt(c, in->args[0]);
-    if (t == NULL || (t->kind == CJ_LIST && t->dtype == NULL) || (t->kind == CJ_DICT && !t->n)) {
+    if (t == NULL || ((t->kind == CJ_LIST || t->kind == CJ_SET) && t->dtype == NULL) ||
+        (t->kind == CJ_DICT && !t->n)) {
         return 0; /* an empty list (dict) waits for its first append (d[k] = v) */
     }
     *out = iter_or_error(c, in, t);

@@ -114,8 +114,7 @@ int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *lt, int
     return 0;
 }
 
-/* The receiver variable of a method call (the GETATTR that bound it), or -1. */
-static int receiver_of(cj_infer_ctx *c, const cj_instr *in) {
+int cj_method_receiver(cj_infer_ctx *c, const cj_instr *in) {
     const cj_instr *get = c->def[in->args[0]];
     return get != NULL && get->op == CJ_I_GETATTR ? get->args[0] : -1;
 }
@@ -227,7 +226,7 @@ int cj_type_list_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     int op = methods[m].op;
     if (lt->dtype == NULL) { /* refined by the first append, insert or extend */
         const cj_type *item = brought(c, in, op), *refined;
-        int receiver = receiver_of(c, in);
+        int receiver = cj_method_receiver(c, in);
         if (item == NULL || receiver < 0) {
             return 0;
         }
@@ -372,7 +371,8 @@ int cj_check_list_types(cj_infer_ctx *c) {
     for (int v = 0; v < c->ir->vars.len; v++) {
         const cj_type *t = cj_vt(c, v);
         if (t != NULL && ((t->kind == CJ_LIST && t->dtype == NULL) ||
-                          (t->kind == CJ_DICT && t->n == 0)) && /* dicts.c's too */
+                          (t->kind == CJ_DICT && t->n == 0) || /* dicts.c's and sets.c's */
+                          (t->kind == CJ_SET && t->dtype == NULL)) &&
             (found < 0 || (CJ_VAR(c->ir, found)->is_temp && !CJ_VAR(c->ir, v)->is_temp))) {
             found = v; /* a named variable rather than a temporary, as numba names it */
         }
@@ -381,8 +381,9 @@ int cj_check_list_types(cj_infer_ctx *c) {
         return 0;
     }
     cj_var *v = CJ_VAR(c->ir, found);
-    int dict = v->type->kind == CJ_DICT;
-    const char *what = dict ? "dictionary" : "list", *whats = dict ? "dictionaries" : "lists";
+    int dict = v->type->kind == CJ_DICT, set = v->type->kind == CJ_SET;
+    const char *what = dict ? "dictionary" : set ? "set" : "list";
+    const char *whats = dict ? "dictionaries" : set ? "sets" : "lists";
     char name[256];
     cj_instr at = {.line = v->line};
     return cj_typing_error(c, &at, "Cannot infer the type of variable '%s', have imprecise type: "

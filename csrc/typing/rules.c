@@ -156,5 +156,6 @@ const cj_type *cj_rule_compare(int op, const cj_type *a, const cj_type *b,
 }
 
 int cj_rule_has_truth(const cj_type *t) {
-    return cj_type_is_number(t) || t->kind == CJ_NONE || t->kind == CJ_TUPLE || cj_type_is_str(t);
+    return cj_type_is_number(t) || t->kind == CJ_NONE || t->kind == CJ_TUPLE || cj_type_is_str(t) ||
+           t->kind == CJ_SET; /* a set: non-empty (numba's, by its len) */
 }

@@ -18,8 +18,8 @@ from .abstract import (ArrayCompatible, Callable, ConstSized, Container, DTypeSp
 from .common import Buffer, Opaque, SimpleIterableType, SimpleIteratorType
 from .containers import (BaseAnonymousTuple, BaseContainerIterator, BaseNamedTuple, BaseTuple,
                          DictIteratorType, DictType, List, ListType, NamedTuple,
-                         NamedUniTuple, Tuple, UnionType, UniTuple, UniTupleIter,
-                         is_homogeneous)
+                         NamedUniTuple, Set, SetIter, Tuple, UnionType, UniTuple,
+                         UniTupleIter, is_homogeneous)
 from .functions import BoundFunction, Dispatcher, Function, NumberClass
 from .iterators import (ArrayIterator, EnumerateType, RangeIteratorType, RangeType, ZipType)
 from .misc import (CPointer, EllipsisType, Module, NoneType, Omitted, Optional, PyObject,
@@ -65,6 +65,8 @@ def _iterator_class(kind, yield_type, source, inner):
         return DictIteratorType, (source, kind[5:])
     if kind == "list":
         return BaseContainerIterator, (source,)
+    if kind == "set":
+        return SetIter, (source,)
     cls = {"array": ArrayIterator, "tuple": UniTupleIter, "flat": NumpyFlatType,
            "ndenumerate": NumpyNdEnumerateType}[kind]
     return cls, (source,)
@@ -112,6 +114,9 @@ def _from_core(kind, fields):
         return List, (dtype, bool(reflected), None, core_name)
     if kind == "record":
         return Record, _record_args(*fields)
+    if kind == "set":
+        dtype, reflected, core_name = fields
+        return Set, (dtype, bool(reflected), core_name)
     if kind == "dict":
         keyty, valty, core_name = fields
         return DictType, (keyty, valty, None, core_name)

@@ -6,7 +6,8 @@ Python-only for now."""
 from collections.abc import Iterable
 
 from ... import _core
-from .abstract import ConstSized, Hashable, IterableType, MutableSequence, Sequence, Type
+from .abstract import (ConstSized, Container, Hashable, IterableType, MutableSequence, Sequence,
+                       Type)
 from .common import SimpleIteratorType
 from .misc import unliteral
 
@@ -301,3 +302,40 @@ class DictIteratorType(SimpleIteratorType):
     @property
     def key(self):
         return self.parent, self.kind
+
+
+class Set(Container):
+    """numba's set type: ``set(int64)``, ``reflected set(int64)`` for a Python set passed in
+    (its changes are written back to the caller's set). The compiler's sets are made by the C
+    core (csrc/types/settype.c); ``Set(int64)`` made from Python is Python-only."""
+
+    mutable = True
+
+    def __init__(self, dtype, reflected=False, core_name=None):
+        self.dtype = dtype
+        self.reflected = reflected
+        kind = "reflected set" if reflected else "set"
+        super().__init__(core_name or "%s(%s)" % (kind, dtype if dtype is not None
+                                                   else "undefined"))
+
+    @property
+    def key(self):
+        return self.dtype, self.reflected
+
+    @property
+    def iterator_type(self):
+        return SetIter(self)
+
+    def is_precise(self):
+        return self.dtype is not None
+
+    def copy(self, dtype=None, reflected=None):
+        return Set(self.dtype if dtype is None else dtype,
+                   self.reflected if reflected is None else reflected)
+
+    def __repr__(self):
+        return f"Set({self.dtype}, {self.reflected})"
+
+
+class SetIter(BaseContainerIterator):
+    """The iterator over a set's elements (``iter(set(int64))``): numba's SetIter."""
