@@ -303,6 +303,9 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
 }
 
 static int lower_setitem(cj_lower *L, cj_instr *in) {
+    if (in->flags & CJ_F_ATTR_CALL) { /* an extension's lower_setattr */
+        return cj_lower_extension_setattr(L, in);
+    }
     if (vtype(L, in->args[0])->kind == CJ_LIST) {
         return cj_lower_list_setitem(L, in); /* lower_list.c */
     }

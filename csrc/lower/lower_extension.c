@@ -1,6 +1,6 @@
 /* lower_extension.c: calls of the low-level extension API's Python functions from lowering.
  * A CJ_CALL_EXTENSION call (extension_calls.c: type_callable + lower_builtin, an intrinsic, an
- * attribute's lower_getattr) runs the user's lowering function with (context, builder, sig,
+ * attribute's lower_getattr, an `obj.attr = v`'s lower_setattr) runs the user's lowering function with (context, builder, sig,
  * args) over this function's builder (irbuilder_py.c); the CPU wrapper unboxes an extension
  * argument and boxes an extension result with the user's unbox / box. The registry
  * (pkg/cujit/core/lowlevel.py) gives four hooks: lower(fn, builder, sig, args) -> value,
@@ -117,7 +117,9 @@ static PyObject *argument_values(cj_lower *L, PyObject *builder, const cj_call *
     return args;
 }
 
-LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *call) {
+/* Runs the lowering of `call` for a result of type `rtype`. */
+static LLVMValueRef lower_by_hook(cj_lower *L, cj_instr *in, const cj_call *call,
+                                  const cj_type *rtype) {
     PyObject *chosen = (PyObject *)call->callee;
     PyObject *fn = PyTuple_GET_ITEM(chosen, 3), *label = PyTuple_GET_ITEM(chosen, 4);
     if (L->env->keep != NULL && PyList_Append(L->env->keep, chosen) < 0) {
@@ -128,10 +130,10 @@ LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *c
         return NULL;
     }
     PyObject *values = argument_values(L, builder, call);
-    PyObject *sig = values ? cj_signature_new(in->rtype, call->nargs, call->argtypes) : NULL;
+    PyObject *sig = values ? cj_signature_new(rtype, call->nargs, call->argtypes) : NULL;
     PyObject *hook_args = sig ? PyTuple_Pack(4, fn, builder, sig, values) : NULL;
     LLVMValueRef r = hook_args ? run_hook(lower_hook, builder, hook_args,
-                                          cj_llvm_type(L->ctx, in->rtype), NULL)
+                                          cj_llvm_type(L->ctx, rtype), NULL)
                                : NULL;
     if (r == NULL && hook_args != NULL) {
         lowering_failed(L, in->line, label);
@@ -142,6 +144,15 @@ LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *c
     Py_XDECREF(values);
     Py_DECREF(builder);
     return r;
+}
+
+LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *call) {
+    return lower_by_hook(L, in, call, in->rtype);
+}
+
+int cj_lower_extension_setattr(cj_lower *L, cj_instr *in) {
+    const cj_call *call = in->resolved; /* its lowering returns none (lowlevel.py) */
+    return lower_by_hook(L, in, call, cj_t_none) == NULL ? -1 : 0;
 }
 
 LLVMValueRef cj_lower_extension_constant(cj_lower *L, cj_instr *in) {

@@ -163,6 +163,8 @@ int cj_dict_op_hands_over(int op); /* the call's result is the caller's (a cj_di
 /* ---- lower_types.c ---- */
 /* lower_extension.c: a CJ_CALL_EXTENSION call, by the user's lowering function. */
 LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *call);
+/* ... and `obj.attr = v` of an extension type, by its lower_setattr (0/-1). */
+int cj_lower_extension_setattr(cj_lower *L, cj_instr *in);
 /* ... and a global of an extension type, by its lower_constant. */
 LLVMValueRef cj_lower_extension_constant(cj_lower *L, cj_instr *in);
 /* ... and a conversion from or to an extension type, by its lower_cast. */

@@ -475,6 +475,22 @@ _TEXTS = ("annotation", "llvm_ir")
 _BYTES = ("module", "bitcode")
 
 
+def _refuse_uncacheable(func, kept):
+    """Code that points at this process's objects is compiled again in each process; for a
+    low-level extension's lowering (its IR is made by Python code at each compile) numba's
+    warning says so, once per function."""
+    labels = sorted({k[4] for k in kept if isinstance(k, tuple) and len(k) == 5
+                     and k[0] == "lowlevel"})
+    if labels and func not in _refused:
+        _refused.add(func)
+        warnings.warn('Cannot cache compiled function "%s" as it uses the low-level extension '
+                      '%s: it is compiled again in each process'
+                      % (func.__qualname__, ", ".join(labels)), NumbaWarning, stacklevel=3)
+
+
+_refused = set()
+
+
 class Cache:
     """The on-disk cache of one jitted function (csrc/jit/dispatcher.c calls load and save)."""
 
@@ -525,6 +541,8 @@ class Cache:
 
     def save(self, argtypes, declared, entry):
         """Writes the entry atomically (a reader never sees half a file)."""
+        if "uncacheable" in entry:
+            return _refuse_uncacheable(self._func, entry["uncacheable"])
         path, digest = self._path(argtypes, declared)
         try:
             meta = {"symbol": entry["symbol"], "wrapper": entry["wrapper"],

@@ -156,6 +156,8 @@ make_attribute_wrapper = _lowlevel.make_attribute_wrapper
 lower_builtin = _lowlevel.lower_builtin
 lower_getattr = _lowlevel.lower_getattr
 lower_getattr_generic = _lowlevel.lower_getattr_generic
+lower_setattr = _lowlevel.lower_setattr
+lower_setattr_generic = _lowlevel.lower_setattr_generic
 box = _lowlevel.box
 unbox = _lowlevel.unbox
 NativeValue = _lowlevel.NativeValue
@@ -163,7 +165,7 @@ lower_constant = _lowlevel.lower_constant
 lower_cast = _lowlevel.lower_cast
 intrinsic = _lowlevel.intrinsic
 infer_getattr = _lowlevel.infer_getattr
-infer = _lowlevel.infer
+from .typing.templates import infer, infer_global  # noqa: E402
 
 
 class _LowLevel:
@@ -180,10 +182,7 @@ class _LowLevel:
 
 
 _LOW_LEVEL = "cujit.extending.%s: this part of the low-level extension API is not in cujit yet"
-lower_setattr = _LowLevel("lower_setattr")
-lower_setattr_generic = _LowLevel("lower_setattr_generic")
 reflect = _LowLevel("reflect")
-infer_global = _LowLevel("infer_global")
 as_numba_type = _LowLevel("as_numba_type")
 get_cython_function_address = _LowLevel("get_cython_function_address")
 include_path = _LowLevel("include_path")

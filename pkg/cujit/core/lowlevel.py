@@ -11,7 +11,7 @@ types or None, lowering function, label), which the core lowers by calling the f
 import os
 
 from .. import _core
-from ..errors import CujitError, TypingError
+from ..errors import CujitError, TypingError, UnsupportedError
 from ..llvm import ir
 from . import types
 from .templates import _NO_MATCH, register_function, register_member
@@ -218,6 +218,11 @@ def _attribute(typ, name, typer, label, target="generic"):
     register_member(name, _LowLevelTemplate("attribute", label, typer, typ=typ, target=target))
 
 
+_ATTR_TYPES = []  # (type or class, target, resolve(recv, attr) -> type or None): what an
+#                   attribute's type is, for `obj.attr = v` (numba's resolve_setattr)
+_SETATTRS = {}    # attribute name (None: any) -> [(type or class, impl, label)]
+
+
 def make_attribute_wrapper(typeclass, struct_attr, python_attr):
     """The member `struct_attr` of a StructModel type read as attribute `python_attr`."""
     label = "make_attribute_wrapper(%s, %r, %r)" % (getattr(typeclass, "__name__", typeclass),
@@ -231,6 +236,8 @@ def make_attribute_wrapper(typeclass, struct_attr, python_attr):
             return builder.extract_value(args[0], index)
         return model.get_member_fe_type(struct_attr), None, lower
     _attribute(typeclass, python_attr, typer, label)
+    _ATTR_TYPES.append((typeclass, "generic", lambda recv, attr: model_of(recv)
+                        .get_member_fe_type(struct_attr) if attr == python_attr else None))
 
 
 def lower_getattr(typ, attr):
@@ -262,18 +269,119 @@ def _getattr_lowering(recv, attr):
     return None
 
 
+def lower_setattr(typ, attr):
+    """lower_setattr(T, attr)(impl): impl(context, builder, sig, args) emits `obj.attr = v`;
+    sig is none(T, attribute type), args (obj, v converted to the attribute's type); the
+    attribute's type comes from the type's attribute templates (infer_getattr's
+    resolve_<attr> or generic_resolve, make_attribute_wrapper), as numba's resolve_setattr."""
+    if not isinstance(attr, str) and attr is not None:
+        raise TypeError("lower_setattr takes an attribute name, not %r" % (attr,))
+
+    def decorate(impl):
+        _SETATTRS.setdefault(attr, []).append((typ, impl, _label("lower_setattr", impl)))
+        _SETATTR_CHOSEN.clear()
+        return impl
+    return decorate
+
+
+def lower_setattr_generic(typ):
+    """lower_setattr_generic(T)(impl): impl(context, builder, sig, args, attr) for the
+    attributes no lower_setattr(T, attr) takes."""
+    return lower_setattr(typ, None)
+
+
+_SETATTR_CHOSEN = {}  # (receiver, attr, value type, target) -> the registry's choice
+
+
+def resolve_setattr(recv, attr, valty, target):
+    """The choice for `obj.attr = v` (extensions.c, "setattr"): ("lowlevel", none, (receiver,
+    attribute type), lowering, label), or None when no attribute template types `attr`."""
+    key = (recv, attr, valty, target)
+    if key not in _SETATTR_CHOSEN:
+        _SETATTR_CHOSEN[key] = _choose_setattr(recv, attr, valty, target)
+    return _SETATTR_CHOSEN[key]
+
+
+def _choose_setattr(recv, attr, valty, target):
+    attrty = None
+    for own in (True, False):  # the target's own templates first
+        for typ, tgt, resolve in _ATTR_TYPES:
+            if attrty is None and (tgt == target if own else tgt == "generic") \
+                    and _matches(typ, recv):
+                attrty = resolve(recv, attr)
+    if attrty is None:
+        return None
+    for name in (attr, None):
+        for typ, impl, label in _SETATTRS.get(name, ()):
+            if _matches(typ, recv):
+                def lower(ctx, builder, sig, args, impl=impl, generic=name is None):
+                    if generic:
+                        impl(ctx, builder, sig, args, attr)
+                    else:
+                        impl(ctx, builder, sig, args)
+                return "lowlevel", types.none, (recv, attrty), lower, label
+    raise UnsupportedError("No definition for lowering %s.%s = %s" % (recv, attr, valty))
+
+
 class AttributeTemplate:
     """numba's AttributeTemplate: `key` the type (or class); methods resolve_<attr>(self,
-    typ) return the attribute's type. Register with infer_getattr."""
+    typ) return the attribute's type, and generic_resolve(self, typ, attr) that of any other
+    attribute (or None). Register with infer_getattr."""
     key = None
+    generic_resolve = NotImplemented
 
     def __init__(self, context=None):
         self.context = context
 
+    def resolve(self, value, attr):
+        fn = getattr(self, "resolve_%s" % attr, None)
+        if fn is not None:
+            return fn(value)
+        if self.generic_resolve is NotImplemented:
+            return None
+        return self.generic_resolve(value, attr)
+
+
+class _GenericAttributes:
+    """An AttributeTemplate's generic_resolve: under the registry's "*" key, asked for the
+    attributes of an extension type no other template names; one template per name."""
+
+    def __init__(self, inst, target):
+        self._inst, self.typ, self.target = inst, inst.key, target
+        self.kind = "attribute"
+        self._by_name = {}
+
+    def applies_to(self, receiver):
+        return _matches(self.typ, receiver)
+
+    def for_name(self, attr):
+        t = self._by_name.get(attr)
+        if t is None:
+            label = "%s.generic_resolve" % type(self._inst).__qualname__
+            t = self._by_name[attr] = _LowLevelTemplate(
+                "attribute", label, _attribute_typer(self._inst.generic_resolve, attr, label,
+                                                     generic=True),
+                typ=self.typ, target=self.target)
+        return t
+
+
+def _attribute_typer(resolve, attr, label, generic=False):
+    def typer(recv):
+        ret = resolve(recv, attr) if generic else resolve(recv)
+        if ret is None:
+            return None
+        impl = _getattr_lowering(recv, attr)
+        if impl is None:
+            raise TypingError("%s: no lower_getattr(%s, %r)" % (label, recv, attr))
+        return ret, None, lambda ctx, b, sig, args: impl(ctx, b, sig.args[0], args[0])
+    return typer
+
 
 def infer_getattr(template, target="generic"):
-    """infer_getattr(AttributeTemplate subclass): types its resolve_<attr> attributes, lowered
-    by lower_getattr / lower_getattr_generic (in code for `target`: 'generic', 'cpu', 'cuda')."""
+    """infer_getattr(AttributeTemplate subclass): types its resolve_<attr> attributes (and,
+    with generic_resolve, any other attribute of an extension type), lowered by lower_getattr
+    / lower_getattr_generic and assigned by lower_setattr / lower_setattr_generic (in code for
+    `target`: 'generic', 'cpu', 'cuda')."""
     if not (isinstance(template, type) and issubclass(template, AttributeTemplate)):
         raise TypeError("infer_getattr takes a subclass of AttributeTemplate, not %r"
                         % (template,))
@@ -286,20 +394,13 @@ def infer_getattr(template, target="generic"):
             continue
         attr = name[len("resolve_"):]
         label = "%s.%s" % (template.__qualname__, name)
-
-        def typer(recv, attr=attr, resolve=getattr(inst, name), label=label):
-            ret = resolve(recv)
-            if ret is None:
-                return None
-            impl = _getattr_lowering(recv, attr)
-            if impl is None:
-                raise TypingError("%s: no lower_getattr(%s, %r)" % (label, recv, attr))
-            return ret, None, lambda ctx, b, sig, args: impl(ctx, b, sig.args[0], args[0])
-        _attribute(template.key, attr, typer, label, target)
+        _attribute(template.key, attr, _attribute_typer(getattr(inst, name), attr, label),
+                   label, target)
+    if template.generic_resolve is not NotImplemented:
+        register_member("*", _GenericAttributes(inst, target))
+    _ATTR_TYPES.append((template.key, target, inst.resolve))
     return template
 
-
-infer = infer_getattr
 
 
 # ---- intrinsic ----
