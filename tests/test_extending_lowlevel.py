@@ -269,18 +269,7 @@ def test_compile_internal():
     with pytest.raises(ZeroDivisionError, match="b is zero"):  # its exceptions propagate
         f(1.0, 0)
 
-    @intrinsic
-    def array_internal(typingctx, a):
-        def codegen(context, builder, sig, args):
-            return context.compile_internal(builder, lambda a: a.sum(), sig, args)
-        return types.float64(a), codegen
-
-    @njit
-    def g(a):
-        return array_internal(a)
-    import numpy as np
-    with pytest.raises(LoweringError, match="compile_internal: argument type array"):
-        g(np.ones(3))
+    # arrays, tuples and extension structs: tests/test_extending_internal.py
 
 
 # ---- errors ----

@@ -46,6 +46,9 @@ struct cj_lower_env {
      * `module`; NULL with an exception on failure. */
     LLVMValueRef (*callee_function)(cj_lower_env *env, LLVMModuleRef module,
                                     const void *handle);
+    /* The typing env of the same compile (or NULL): a lowering's context.compile_internal
+     * types its callee with it (lower/irbuilder_calls.c). */
+    cj_typing_env *typing;
     /* Optional: called before each IR instruction is lowered into `fn` (source line numbers
      * for debug locations); NULL when not wanted. */
     void (*at_line)(cj_lower_env *env, LLVMBuilderRef b, LLVMValueRef fn, int line);

@@ -1,8 +1,9 @@
 """The low-level extension API in CUDA code: numba's Interval (interval_extension.py) made
 inside a kernel and inside a device function, `width` typed and lowered by the CUDA
 registries (cujit.cuda.cudadecl.registry.register_attr, cujit.cuda.cudaimpl.lower_attr),
-an intrinsic; PTX through ptxas; an Interval argument refused as numba does; on the GPU,
-the kernel run and compared with Python."""
+an intrinsic, context.compile_internal (an array and an Interval in, a tuple out: a device
+function); PTX through ptxas; an Interval argument refused as numba does; on the GPU, the
+kernels run and compared with Python."""
 import re
 
 import numpy as np
@@ -84,3 +85,61 @@ def test_interval_kernel_on_the_gpu():
     out = np.zeros_like(x1)
     cuda.jit(interval_kernel)[1, 32](x1, x2, out)
     np.testing.assert_allclose(out, expected(x1, x2), rtol=1e-15)
+
+
+# ---- context.compile_internal in CUDA code: a device function of the implementation ----
+
+def _row_stats(a, lo):
+    s = 0.0
+    for v in a:
+        if v > lo.hi:
+            s += v
+    return s, Interval(lo.lo, s)
+
+
+@intrinsic
+def row_stats(typingctx, a, iv):  # an array and an extension struct in, a tuple out
+    sig = types.Tuple((types.float64, interval_type))(a, iv)
+
+    def codegen(context, builder, sig, args):
+        return context.compile_internal(builder, _row_stats, sig, args)
+    return sig, codegen
+
+
+def internal_kernel(a, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        s, iv = row_stats(a, Interval(0.0, a[i]))
+        out[i] = s + iv.width
+
+
+def expected_internal(a):  # the same Python run by the interpreter, on Interval objects
+    return np.array([s + iv.width for s, iv in (_row_stats(a, Interval(0.0, x)) for x in a)])
+
+
+def test_compile_internal_kernel_assembles(assemble):
+    ptx, _ = cuda.compile_ptx(internal_kernel, (float64[::1], float64[::1]))
+    assert ".visible .entry" in ptx and re.search(r"setp\.gt\.f64", ptx)  # v > lo.hi, inlined
+    assemble(ptx)
+
+
+def test_compile_internal_tuple_of_an_extension_on_the_cpu_is_refused():
+    # a CPU overload returning a tuple holding an extension value has no wrapper yet
+    from cujit import njit
+    from cujit.errors import LoweringError
+
+    @njit
+    def cpu_internal(a):
+        return row_stats(a, Interval(0.0, 1.0))[0]
+    with pytest.raises(LoweringError, match="extension types inside tuples or lists cannot be "
+                                            "passed to or returned from a jitted function"):
+        cpu_internal(np.ones(2))
+    assert expected_internal(np.array([1.0, 3.0, 2.0])).tolist() == [10.0, 0.0, 6.0]
+
+
+@pytest.mark.gpu
+def test_compile_internal_kernel_on_the_gpu():
+    a = np.array([1.0, 3.0, 2.0, -4.0, 2.5])
+    out = np.zeros_like(a)
+    cuda.jit(internal_kernel)[1, 32](a, out)
+    np.testing.assert_allclose(out, expected_internal(a), rtol=1e-15)

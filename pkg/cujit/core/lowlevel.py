@@ -534,17 +534,16 @@ class BaseContext:
         return val if fromty == toty else builder._cast(val, fromty, toty)
 
     def compile_internal(self, builder, impl, sig, args, locals=None):
-        """Compiles Python function `impl` for `sig` (njit) and calls it; CPU code, numbers,
-        booleans and tuples of them (the call is not inlined)."""
+        """Compiles Python function `impl` for `sig` (with njit) and calls it, as a call of a
+        jitted function (CPU code: linked in; CUDA code: a device function); arguments of
+        any type, results of any type not holding arrays."""
         if locals:
             raise NotImplementedError("cujit: compile_internal(locals=...) is not supported")
         entry = _INTERNAL.get(id(impl))
         if entry is None:
             from ..decorators import njit
             entry = _INTERNAL[id(impl)] = (impl, njit(impl))
-        disp = entry[1]
-        address, ret = _core.overload_entry(disp, tuple(sig.args))
-        value = builder._call_entry(address, ret, tuple(sig.args), list(args), disp)
+        value, ret = builder._call_jitted(entry[1], tuple(sig.args), list(args))
         return self.cast(builder, value, ret, sig.return_type)
 
     def make_tuple(self, builder, typ, values):
