@@ -464,18 +464,18 @@ def test_builder_misuse_is_a_clear_error(misuse, message):
     assert "misuse_it" in str(info.value)
 
 
-def test_models_holding_arrays_are_refused():
-    class HoldsArrayType(types.Type):
+def test_models_holding_iterators_are_refused():  # arrays: tests/test_extending_arrays.py
+    class HoldsIterType(types.Type):
         def __init__(self):
-            super().__init__(name="HoldsArray")
+            super().__init__(name="HoldsIter")
 
-    @register_model(HoldsArrayType)
-    class HoldsArrayModel(models.StructModel):
+    @register_model(HoldsIterType)
+    class HoldsIterModel(models.StructModel):
         def __init__(self, dmm, fe_type):
-            super().__init__(dmm, fe_type, [("a", types.float64[:]), ("n", types.int64)])
+            super().__init__(dmm, fe_type, [("it", types.range_iter64_type)])
 
-    with pytest.raises(UnsupportedError, match="holds arrays or lists"):
-        types.int64(HoldsArrayType())
+    with pytest.raises(UnsupportedError, match="a data model member: type range_iter_int64"):
+        types.int64(HoldsIterType())
 
 
 class Handle:

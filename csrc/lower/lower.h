@@ -69,8 +69,10 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
                                const cj_type *ret, LLVMModuleRef module, const char *name,
                                cj_lower_env *env);
 
-/* lower_refs.c: whether values of type `t` hold arrays (an array, or a tuple holding one). */
+/* lower_refs.c: whether values of type `t` hold arrays (an array, or a tuple or extension
+ * struct holding one); whether `t` is such an aggregate (an LLVM struct of its items). */
 int cj_type_has_refs(const cj_type *t);
+int cj_type_is_aggregate(const cj_type *t);
 
 /* The LLVM type of a value of type `t`. */
 LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t);

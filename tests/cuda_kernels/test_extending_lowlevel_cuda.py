@@ -143,3 +143,29 @@ def test_compile_internal_kernel_on_the_gpu():
     out = np.zeros_like(a)
     cuda.jit(internal_kernel)[1, 32](a, out)
     np.testing.assert_allclose(out, expected_internal(a), rtol=1e-15)
+
+
+# ---- an extension value holding an array (a StructModel member), made in a kernel ----
+
+def _holder_kernel():
+    from test_extending_arrays import Holder
+
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            h = Holder(a, 2.0)
+            out[i] = h.data[i] * h.scale + h.data.shape[0]
+    return k
+
+
+def test_holder_kernel_assembles(assemble):
+    ptx, _ = cuda.compile_ptx(_holder_kernel(), (float64[::1], float64[::1]))
+    assemble(ptx)
+
+
+@pytest.mark.gpu
+def test_holder_kernel_on_the_gpu():
+    a = np.array([1.0, -2.0, 0.5])
+    out = np.zeros_like(a)
+    cuda.jit(_holder_kernel())[1, 32](a, out)
+    assert out.tolist() == [2.0 * x + 3 for x in a]
