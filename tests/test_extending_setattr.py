@@ -2,7 +2,8 @@
 lower_setattr_generic typed by the type's attribute templates (resolve_<attr>,
 generic_resolve, make_attribute_wrapper) as numba's resolve_setattr; infer_global with an
 AbstractTemplate or a ConcreteTemplate (numba's case selection); the warning of cache=True
-for code a low-level lowering emits. Differential against plain Python objects."""
+for code a low-level lowering emits; reflect (an argument written back to its object after
+the call). Differential against plain Python objects."""
 import os
 import subprocess
 import sys
@@ -17,8 +18,8 @@ from cujit.core.typing.templates import (AbstractTemplate, AttributeTemplate, Co
                                          infer_getattr, signature)
 from cujit.errors import LoweringError, TypingError, UnsupportedError
 from cujit.extending import (NativeValue, infer_global, lower_builtin, lower_getattr_generic,
-                             lower_setattr, lower_setattr_generic, models, register_model,
-                             typeof_impl, unbox)
+                             lower_setattr, lower_setattr_generic, models, reflect,
+                             register_model, typeof_impl, unbox)
 from cujit.llvm import ir
 
 from interval_extension import Interval
@@ -331,3 +332,104 @@ def test_cache_of_code_a_lowering_emits_warns_and_recompiles(tmp_path):
         assert ('Cannot cache compiled function "f" as it uses the low-level extension '
                 '@infer_global Hypot2Typing') in lines[1]
     assert len(list((tmp_path / "__pycache__").glob("*.cjc"))) == 1  # plain's entry only
+
+
+# ---- reflect: after the call, an argument's native value written back to its object ----
+
+class Probe:
+    def __init__(self, lo, hi):
+        self.lo, self.hi, self.seen = lo, hi, None
+
+
+class ProbeType(types.Type):
+    def __init__(self):
+        super().__init__(name="Probe")
+
+
+probe_type = ProbeType()
+typeof_impl.register(Probe)(lambda val, c: probe_type)
+
+
+@register_model(ProbeType)
+class ProbeModel(models.StructModel):  # the object's address kept to reflect onto it
+    def __init__(self, dmm, fe_type):
+        members = [("lo", types.float64), ("hi", types.float64), ("parent", types.intp)]
+        models.StructModel.__init__(self, dmm, fe_type, members)
+
+
+@unbox(ProbeType)
+def unbox_probe(typ, obj, c):
+    p = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+    for name in ("lo", "hi"):
+        attr = c.pyapi.object_getattr_string(obj, name)
+        setattr(p, name, c.pyapi.float_as_double(attr))
+        c.pyapi.decref(attr)
+    p.parent = c.builder.ptrtoint(obj, ir.IntType(64))
+    return NativeValue(p._getvalue(),
+                       is_error=cgutils.is_not_null(c.builder, c.pyapi.err_occurred()))
+
+
+@reflect(ProbeType)
+def reflect_probe(typ, val, c):
+    p = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+    obj = c.builder.inttoptr(p.parent, ir.IntType(8).as_pointer())
+    width = c.pyapi.float_from_double(c.builder.fsub(p.hi, p.lo))
+    failed = c.builder.icmp_signed("!=", c.pyapi.object_setattr_string(obj, "seen", width),
+                                   ir.Constant(ir.IntType(32), 0))
+    c.pyapi.decref(width)
+    with c.builder.if_then(failed):
+        c.set_error()  # the setattr's exception is raised by the call
+
+
+@infer_getattr
+class ProbeAttrs(AttributeTemplate):
+    key = ProbeType
+
+    def resolve_lo(self, typ):
+        return types.float64
+
+
+@lower_getattr_generic(ProbeType)
+def probe_getattr(context, builder, typ, value, attr):
+    return builder.extract_value(value, 0)
+
+
+probe_lo = njit(lambda p, q: p.lo + q.lo)
+
+
+def test_reflect_runs_after_each_call_for_each_argument():
+    p, q = Probe(1.0, 4.0), Probe(-2.0, 0.5)
+    assert probe_lo(p, q) == -1.0
+    assert (p.seen, q.seen) == (3.0, 2.5)
+    p.hi = 10.0
+    probe_lo(p, p)
+    assert p.seen == 9.0
+
+
+class Frozen(Probe):
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        if name == "seen" and hasattr(self, "seen"):
+            raise AttributeError("Frozen probes are read-only")
+        object.__setattr__(self, name, value)
+
+
+def test_reflect_setting_its_error_raises_the_python_exception():
+    with pytest.raises(AttributeError, match="Frozen probes are read-only"):
+        probe_lo(Frozen(1.0, 2.0), Probe(0.0, 1.0))
+    assert probe_lo(Probe(1.0, 2.0), Probe(0.0, 1.0)) == 1.0  # still works afterwards
+
+
+def test_unbox_cleanup_is_refused():
+    class Clean:
+        pass
+
+    class CleanType(types.Type):
+        def __init__(self):
+            super().__init__(name="Clean")
+    typeof_impl.register(Clean)(lambda val, c: CleanType())
+    register_model(CleanType)(type("CleanModel", (models.OpaqueModel,), {}))
+    unbox(CleanType)(lambda typ, obj, c: NativeValue(obj, cleanup=lambda: None))
+    with pytest.raises(LoweringError, match=r"NativeValue\(cleanup=...\) is not supported"):
+        njit(lambda x: 1)(Clean())

@@ -5,12 +5,13 @@
  * argument and boxes an extension result with the user's unbox / box. The registry
  * (pkg/cujit/core/lowlevel.py) gives four hooks: lower(fn, builder, sig, args) -> value,
  * unbox(type, builder, obj) -> (value, is_error), box(type, builder, value) -> obj, and
- * constant(type, builder, pyval) -> value (lower_constant, for a global of the type), and
- * cast(fromty, toty, builder, value) -> value (lower_cast).
+ * constant(type, builder, pyval) -> value (lower_constant, for a global of the type),
+ * cast(fromty, toty, builder, value) -> value (lower_cast), and reflect(type, builder, value)
+ * -> i1 error flag or None (reflect: after the call, an argument reflected back to Python).
  * Code that runs a user's lowering is not cached on disk (it may point at Python objects). */
 #include "lower/lower_extension.h"
 
-static PyObject *lower_hook, *unbox_hook, *box_hook, *constant_hook, *cast_hook;
+static PyObject *lower_hook, *unbox_hook, *box_hook, *constant_hook, *cast_hook, *reflect_hook;
 
 /* The LLVM value of a lowering's result `r` for type `t` (None for a none/void result). */
 static LLVMValueRef result_value(PyObject *builder, PyObject *r, LLVMTypeRef want) {
@@ -250,13 +251,44 @@ LLVMValueRef cj_ext_box(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn, co
     return wrapper_hook(box_hook, mod, b, fn, t, v, i8p, NULL);
 }
 
-/* _core.set_lowering_hooks(lower, unbox, box, constant, cast): cujit.core.lowlevel's. */
+LLVMValueRef cj_ext_reflect(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn,
+                            const cj_type *t, LLVMValueRef v) {
+    LLVMValueRef none = LLVMConstInt(LLVMInt1TypeInContext(LLVMGetModuleContext(mod)), 0, 0);
+    PyObject *builder = cj_irbuilder_new(mod, b, fn, NULL);
+    PyObject *value = builder ? cj_irvalue_new(builder, v) : NULL;
+    PyObject *r = value && reflect_hook ? PyObject_CallFunctionObjArgs(reflect_hook, t->pyobj,
+                                                                       builder, value, NULL)
+                                        : NULL;
+    LLVMValueRef flag = NULL;
+    if (r == Py_None) {
+        flag = none; /* no reflect registered for the type */
+    } else if (r != NULL && cj_irvalue_get(builder, r, &flag) == 0 &&
+               LLVMTypeOf(flag) != LLVMTypeOf(none)) {
+        flag = NULL;
+        PyErr_SetString(PyExc_TypeError, "the error flag is not an i1");
+    }
+    if (flag == NULL && value != NULL) {
+        char what[160];
+        PyOS_snprintf(what, sizeof(what), "reflect of extension type %s", t->name);
+        hook_failed(what);
+    }
+    if (builder != NULL) {
+        cj_irbuilder_close(builder);
+    }
+    Py_XDECREF(r);
+    Py_XDECREF(value);
+    Py_XDECREF(builder);
+    return flag;
+}
+
+/* _core.set_lowering_hooks(lower, unbox, box, constant, cast, reflect): cujit.core.lowlevel's. */
 static PyObject *set_hooks(PyObject *module, PyObject *args) {
-    PyObject *lower, *unbox, *box, *constant, *cast;
-    if (!PyArg_ParseTuple(args, "OOOOO:set_lowering_hooks", &lower, &unbox, &box, &constant,
-                          &cast)) {
+    PyObject *lower, *unbox, *box, *constant, *cast, *reflect;
+    if (!PyArg_ParseTuple(args, "OOOOOO:set_lowering_hooks", &lower, &unbox, &box, &constant,
+                          &cast, &reflect)) {
         return NULL;
     }
+    Py_XSETREF(reflect_hook, Py_NewRef(reflect));
     Py_XSETREF(cast_hook, Py_NewRef(cast));
     Py_XSETREF(constant_hook, Py_NewRef(constant));
     Py_XSETREF(lower_hook, Py_NewRef(lower));
@@ -267,7 +299,7 @@ static PyObject *set_hooks(PyObject *module, PyObject *args) {
 
 static PyMethodDef lowering_hook_methods[] = {
     {"set_lowering_hooks", set_hooks, METH_VARARGS,
-     "set_lowering_hooks(lower, unbox, box, constant, cast)"},
+     "set_lowering_hooks(lower, unbox, box, constant, cast, reflect)"},
     {NULL},
 };
 

@@ -43,5 +43,9 @@ LLVMValueRef cj_ext_unbox(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn,
  * for `t`. NULL + exception when the box function itself fails to lower. */
 LLVMValueRef cj_ext_box(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn, const cj_type *t,
                         LLVMValueRef v);
+/* After the call: the user's reflect of argument value `v` of `t` (numba's
+ * reflect_native_value), its i1 error flag (false when `t` has no reflect); NULL + exception. */
+LLVMValueRef cj_ext_reflect(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn,
+                            const cj_type *t, LLVMValueRef v);
 
 #endif

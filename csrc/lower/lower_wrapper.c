@@ -3,7 +3,8 @@
  * It loads each argument from its slot, calls `i32 @f(ret*, args...)` and returns the status
  * (0, or an exception id). An extension type's slot holds its Python object, unboxed here by
  * the user's unbox, and its result slot gets the object the user's box makes
- * (lower_extension.c); a failing unbox or box returns CJ_EXC_PYTHON. An extension type whose
+ * (lower_extension.c), and after the call its reflect runs; a failing unbox, reflect or box
+ * returns CJ_EXC_PYTHON. An extension type whose
  * values hold arrays does not cross: the wrapper returns an UnsupportedError's id. */
 #include "lower/lower_extension.h"
 
@@ -63,6 +64,25 @@ static int box_result(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef w, const
     return 0;
 }
 
+/* After the call, each extension argument's reflect (numba's reflect_native_value); one
+ * that sets its error flag returns CJ_EXC_PYTHON (its Python exception). -1 + exception. */
+static int reflect_args(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef w,
+                        const cj_type *const *argtypes, int nargs, LLVMValueRef *values) {
+    for (int i = 0; i < nargs; i++) {
+        if (argtypes[i]->kind != CJ_EXT) {
+            continue;
+        }
+        LLVMValueRef failed = cj_ext_reflect(mod, b, w, argtypes[i], values[i]);
+        if (failed == NULL) {
+            return -1;
+        }
+        if (!LLVMIsConstant(failed) || LLVMConstIntGetZExtValue(failed) != 0) {
+            return_if(LLVMGetModuleContext(mod), b, w, failed);
+        }
+    }
+    return 0;
+}
+
 /* An extension type of the signature whose values hold arrays (a StructModel member), or
  * NULL: such values live in compiled code only (no unbox or box makes or takes arrays). */
 static const cj_type *counted_extension(const cj_type *const *argtypes, int nargs,
@@ -119,9 +139,13 @@ LLVMValueRef cj_lower_wrapper(LLVMModuleRef mod, LLVMValueRef fn, const cj_type 
         call_args[i + 1] = load_arg(mod, b, w, argtypes[i], LLVMBuildLoad2(b, i8p, slot, ""));
         ok = call_args[i + 1] != NULL;
     }
+    LLVMValueRef status = NULL;
     if (ok) {
-        LLVMValueRef status = LLVMBuildCall2(b, LLVMGetElementType(LLVMTypeOf(fn)), fn,
-                                             call_args, (unsigned)nargs + 1, "status");
+        status = LLVMBuildCall2(b, LLVMGetElementType(LLVMTypeOf(fn)), fn, call_args,
+                                (unsigned)nargs + 1, "status");
+        ok = reflect_args(mod, b, w, argtypes, nargs, call_args + 1) == 0;
+    }
+    if (ok) {
         if (ret->kind == CJ_EXT) {
             LLVMValueRef zero = LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0);
             LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(ctx, w, "failed");

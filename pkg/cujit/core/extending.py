@@ -160,6 +160,7 @@ lower_setattr = _lowlevel.lower_setattr
 lower_setattr_generic = _lowlevel.lower_setattr_generic
 box = _lowlevel.box
 unbox = _lowlevel.unbox
+reflect = _lowlevel.reflect
 NativeValue = _lowlevel.NativeValue
 lower_constant = _lowlevel.lower_constant
 lower_cast = _lowlevel.lower_cast
@@ -182,7 +183,6 @@ class _LowLevel:
 
 
 _LOW_LEVEL = "cujit.extending.%s: this part of the low-level extension API is not in cujit yet"
-reflect = _LowLevel("reflect")
 as_numba_type = _LowLevel("as_numba_type")
 get_cython_function_address = _LowLevel("get_cython_function_address")
 include_path = _LowLevel("include_path")

@@ -467,6 +467,20 @@ def unbox(typeclass):
     return decorate
 
 
+_REFLECT = {}     # cujit type class -> reflect function
+
+
+def reflect(typeclass):
+    """reflect(T)(fn): fn(typ, val, c) runs after a call of compiled code, for each argument
+    of type T, with its native value (numba's reflect_native_value: writing changes back to
+    the Python object the value came from); `c` has context, builder, pyapi, is_error,
+    set_error(), box(typ, val), reflect(typ, val)."""
+    def decorate(fn):
+        _REFLECT[typeclass if isinstance(typeclass, type) else type(typeclass)] = fn
+        return fn
+    return decorate
+
+
 def lower_constant(typeclass):
     """lower_constant(T)(impl): impl(context, builder, ty, pyval) makes the native value of a
     global Python object of type T (typed by typeof_impl) used in compiled code."""
@@ -628,6 +642,37 @@ class _BoxContext:
         self.pyapi = PythonAPI(builder)
 
 
+class _ReflectContext(_BoxContext):
+    """The `c` of reflect functions (numba's _ReflectContext)."""
+
+    def __init__(self, builder):
+        super().__init__(builder)
+        self.env_manager = None
+        self.is_error = builder.alloca(ir.IntType(1))
+        builder.store(ir.Constant(ir.IntType(1), 0), self.is_error)
+
+    def set_error(self):
+        self.builder.store(ir.Constant(ir.IntType(1), 1), self.is_error)
+
+    def box(self, typ, val):
+        return _box(typ, self.builder, val)
+
+    def reflect(self, typ, val):
+        flag = _reflect(typ, self.builder, val)
+        if flag is not None:
+            with self.builder.if_then(flag):
+                self.set_error()
+
+
+def _reflect(typ, builder, value):
+    fn = _lookup(_REFLECT, type(typ))
+    if fn is None:
+        return None
+    c = _ReflectContext(builder)
+    fn(typ, value, c)
+    return builder.load(c.is_error)
+
+
 def _lower(fn, builder, sig, args):
     return fn(BaseContext(builder), builder, sig, args)
 
@@ -639,6 +684,10 @@ def _unbox(typ, builder, obj):
     nv = fn(typ, obj, _BoxContext(builder))
     if not isinstance(nv, NativeValue):
         raise TypeError("%s returned %r, not a NativeValue" % (_label("unbox", fn), nv))
+    if nv.cleanup is not None:
+        raise NotImplementedError("%s: NativeValue(cleanup=...) is not supported by cujit yet "
+                                  "(release what the unbox made in a @reflect of the type)"
+                                  % _label("unbox", fn))
     return nv.value, nv.is_error
 
 
@@ -658,4 +707,4 @@ def _constant(typ, builder, pyval):
     return fn(BaseContext(builder), builder, typ, pyval)
 
 
-_core.set_lowering_hooks(_lower, _unbox, _box, _constant, _cast)
+_core.set_lowering_hooks(_lower, _unbox, _box, _constant, _cast, _reflect)
