@@ -169,3 +169,50 @@ def test_holder_kernel_on_the_gpu():
     out = np.zeros_like(a)
     cuda.jit(_holder_kernel())[1, 32](a, out)
     assert out.tolist() == [2.0 * x + 3 for x in a]
+
+
+# ---- a function template for CUDA code only (cudadecl.registry.register_global) ----
+
+def cube(x):
+    return x * x * x
+
+
+def _register_cube():
+    from cujit.core.typing.templates import ConcreteTemplate, signature
+    from cujit.cuda.cudadecl import registry as cuda_registry
+    from cujit.cuda.cudaimpl import lower as cuda_lower
+
+    @cuda_registry.register_global(cube)
+    class CubeTyping(ConcreteTemplate):
+        cases = [signature(types.float64, types.float64)]
+
+    @cuda_lower(cube, types.float64)
+    def lower_cube(context, builder, sig, args):
+        return builder.fmul(builder.fmul(args[0], args[0]), args[0])
+
+
+_register_cube()
+
+
+def cube_kernel(a, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = cube(a[i]) + cube(2)  # an int64 converted to the case's float64
+
+
+def test_cuda_only_function_template(assemble):
+    from cujit import njit
+    from cujit.errors import TypingError
+    ptx, _ = cuda.compile_ptx(cube_kernel, (float64[::1], float64[::1]))
+    assert re.search(r"mul(\.rn)?\.f64", ptx)
+    assemble(ptx)
+    with pytest.raises(TypingError):  # not typed in CPU code
+        njit(lambda x: cube(x))(2.0)
+
+
+@pytest.mark.gpu
+def test_cuda_only_function_template_on_the_gpu():
+    a = np.array([1.0, -2.0, 0.5])
+    out = np.zeros_like(a)
+    cuda.jit(cube_kernel)[1, 32](a, out)
+    assert out.tolist() == [x ** 3 + 8.0 for x in a]
