@@ -256,16 +256,19 @@ LLVMValueRef cj_ext_reflect(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn
     LLVMValueRef none = LLVMConstInt(LLVMInt1TypeInContext(LLVMGetModuleContext(mod)), 0, 0);
     PyObject *builder = cj_irbuilder_new(mod, b, fn, NULL);
     PyObject *value = builder ? cj_irvalue_new(builder, v) : NULL;
-    PyObject *r = value && reflect_hook ? PyObject_CallFunctionObjArgs(reflect_hook, t->pyobj,
-                                                                       builder, value, NULL)
-                                        : NULL;
-    LLVMValueRef flag = NULL;
+    PyObject *r = value == NULL    ? NULL
+                  : reflect_hook ? PyObject_CallFunctionObjArgs(reflect_hook, t->pyobj,
+                                                                builder, value, NULL)
+                                 : Py_NewRef(Py_None); /* no hooks: nothing registered */
+    LLVMValueRef flag = NULL, got;
     if (r == Py_None) {
         flag = none; /* no reflect registered for the type */
-    } else if (r != NULL && cj_irvalue_get(builder, r, &flag) == 0 &&
-               LLVMTypeOf(flag) != LLVMTypeOf(none)) {
-        flag = NULL;
-        PyErr_SetString(PyExc_TypeError, "the error flag is not an i1");
+    } else if (r != NULL && cj_irvalue_get(builder, r, &got) == 0) {
+        if (LLVMTypeOf(got) == LLVMTypeOf(none)) {
+            flag = got;
+        } else {
+            PyErr_SetString(PyExc_TypeError, "the error flag is not an i1");
+        }
     }
     if (flag == NULL && value != NULL) {
         char what[160];
