@@ -19,7 +19,7 @@ from cujit.core.typing.templates import (AbstractTemplate, AttributeTemplate, Co
 from cujit.errors import LoweringError, TypingError, UnsupportedError
 from cujit.extending import (NativeValue, infer_global, lower_builtin, lower_getattr_generic,
                              lower_setattr, lower_setattr_generic, models, reflect,
-                             register_model, typeof_impl, unbox)
+                             register_model, type_callable, typeof_impl, unbox)
 from cujit.llvm import ir
 
 from interval_extension import Interval
@@ -144,6 +144,41 @@ def test_setattr_errors_name_the_problem():
     with pytest.raises(UnsupportedError, match=r"No definition for lowering Interval\.lo = "
                                                r"float64"):
         njit(assign_lo)(Interval(1.0, 2.0))
+
+
+def point_at(addr):
+    """A Point3 over the three doubles at `addr` (plain Python: over a new buffer)."""
+    p = Point3()
+    p.addr = addr
+    return p
+
+
+@type_callable(point_at)
+def type_point_at(context):
+    def typer(addr):
+        if isinstance(addr, types.Integer):
+            return point3
+    return typer
+
+
+@lower_builtin(point_at, types.Integer)
+def lower_point_at(context, builder, sig, args):
+    p = cgutils.create_struct_proxy(point3)(context, builder)
+    p.addr = context.cast(builder, args[0], sig.args[0], types.intp)
+    return p._getvalue()
+
+
+def move_at(addr, v):  # also compiled for CUDA (tests/cuda_kernels/)
+    p = point_at(addr)
+    p.x = v
+    p.y = p.x * 2
+    p.z = p.y - 1
+
+
+def test_setattr_on_a_value_made_in_compiled_code():
+    buf = np.zeros(3)
+    njit(move_at)(buf.ctypes.data, 1.5)
+    assert buf.tolist() == [1.5, 3.0, 2.0]
 
 
 def setattr_w(p):

@@ -216,3 +216,54 @@ def test_cuda_only_function_template_on_the_gpu():
     out = np.zeros_like(a)
     cuda.jit(cube_kernel)[1, 32](a, out)
     assert out.tolist() == [x ** 3 + 8.0 for x in a]
+
+
+def _templates_kernel():
+    from test_extending_setattr import hypot2, twice  # infer_global templates, any target
+
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            out[i] = hypot2(a[i], 2.0) + twice(a[i]) + twice(i)
+    return k
+
+
+def test_infer_global_templates_in_a_kernel(assemble):
+    ptx, _ = cuda.compile_ptx(_templates_kernel(), (float64[::1], float64[::1]))
+    assemble(ptx)
+
+
+@pytest.mark.gpu
+def test_infer_global_templates_on_the_gpu():
+    a = np.array([1.0, -2.0, 0.5])
+    out = np.zeros_like(a)
+    cuda.jit(_templates_kernel())[1, 32](a, out)
+    assert out.tolist() == [x * x + 4.0 + 2 * x + 2 * i for i, x in enumerate(a)]
+
+
+# ---- obj.attr = v (lower_setattr, lower_setattr_generic) in CUDA code ----
+
+def _device_move():
+    from test_extending_setattr import move_at
+    return cuda.jit(device=True)(move_at)
+
+
+dev_move_at = _device_move()
+
+
+def setattr_kernel(addr, v):
+    if cuda.grid(1) == 0:
+        dev_move_at(addr, v)
+
+
+def test_setattr_in_a_kernel_assembles(assemble):
+    ptx, _ = cuda.compile_ptx(setattr_kernel, (types.int64, float64))
+    assert len(re.findall(r"st(\.global)?\.f64", ptx)) >= 3  # x, y, z stored through the pointer
+    assemble(ptx)
+
+
+@pytest.mark.gpu
+def test_setattr_in_a_kernel_on_the_gpu():
+    d = cuda.to_device(np.zeros(3))
+    cuda.jit(setattr_kernel)[1, 32](d.__cuda_array_interface__["data"][0], 1.5)
+    assert d.copy_to_host().tolist() == [1.5, 3.0, 2.0]
