@@ -5,9 +5,9 @@ attributes written in Python; the typing functions get cujit.types objects
 (``isinstance(x, types.Float)``) and return an implementation, compiled for each call.
 
 The low-level API (``typeof_impl``, ``type_callable``, ``register_model``, ``models``,
-``make_attribute_wrapper``, ``lower_builtin``, ``lower_getattr``, ``box``, ``unbox``,
-``NativeValue``, ``intrinsic``) is lowlevel.py; ``lower_setattr``
-and a few more raise NotImplementedError.
+``make_attribute_wrapper``, ``lower_builtin``, ``lower_getattr``, ``lower_setattr``, ``box``,
+``unbox``, ``reflect``, ``NativeValue``, ``intrinsic``) is lowlevel.py, ``infer_global`` and
+``infer`` typing/templates.py; ``as_numba_type`` and a few more raise NotImplementedError.
 """
 from types import MappingProxyType
 

@@ -1,13 +1,15 @@
 """The low-level extension API behind cujit.extending (numba's typeof_impl, type_callable,
-register_model, make_attribute_wrapper, lower_builtin, lower_getattr, box, unbox,
-NativeValue, intrinsic): new types with a data model, typed by Python functions and lowered
-by Python functions that emit LLVM IR through cujit's IRBuilder (cujit.llvm.ir).
+register_model, make_attribute_wrapper, lower_builtin, lower_getattr, lower_setattr, box,
+unbox, reflect, NativeValue, intrinsic, infer_getattr): new types with a data model, typed by
+Python functions and lowered by Python functions that emit LLVM IR through cujit's IRBuilder
+(cujit.llvm.ir). Function templates (infer_global) are cujit/core/typing/templates.py.
 
 The C core asks this module (csrc/types/extension_type.c, csrc/lower/lower_extension.c):
 ``typeof_value`` for arguments of classes it does not know, ``model_layout`` for a user's type
-it meets first, and the three lowering hooks. Calls and attributes go through the overload
-registry (templates.py): a low-level template's choice is ("lowlevel", return type, argument
-types or None, lowering function, label), which the core lowers by calling the function."""
+it meets first, and the lowering hooks (lower, unbox, box, constant, cast, reflect). Calls and
+attributes go through the overload registry (templates.py): a low-level template's choice is
+("lowlevel", return type, argument types or None, lowering function, label), which the core
+lowers by calling the function; ``resolve_setattr`` makes that choice for `obj.attr = v`."""
 import os
 
 from .. import _core
