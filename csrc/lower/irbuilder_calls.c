@@ -4,8 +4,9 @@
  * signature's argument types by the compile's typing env (a CPU overload, or a CUDA device
  * function) and linked into the module (lower_call.c's calling convention: i32 status,
  * result through a pointer, arguments borrowed; its exceptions propagate).
- * A result holding references (arrays) is refused: a lowering's result is borrowed by the
- * core (lower_extension.c), and the callee's new reference would leak. */
+ * A result holding references (arrays) is kept by the function until it returns (cj_hold:
+ * a lowering's result is borrowed by the core; lower.c counts references in every CPU
+ * function that runs a lowering). */
 #include "lower/lower_extension.h"
 
 /* The callee's LLVM function in this module for `argtypes` (its return type in *ret). */
@@ -23,12 +24,6 @@ static LLVMValueRef link_callee(cj_lower *L, PyObject *callee, const cj_type **a
         if (rc == 0) {
             PyErr_SetString(PyExc_TypeError, "compile_internal: not a jitted function");
         }
-        return NULL;
-    }
-    if (cj_type_has_refs(*ret)) {
-        PyErr_Format(PyExc_NotImplementedError, "context.compile_internal: a result of type "
-                     "%s is not supported (a result holding arrays: its reference would not "
-                     "be released)", (*ret)->name);
         return NULL;
     }
     return L->env->callee_function(L->env, L->mod, handle);
@@ -75,8 +70,15 @@ PyObject *cj_irb_call_jitted(PyObject *self, PyObject *args, PyObject *kwargs) {
     LLVMTypeRef ft = LLVMGetElementType(LLVMTypeOf(fn));
     LLVMValueRef status = LLVMBuildCall2(L->b, ft, fn, values, (unsigned)n + 1, "status");
     cj_emit_check_status(L, status);
-    PyObject *value = cj_irvalue_new(self, LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, rt),
-                                                          values[0], "internal_result"));
+    LLVMValueRef result = LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, rt), values[0],
+                                         "internal_result");
+    /* the callee's new reference is held until the function returns (lower_refs.c): the
+     * lowering's result is borrowed, as every extension lowering's (lower_extension.c) */
+    if (cj_hold(L, result, rt) < 0) {
+        return NULL;
+    }
+    cj_decref(L, result, rt);
+    PyObject *value = cj_irvalue_new(self, result);
     PyObject *pyret = value ? cj_type_to_py(rt) : NULL; /* borrowed */
     if (pyret == NULL) {
         Py_XDECREF(value);

@@ -528,6 +528,8 @@ static int make_slots(cj_lower *L) {
             cj_make_var_slot(L, v);
         }
     }
+    /* a lowering's compile_internal may hold an array until the function returns */
+    L->owns_refs |= L->env->target == CJ_TARGET_CPU && cj_lowers_extensions(ir);
     return 0;
 }
 

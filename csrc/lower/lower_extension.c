@@ -151,6 +151,21 @@ LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *c
     return lower_by_hook(L, in, call, in->rtype);
 }
 
+int cj_lowers_extensions(const cj_func_ir *ir) {
+    for (int b = 0; b < ir->blocks.len; b++) {
+        const cj_block *blk = CJ_BLOCK(ir, b);
+        for (int k = 0; k < blk->instrs.len; k++) {
+            const cj_instr *in = CJ_INSTR(blk, k);
+            const cj_call *call = in->resolved;
+            if ((in->op == CJ_I_CALL || (in->flags & CJ_F_ATTR_CALL)) && call != NULL &&
+                call->kind == CJ_CALL_EXTENSION) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 int cj_lower_extension_setattr(cj_lower *L, cj_instr *in) {
     const cj_call *call = in->resolved; /* its lowering returns none (lowlevel.py) */
     return lower_by_hook(L, in, call, cj_t_none) == NULL ? -1 : 0;

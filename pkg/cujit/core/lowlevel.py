@@ -551,8 +551,8 @@ class BaseContext:
 
     def compile_internal(self, builder, impl, sig, args, locals=None):
         """Compiles Python function `impl` for `sig` (with njit) and calls it, as a call of a
-        jitted function (CPU code: linked in; CUDA code: a device function); arguments of
-        any type, results of any type not holding arrays."""
+        jitted function (CPU code: linked in; CUDA code: a device function); arguments and
+        results of any type (an array result is held until the calling function returns)."""
         if locals:
             raise NotImplementedError("cujit: compile_internal(locals=...) is not supported")
         entry = _INTERNAL.get(id(impl))
