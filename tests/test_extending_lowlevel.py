@@ -269,18 +269,7 @@ def test_compile_internal():
     with pytest.raises(ZeroDivisionError, match="b is zero"):  # its exceptions propagate
         f(1.0, 0)
 
-    @intrinsic
-    def array_internal(typingctx, a):
-        def codegen(context, builder, sig, args):
-            return context.compile_internal(builder, lambda a: a.sum(), sig, args)
-        return types.float64(a), codegen
-
-    @njit
-    def g(a):
-        return array_internal(a)
-    import numpy as np
-    with pytest.raises(LoweringError, match="compile_internal: argument type array"):
-        g(np.ones(3))
+    # arrays, tuples and extension structs: tests/test_extending_internal.py
 
 
 # ---- errors ----
@@ -475,18 +464,18 @@ def test_builder_misuse_is_a_clear_error(misuse, message):
     assert "misuse_it" in str(info.value)
 
 
-def test_models_holding_arrays_are_refused():
-    class HoldsArrayType(types.Type):
+def test_models_holding_iterators_are_refused():  # arrays: tests/test_extending_arrays.py
+    class HoldsIterType(types.Type):
         def __init__(self):
-            super().__init__(name="HoldsArray")
+            super().__init__(name="HoldsIter")
 
-    @register_model(HoldsArrayType)
-    class HoldsArrayModel(models.StructModel):
+    @register_model(HoldsIterType)
+    class HoldsIterModel(models.StructModel):
         def __init__(self, dmm, fe_type):
-            super().__init__(dmm, fe_type, [("a", types.float64[:]), ("n", types.int64)])
+            super().__init__(dmm, fe_type, [("it", types.range_iter64_type)])
 
-    with pytest.raises(UnsupportedError, match="holds arrays or lists"):
-        types.int64(HoldsArrayType())
+    with pytest.raises(UnsupportedError, match="a data model member: type range_iter_int64"):
+        types.int64(HoldsIterType())
 
 
 class Handle:

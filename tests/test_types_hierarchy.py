@@ -96,6 +96,19 @@ def _own_classes(obj, prefix):
             if c.__module__.startswith(prefix) and not c.__name__.startswith("_")]
 
 
+# strings and containers: the compiler's own (unicode_type, intp) and the Python-made ones
+# (a list or dict type made in Python is Python-only; the core makes its own under the names)
+CASES.update({
+    "unicode": lambda t: t.unicode_type, "unicode_iter": lambda t: t.UnicodeIteratorType(
+        t.unicode_type), "intp": lambda t: t.intp, "uintp": lambda t: t.uintp,
+    "ellipsis": lambda t: t.ellipsis, "list": lambda t: t.List(t.float64),
+    "reflected_list": lambda t: t.List(t.int64, reflected=True),
+    "list_type": lambda t: t.ListType(t.int64), "list_type_f": lambda t: t.ListType(t.float32),
+    "dict_type": lambda t: t.DictType(t.int64, t.float64),
+})
+COMPILABLE |= {"unicode", "intp", "uintp"}
+
+
 def test_the_hierarchy_has_numbas_classes():
     for name in ["Type", "Number", "Integer", "Float", "Complex", "Boolean", "NoneType",
                  "Optional", "Array", "Buffer", "Tuple", "UniTuple", "NamedTuple", "Record",

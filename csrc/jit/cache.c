@@ -1,8 +1,8 @@
 /* cache.c: overloads to and from on-disk cache entries (the files themselves are written by
  * pkg/cujit/caching.py). An entry holds the optimised module with its wrapper, the bitcode
  * callers link, the exceptions the code can raise (ids are stable across processes), and the
- * texts for inspect_*. Code that points into this process (frozen global arrays) is not
- * exported. On import the symbols are renamed, so the entry can load beside anything.
+ * texts for inspect_*. Code that points into this process (frozen global arrays, a low-level
+ * extension's lowering) is not exported: its entry is {"uncacheable": what it points at}. On import the symbols are renamed, so the entry can load beside anything.
  * caching.py hands over only entries this user signed, but every field is still checked:
  * anything unusable is an exception, which the dispatcher turns into a recompile. */
 #include <limits.h>
@@ -13,8 +13,11 @@
 #include "target/target.h"
 
 PyObject *cj_overload_export(cj_overload *ov) {
-    if (ov->jit_bitcode == NULL || PyList_GET_SIZE(ov->keep) > 0) {
+    if (ov->jit_bitcode == NULL) {
         Py_RETURN_NONE;
+    }
+    if (PyList_GET_SIZE(ov->keep) > 0) { /* caching.py says why, for a low-level extension */
+        return Py_BuildValue("{s:O}", "uncacheable", ov->keep);
     }
     PyObject *excs = PyList_New(0);
     PyObject *it = excs ? PyObject_GetIter(ov->exc_ids) : NULL, *id;

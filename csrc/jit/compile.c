@@ -263,7 +263,7 @@ cj_overload *cj_compile_cpu(cj_dispatcher *disp, const cj_type *const *argtypes,
     cj_lower_env lenv = {.error_model = opt->error_model, .fastmath = opt->fastmath,
                          .boundscheck = opt->boundscheck, .parallel = opt->parallel,
                          .diagnostics = ov->parallel,
-                         .callee_function = link_callee,
+                         .callee_function = link_callee, .typing = &tenv,
                          .keep = ov->keep, .exc_ids = ov->exc_ids,
                          .objmode_site = cj_objmode_site, .objmode_call = cj_objmode_call};
     cj_request rq = {.target = &cj_target_cpu, .pyfunc = cj_dispatcher_func(disp),

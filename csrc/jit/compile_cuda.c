@@ -307,7 +307,7 @@ static int compile_function(cuda_compile *cc, PyObject *self, PyObject *pyfunc,
     cj_lower_env lenv = {.error_model = cc->opt.debug ? CJ_ERRORS_PYTHON : CJ_ERRORS_NUMPY,
                          .fastmath = cc->opt.fastmath, .boundscheck = cc->opt.debug,
                          .cc = cc->opt.cc_major * 10 + cc->opt.cc_minor,
-                         .callee_function = link_device};
+                         .callee_function = link_device, .typing = &tenv};
     cj_request rq = {.target = &cj_target_cuda, .pyfunc = pyfunc, .argtypes = argtypes,
                      .nargs = nargs, .declared_ret = declared, .tenv = &tenv, .lenv = &lenv,
                      .ctx = ctx, .lineinfo = cc->opt.lineinfo || cc->opt.debug};

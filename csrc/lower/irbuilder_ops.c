@@ -537,64 +537,6 @@ static PyObject *m_cstring(METHOD_ARGS) {
     return wrap(self, LLVMBuildGlobalStringPtr(cj_irb_builder(self), s, "ext_str"));
 }
 
-/* _call_entry(address, ret, argtypes, args, keep): a call of a jitted function's CPU entry
- * (jit/internal_calls.c) with args of cujit types argtypes; its status propagates as a
- * callee's; `keep` (the dispatcher) is kept by the code, which is then not cached. */
-static PyObject *m_call_entry(METHOD_ARGS) {
-    PyObject *addr_obj, *ret_obj, *types, *arglist, *keep;
-    cj_lower *L = cj_irb_lower(self);
-    if (cj_irb_check(self) < 0 ||
-        !PyArg_ParseTuple(args, "OOO!OO:_call_entry", &addr_obj, &ret_obj, &PyTuple_Type, &types,
-                          &arglist, &keep)) {
-        return NULL;
-    }
-    if (L == NULL || L->env->target != CJ_TARGET_CPU || L->env->keep == NULL) {
-        PyErr_SetString(PyExc_NotImplementedError, "context.compile_internal is supported in "
-                                                   "CPU code only");
-        return NULL;
-    }
-    void *addr = PyLong_AsVoidPtr(addr_obj);
-    const cj_type *ret = cj_type_from_py_checked(ret_obj, "compile_internal");
-    PyObject *fast = PySequence_Fast(arglist, "compile_internal takes a list of arguments");
-    Py_ssize_t n = fast ? PySequence_Fast_GET_SIZE(fast) : 0;
-    if (fast == NULL || ret == NULL || addr == NULL || n != PyTuple_GET_SIZE(types) ||
-        n > CJ_MAX_ARGS || PyList_Append(L->env->keep, keep) < 0) {
-        Py_XDECREF(fast);
-        return PyErr_Occurred() ? NULL : type_error("_call_entry", "arguments do not match");
-    }
-    LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
-    LLVMTypeRef slots_t = LLVMArrayType(i8p, (unsigned)(n > 0 ? n : 1));
-    LLVMValueRef slots = cj_entry_alloca(L, slots_t, "internal_args");
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const cj_type *t = cj_type_from_py_checked(PyTuple_GET_ITEM(types, i), "compile_internal");
-        LLVMValueRef v;
-        if (t == NULL || cj_irvalue_get(self, PySequence_Fast_GET_ITEM(fast, i), &v) < 0 ||
-            LLVMTypeOf(v) != cj_llvm_type(L->ctx, t)) {
-            Py_DECREF(fast);
-            return PyErr_Occurred() ? NULL : type_error("_call_entry", "an argument is not of "
-                                                                      "its signature's type");
-        }
-        LLVMValueRef slot = cj_entry_alloca(L, LLVMTypeOf(v), "internal_arg");
-        LLVMBuildStore(L->b, v, slot);
-        LLVMValueRef idx[2] = {LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0, 0),
-                               LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned)i, 0)};
-        LLVMBuildStore(L->b, LLVMBuildBitCast(L->b, slot, i8p, ""),
-                       LLVMBuildGEP2(L->b, slots_t, slots, idx, 2, ""));
-    }
-    Py_DECREF(fast);
-    LLVMTypeRef rt = cj_llvm_type(L->ctx, ret);
-    LLVMValueRef out = cj_entry_alloca(L, rt, "internal_ret");
-    LLVMTypeRef params[2] = {i8p, LLVMPointerType(i8p, 0)};
-    LLVMTypeRef ft = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), params, 2, 0);
-    LLVMValueRef fn = LLVMConstIntToPtr(LLVMConstInt(LLVMInt64TypeInContext(L->ctx),
-                                                     (unsigned long long)(uintptr_t)addr, 0),
-                                        LLVMPointerType(ft, 0));
-    LLVMValueRef call_args[2] = {LLVMBuildBitCast(L->b, out, i8p, ""),
-                                 LLVMBuildBitCast(L->b, slots, LLVMPointerType(i8p, 0), "")};
-    cj_emit_check_status(L, LLVMBuildCall2(L->b, ft, fn, call_args, 2, "internal_status"));
-    return wrap(self, LLVMBuildLoad2(L->b, rt, out, "internal_result"));
-}
-
 /* context.cast: the core's conversion rule (lower_types.c) between two cujit types. */
 static PyObject *m_cast_types(METHOD_ARGS) {
     LLVMValueRef v;
@@ -731,8 +673,10 @@ PyMethodDef cj_irbuilder_methods[] = {
      "_const_object(obj): an i8* constant at obj (kept alive by the caller)"},
     {"_cstring", (PyCFunction)(void (*)(void))m_cstring, METH_VARARGS | METH_KEYWORDS,
      "_cstring(s): an i8* to a constant C string"},
-    {"_call_entry", (PyCFunction)(void (*)(void))m_call_entry, METH_VARARGS | METH_KEYWORDS,
-     "_call_entry(address, ret, argtypes, args, keep): context.compile_internal's call"},
+    {"_call_jitted", (PyCFunction)(void (*)(void))cj_irb_call_jitted,
+     METH_VARARGS | METH_KEYWORDS,
+     "_call_jitted(dispatcher, argtypes, args): context.compile_internal's call "
+     "(irbuilder_calls.c)"},
     {"_cast", (PyCFunction)(void (*)(void))m_cast_types, METH_VARARGS | METH_KEYWORDS,
      "_cast(value, fromty, toty): the core's conversion between two cujit types"},
     {NULL},

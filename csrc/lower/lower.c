@@ -306,6 +306,9 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
 }
 
 static int lower_setitem(cj_lower *L, cj_instr *in) {
+    if (in->flags & CJ_F_ATTR_CALL) { /* an extension's lower_setattr */
+        return cj_lower_extension_setattr(L, in);
+    }
     if (vtype(L, in->args[0])->kind == CJ_LIST) {
         return cj_lower_list_setitem(L, in); /* lower_list.c */
     }
@@ -536,6 +539,8 @@ static int make_slots(cj_lower *L) {
             cj_make_var_slot(L, v);
         }
     }
+    /* a lowering's compile_internal may hold an array until the function returns */
+    L->owns_refs |= L->env->target == CJ_TARGET_CPU && cj_lowers_extensions(ir);
     return 0;
 }
 

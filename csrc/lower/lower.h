@@ -46,6 +46,9 @@ struct cj_lower_env {
      * `module`; NULL with an exception on failure. */
     LLVMValueRef (*callee_function)(cj_lower_env *env, LLVMModuleRef module,
                                     const void *handle);
+    /* The typing env of the same compile (or NULL): a lowering's context.compile_internal
+     * types its callee with it (lower/irbuilder_calls.c). */
+    cj_typing_env *typing;
     /* Optional: called before each IR instruction is lowered into `fn` (source line numbers
      * for debug locations); NULL when not wanted. */
     void (*at_line)(cj_lower_env *env, LLVMBuilderRef b, LLVMValueRef fn, int line);
@@ -66,8 +69,10 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
                                const cj_type *ret, LLVMModuleRef module, const char *name,
                                cj_lower_env *env);
 
-/* lower_refs.c: whether values of type `t` hold arrays (an array, or a tuple holding one). */
+/* lower_refs.c: whether values of type `t` hold arrays (an array, or a tuple or extension
+ * struct holding one); whether `t` is such an aggregate (an LLVM struct of its items). */
 int cj_type_has_refs(const cj_type *t);
+int cj_type_is_aggregate(const cj_type *t);
 
 /* The LLVM type of a value of type `t`. */
 LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t);

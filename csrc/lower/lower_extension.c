@@ -1,16 +1,17 @@
 /* lower_extension.c: calls of the low-level extension API's Python functions from lowering.
  * A CJ_CALL_EXTENSION call (extension_calls.c: type_callable + lower_builtin, an intrinsic, an
- * attribute's lower_getattr) runs the user's lowering function with (context, builder, sig,
+ * attribute's lower_getattr, an `obj.attr = v`'s lower_setattr) runs the user's lowering function with (context, builder, sig,
  * args) over this function's builder (irbuilder_py.c); the CPU wrapper unboxes an extension
  * argument and boxes an extension result with the user's unbox / box. The registry
  * (pkg/cujit/core/lowlevel.py) gives four hooks: lower(fn, builder, sig, args) -> value,
  * unbox(type, builder, obj) -> (value, is_error), box(type, builder, value) -> obj, and
- * constant(type, builder, pyval) -> value (lower_constant, for a global of the type), and
- * cast(fromty, toty, builder, value) -> value (lower_cast).
+ * constant(type, builder, pyval) -> value (lower_constant, for a global of the type),
+ * cast(fromty, toty, builder, value) -> value (lower_cast), and reflect(type, builder, value)
+ * -> i1 error flag or None (reflect: after the call, an argument reflected back to Python).
  * Code that runs a user's lowering is not cached on disk (it may point at Python objects). */
 #include "lower/lower_extension.h"
 
-static PyObject *lower_hook, *unbox_hook, *box_hook, *constant_hook, *cast_hook;
+static PyObject *lower_hook, *unbox_hook, *box_hook, *constant_hook, *cast_hook, *reflect_hook;
 
 /* The LLVM value of a lowering's result `r` for type `t` (None for a none/void result). */
 static LLVMValueRef result_value(PyObject *builder, PyObject *r, LLVMTypeRef want) {
@@ -117,7 +118,9 @@ static PyObject *argument_values(cj_lower *L, PyObject *builder, const cj_call *
     return args;
 }
 
-LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *call) {
+/* Runs the lowering of `call` for a result of type `rtype`. */
+static LLVMValueRef lower_by_hook(cj_lower *L, cj_instr *in, const cj_call *call,
+                                  const cj_type *rtype) {
     PyObject *chosen = (PyObject *)call->callee;
     PyObject *fn = PyTuple_GET_ITEM(chosen, 3), *label = PyTuple_GET_ITEM(chosen, 4);
     if (L->env->keep != NULL && PyList_Append(L->env->keep, chosen) < 0) {
@@ -128,10 +131,10 @@ LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *c
         return NULL;
     }
     PyObject *values = argument_values(L, builder, call);
-    PyObject *sig = values ? cj_signature_new(in->rtype, call->nargs, call->argtypes) : NULL;
+    PyObject *sig = values ? cj_signature_new(rtype, call->nargs, call->argtypes) : NULL;
     PyObject *hook_args = sig ? PyTuple_Pack(4, fn, builder, sig, values) : NULL;
     LLVMValueRef r = hook_args ? run_hook(lower_hook, builder, hook_args,
-                                          cj_llvm_type(L->ctx, in->rtype), NULL)
+                                          cj_llvm_type(L->ctx, rtype), NULL)
                                : NULL;
     if (r == NULL && hook_args != NULL) {
         lowering_failed(L, in->line, label);
@@ -142,6 +145,30 @@ LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *c
     Py_XDECREF(values);
     Py_DECREF(builder);
     return r;
+}
+
+LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *call) {
+    return lower_by_hook(L, in, call, in->rtype);
+}
+
+int cj_lowers_extensions(const cj_func_ir *ir) {
+    for (int b = 0; b < ir->blocks.len; b++) {
+        const cj_block *blk = CJ_BLOCK(ir, b);
+        for (int k = 0; k < blk->instrs.len; k++) {
+            const cj_instr *in = CJ_INSTR(blk, k);
+            const cj_call *call = in->resolved;
+            if ((in->op == CJ_I_CALL || (in->flags & CJ_F_ATTR_CALL)) && call != NULL &&
+                call->kind == CJ_CALL_EXTENSION) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int cj_lower_extension_setattr(cj_lower *L, cj_instr *in) {
+    const cj_call *call = in->resolved; /* its lowering returns none (lowlevel.py) */
+    return lower_by_hook(L, in, call, cj_t_none) == NULL ? -1 : 0;
 }
 
 LLVMValueRef cj_lower_extension_constant(cj_lower *L, cj_instr *in) {
@@ -239,13 +266,47 @@ LLVMValueRef cj_ext_box(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn, co
     return wrapper_hook(box_hook, mod, b, fn, t, v, i8p, NULL);
 }
 
-/* _core.set_lowering_hooks(lower, unbox, box, constant, cast): cujit.core.lowlevel's. */
+LLVMValueRef cj_ext_reflect(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn,
+                            const cj_type *t, LLVMValueRef v) {
+    LLVMValueRef none = LLVMConstInt(LLVMInt1TypeInContext(LLVMGetModuleContext(mod)), 0, 0);
+    PyObject *builder = cj_irbuilder_new(mod, b, fn, NULL);
+    PyObject *value = builder ? cj_irvalue_new(builder, v) : NULL;
+    PyObject *r = value == NULL    ? NULL
+                  : reflect_hook ? PyObject_CallFunctionObjArgs(reflect_hook, t->pyobj,
+                                                                builder, value, NULL)
+                                 : Py_NewRef(Py_None); /* no hooks: nothing registered */
+    LLVMValueRef flag = NULL, got;
+    if (r == Py_None) {
+        flag = none; /* no reflect registered for the type */
+    } else if (r != NULL && cj_irvalue_get(builder, r, &got) == 0) {
+        if (LLVMTypeOf(got) == LLVMTypeOf(none)) {
+            flag = got;
+        } else {
+            PyErr_SetString(PyExc_TypeError, "the error flag is not an i1");
+        }
+    }
+    if (flag == NULL && value != NULL) {
+        char what[160];
+        PyOS_snprintf(what, sizeof(what), "reflect of extension type %s", t->name);
+        hook_failed(what);
+    }
+    if (builder != NULL) {
+        cj_irbuilder_close(builder);
+    }
+    Py_XDECREF(r);
+    Py_XDECREF(value);
+    Py_XDECREF(builder);
+    return flag;
+}
+
+/* _core.set_lowering_hooks(lower, unbox, box, constant, cast, reflect): cujit.core.lowlevel's. */
 static PyObject *set_hooks(PyObject *module, PyObject *args) {
-    PyObject *lower, *unbox, *box, *constant, *cast;
-    if (!PyArg_ParseTuple(args, "OOOOO:set_lowering_hooks", &lower, &unbox, &box, &constant,
-                          &cast)) {
+    PyObject *lower, *unbox, *box, *constant, *cast, *reflect;
+    if (!PyArg_ParseTuple(args, "OOOOOO:set_lowering_hooks", &lower, &unbox, &box, &constant,
+                          &cast, &reflect)) {
         return NULL;
     }
+    Py_XSETREF(reflect_hook, Py_NewRef(reflect));
     Py_XSETREF(cast_hook, Py_NewRef(cast));
     Py_XSETREF(constant_hook, Py_NewRef(constant));
     Py_XSETREF(lower_hook, Py_NewRef(lower));
@@ -256,7 +317,7 @@ static PyObject *set_hooks(PyObject *module, PyObject *args) {
 
 static PyMethodDef lowering_hook_methods[] = {
     {"set_lowering_hooks", set_hooks, METH_VARARGS,
-     "set_lowering_hooks(lower, unbox, box, constant, cast)"},
+     "set_lowering_hooks(lower, unbox, box, constant, cast, reflect)"},
     {NULL},
 };
 

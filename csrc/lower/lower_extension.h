@@ -1,6 +1,7 @@
 /* lower_extension.h: what the low-level extension API's lowering offers the rest of lower/.
  * Sections: irbuilder_py.c (the IRBuilder and Value objects a user's lowering function gets),
- * irbuilder_ops.c (their methods: llvmlite's names over the LLVM C API), lower_extension.c (calling the user's
+ * irbuilder_ops.c (their methods: llvmlite's names over the LLVM C API), irbuilder_calls.c
+ * (context.compile_internal's call of a jitted function), lower_extension.c (calling the user's
  * lowering, box and unbox functions). */
 #ifndef CJ_LOWER_EXTENSION_H
 #define CJ_LOWER_EXTENSION_H
@@ -17,6 +18,10 @@ void cj_irbuilder_close(PyObject *builder);
 PyObject *cj_irvalue_new(PyObject *builder, LLVMValueRef v);
 /* The LLVM value of a Value of `builder` or of an ir.Constant; -1 with TypeError otherwise. */
 int cj_irvalue_get(PyObject *builder, PyObject *obj, LLVMValueRef *out);
+
+/* ---- irbuilder_calls.c ---- */
+/* IRBuilder._call_jitted(dispatcher, argtypes, args) -> (Value, type): compile_internal. */
+PyObject *cj_irb_call_jitted(PyObject *self, PyObject *args, PyObject *kwargs);
 
 /* Accessors irbuilder_ops.c uses; cj_irb_check: -1 with an exception once closed. */
 int cj_irb_check(PyObject *self);
@@ -38,5 +43,9 @@ LLVMValueRef cj_ext_unbox(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn,
  * for `t`. NULL + exception when the box function itself fails to lower. */
 LLVMValueRef cj_ext_box(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn, const cj_type *t,
                         LLVMValueRef v);
+/* After the call: the user's reflect of argument value `v` of `t` (numba's
+ * reflect_native_value), its i1 error flag (false when `t` has no reflect); NULL + exception. */
+LLVMValueRef cj_ext_reflect(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef fn,
+                            const cj_type *t, LLVMValueRef v);
 
 #endif

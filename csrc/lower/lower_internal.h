@@ -23,7 +23,7 @@ typedef struct cj_lower {
     const cj_type *const *argtypes;
     cj_instr **fused;             /* per variable: the array operator computed inside its
                                    * reader's loop that defines it, or NULL (lower_array_fuse.c) */
-    int owns_refs;                /* some variable holds arrays (CPU): returns go by exit_bb */
+    int owns_refs;                /* arrays held (CPU; variables, lowerings): returns via exit_bb */
     LLVMBasicBlockRef exit_bb;    /* lower_refs.c: drops the variables' references, returns */
     LLVMValueRef exit_status;     /* its phi of the status to return */
     cj_vec held;                  /* cj_held: hidden owners (an iterator's array), lower_refs.c */
@@ -174,6 +174,10 @@ int cj_lower_set_op(cj_lower *L, cj_instr *in);
 /* ---- lower_types.c ---- */
 /* lower_extension.c: a CJ_CALL_EXTENSION call, by the user's lowering function. */
 LLVMValueRef cj_lower_extension_call(cj_lower *L, cj_instr *in, const cj_call *call);
+/* Whether `ir` runs a low-level extension's lowering (a CJ_CALL_EXTENSION call). */
+int cj_lowers_extensions(const cj_func_ir *ir);
+/* ... and `obj.attr = v` of an extension type, by its lower_setattr (0/-1). */
+int cj_lower_extension_setattr(cj_lower *L, cj_instr *in);
 /* ... and a global of an extension type, by its lower_constant. */
 LLVMValueRef cj_lower_extension_constant(cj_lower *L, cj_instr *in);
 /* ... and a conversion from or to an extension type, by its lower_cast. */

@@ -6,7 +6,8 @@
  * over (a new array, a jitted callee's result) is dropped once stored. Arrays that came from
  * Python have no meminfo, and the run-time functions do nothing for NULL. A list is its
  * meminfo; its items' references are its own (abi/list.c drops them when it is freed); a dict
- * likewise (abi/dict.c); a string is its meminfo too (a literal's never reaches zero). CUDA code
+ * likewise (abi/dict.c); a string is its meminfo too (a literal's never reaches zero). A tuple
+ * and an extension's StructModel value hold their members' references. CUDA code
  * allocates nothing: no reference is counted there. */
 #include "lower/lower_internal.h"
 
@@ -15,12 +16,16 @@ int cj_type_has_refs(const cj_type *t) {
         t->kind == CJ_SET) {
         return 1;
     }
-    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+    for (int i = 0; cj_type_is_aggregate(t) && i < t->n; i++) {
         if (cj_type_has_refs(t->items[i])) {
             return 1;
         }
     }
     return 0;
+}
+
+int cj_type_is_aggregate(const cj_type *t) {
+    return t->kind == CJ_TUPLE || (t->kind == CJ_EXT && !(t->bits & CJ_EXT_PRIMITIVE));
 }
 
 int cj_counts_refs(cj_lower *L, const cj_type *t) {
@@ -77,7 +82,7 @@ static void ref_op(cj_lower *L, LLVMValueRef v, const cj_type *t, int delta) {
         count(L, v, delta);
         return;
     }
-    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+    for (int i = 0; cj_type_is_aggregate(t) && i < t->n; i++) {
         if (cj_type_has_refs(t->items[i])) {
             ref_op(L, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), t->items[i], delta);
         }

@@ -19,20 +19,6 @@ static int making;            /* nesting of models being made (a model holding i
 
 #define MAX_MEMBERS 64
 
-/* Whether values of `t` hold references compiled code counts (arrays, lists): the reference
- * counting of lower_refs.c does not look into extension types yet. */
-static int holds_references(const cj_type *t) {
-    if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_ITER) {
-        return 1;
-    }
-    for (int i = 0; (t->kind == CJ_TUPLE || t->kind == CJ_EXT) && i < t->n; i++) {
-        if (holds_references(t->items[i])) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* A new CJ_EXT type for `obj` from the model's ("struct", (types...)) or ("opaque", ()). */
 static const cj_type *make_type(PyObject *obj, PyObject *layout) {
     const char *kind;
@@ -51,12 +37,6 @@ static const cj_type *make_type(PyObject *obj, PyObject *layout) {
     for (Py_ssize_t i = 0; i < n; i++) {
         items[i] = cj_type_from_py_checked(PyTuple_GET_ITEM(members, i), "a data model member");
         if (items[i] == NULL) {
-            return NULL;
-        }
-        if (holds_references(items[i])) {
-            PyErr_Format(cj_UnsupportedError, "data model of %R: member %zd of type %s holds "
-                         "arrays or lists, which extension types cannot hold yet", obj, i,
-                         items[i]->name);
             return NULL;
         }
     }

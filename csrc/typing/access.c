@@ -362,6 +362,10 @@ int cj_type_setitem(cj_infer_ctx *c, cj_instr *in) {
             return rc;
         }
     } else if (in->flags & CJ_F_ATTR) {
+        int rc = cj_type_extension_setattr(c, in, t); /* extensions.c */
+        if (rc != 2) {
+            return rc;
+        }
         return cj_unsupported_error(c, in, "cujit does not support attribute assignment "
                                            "(to %s): only a record's fields take one", t->name);
     } else if (t->kind == CJ_LIST) {

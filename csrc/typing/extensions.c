@@ -15,6 +15,8 @@ static PyObject *ext_functions; /* dict: id(obj) -> obj, the callees that have o
 static PyObject *ext_members;   /* dict: name -> templates, the overloaded method/attr names */
 static PyObject *ext_resolver;  /* resolve(kind, key, target, argtypes, kwnames) */
 static PyObject *empty_tuple;   /* the kwnames of a call without keywords */
+static PyObject *any_member;    /* "*": the key of attributes any name may resolve to
+                                 * (AttributeTemplate.generic_resolve of an extension type) */
 
 /* Whether `obj` has overloads: 1, 0, -1 with an exception. */
 static int is_overloaded(PyObject *obj) {
@@ -171,6 +173,9 @@ int cj_extension_no_match(cj_infer_ctx *c, cj_instr *in, PyObject *obj) {
 int cj_type_extension_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                               const cj_type **out) {
     int rc = is_overloaded_member(in->obj);
+    if (rc == 0 && t->kind == CJ_EXT) {
+        rc = is_overloaded_member(any_member);
+    }
     if (rc <= 0) {
         return rc < 0 ? -1 : 2;
     }
@@ -224,6 +229,28 @@ int cj_type_extension_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound
     return rc;
 }
 
+int cj_type_extension_setattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
+    PyObject *name = cj_const_of(c, in->args[1]); /* borrowed */
+    if (t->kind != CJ_EXT || name == NULL || !PyUnicode_Check(name)) {
+        return 2;
+    }
+    int vars[2] = {in->args[0], in->args[2]};
+    PyObject *r = ask(c, in, "setattr", name, vars, 2, empty_tuple);
+    if (r == NULL) {
+        return -1;
+    }
+    if (r == Py_None) { /* numba's words */
+        Py_DECREF(r);
+        return cj_typing_error(c, in, "Cannot resolve setattr: (%s).%U = %s", t->name, name,
+                               cj_vt(c, in->args[2])->name);
+    }
+    const cj_type *none;
+    in->flags |= CJ_F_ATTR_CALL; /* lowered as a call of the lower_setattr (lower.c) */
+    int rc = cj_type_lowlevel_call(c, in, r, vars, 2, &none);
+    Py_DECREF(r);
+    return rc;
+}
+
 /* _core.set_extension_registry(functions, members, resolve): cujit.extending's registry. */
 static PyObject *set_registry(PyObject *module, PyObject *args) {
     PyObject *functions, *members, *resolve;
@@ -249,5 +276,6 @@ static PyMethodDef extension_methods[] = {
 
 int cj_extensions_init(PyObject *module) {
     empty_tuple = PyTuple_New(0);
-    return empty_tuple == NULL ? -1 : PyModule_AddFunctions(module, extension_methods);
+    any_member = PyUnicode_InternFromString("*");
+    return empty_tuple == NULL || any_member == NULL ? -1 : PyModule_AddFunctions(module, extension_methods);
 }

@@ -48,6 +48,9 @@ int cj_type_extension_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                               const cj_type **out);
 int cj_type_extension_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
                              const cj_type **out);
+/* `obj.name = value` on an extension type `t` (lower_setattr, typed by its attribute
+ * templates): a CJ_CALL_EXTENSION call record, CJ_F_ATTR_CALL (1/-1), or 2 when not one. */
+int cj_type_extension_setattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t);
 /* The exception set now re-raised at the instruction's line, `prefix` (or NULL) before its
  * message, chained to it; cujit's errors keep their class, others become TypingError (-1). */
 int cj_reraise_at(cj_infer_ctx *c, const cj_instr *in, PyObject *prefix);

@@ -475,6 +475,34 @@ _TEXTS = ("annotation", "llvm_ir")
 _BYTES = ("module", "bitcode")
 
 
+def _extension_labels(kept):
+    """What of the objects compiled code keeps (nested: its callees') is the low-level
+    extension API's: a lowering's label, or an extension type taken or returned."""
+    for k in kept:
+        if isinstance(k, list):
+            yield from _extension_labels(k)
+        elif isinstance(k, tuple) and len(k) == 5 and k[0] == "lowlevel":
+            yield k[4]
+        elif isinstance(k, _core.Type):
+            yield "type %s" % (k,)
+
+
+def _refuse_uncacheable(func, kept):
+    """Code that points at this process's objects is compiled again in each process; for the
+    low-level extension API's (a lowering's IR is made by Python code at each compile, an
+    extension type's data model and boxing are Python) numba's warning says so, once per
+    function."""
+    labels = sorted(set(_extension_labels(kept)))
+    if labels and func not in _refused:
+        _refused.add(func)
+        warnings.warn('Cannot cache compiled function "%s" as it uses the low-level extension '
+                      '%s: it is compiled again in each process'
+                      % (func.__qualname__, ", ".join(labels)), NumbaWarning, stacklevel=3)
+
+
+_refused = set()
+
+
 class Cache:
     """The on-disk cache of one jitted function (csrc/jit/dispatcher.c calls load and save)."""
 
@@ -525,6 +553,8 @@ class Cache:
 
     def save(self, argtypes, declared, entry):
         """Writes the entry atomically (a reader never sees half a file)."""
+        if "uncacheable" in entry:
+            return _refuse_uncacheable(self._func, entry["uncacheable"])
         path, digest = self._path(argtypes, declared)
         try:
             meta = {"symbol": entry["symbol"], "wrapper": entry["wrapper"],

@@ -5,9 +5,9 @@ attributes written in Python; the typing functions get cujit.types objects
 (``isinstance(x, types.Float)``) and return an implementation, compiled for each call.
 
 The low-level API (``typeof_impl``, ``type_callable``, ``register_model``, ``models``,
-``make_attribute_wrapper``, ``lower_builtin``, ``lower_getattr``, ``box``, ``unbox``,
-``NativeValue``, ``intrinsic``) is lowlevel.py; ``lower_setattr``
-and a few more raise NotImplementedError.
+``make_attribute_wrapper``, ``lower_builtin``, ``lower_getattr``, ``lower_setattr``, ``box``,
+``unbox``, ``reflect``, ``NativeValue``, ``intrinsic``) is lowlevel.py, ``infer_global`` and
+``infer`` typing/templates.py; ``as_numba_type`` and a few more raise NotImplementedError.
 """
 from types import MappingProxyType
 
@@ -156,14 +156,17 @@ make_attribute_wrapper = _lowlevel.make_attribute_wrapper
 lower_builtin = _lowlevel.lower_builtin
 lower_getattr = _lowlevel.lower_getattr
 lower_getattr_generic = _lowlevel.lower_getattr_generic
+lower_setattr = _lowlevel.lower_setattr
+lower_setattr_generic = _lowlevel.lower_setattr_generic
 box = _lowlevel.box
 unbox = _lowlevel.unbox
+reflect = _lowlevel.reflect
 NativeValue = _lowlevel.NativeValue
 lower_constant = _lowlevel.lower_constant
 lower_cast = _lowlevel.lower_cast
 intrinsic = _lowlevel.intrinsic
 infer_getattr = _lowlevel.infer_getattr
-infer = _lowlevel.infer
+from .typing.templates import infer, infer_global  # noqa: E402
 
 
 class _LowLevel:
@@ -180,10 +183,6 @@ class _LowLevel:
 
 
 _LOW_LEVEL = "cujit.extending.%s: this part of the low-level extension API is not in cujit yet"
-lower_setattr = _LowLevel("lower_setattr")
-lower_setattr_generic = _LowLevel("lower_setattr_generic")
-reflect = _LowLevel("reflect")
-infer_global = _LowLevel("infer_global")
 as_numba_type = _LowLevel("as_numba_type")
 get_cython_function_address = _LowLevel("get_cython_function_address")
 include_path = _LowLevel("include_path")

@@ -1,17 +1,19 @@
 """The low-level extension API behind cujit.extending (numba's typeof_impl, type_callable,
-register_model, make_attribute_wrapper, lower_builtin, lower_getattr, box, unbox,
-NativeValue, intrinsic): new types with a data model, typed by Python functions and lowered
-by Python functions that emit LLVM IR through cujit's IRBuilder (cujit.llvm.ir).
+register_model, make_attribute_wrapper, lower_builtin, lower_getattr, lower_setattr, box,
+unbox, reflect, NativeValue, intrinsic, infer_getattr): new types with a data model, typed by
+Python functions and lowered by Python functions that emit LLVM IR through cujit's IRBuilder
+(cujit.llvm.ir). Function templates (infer_global) are cujit/core/typing/templates.py.
 
 The C core asks this module (csrc/types/extension_type.c, csrc/lower/lower_extension.c):
 ``typeof_value`` for arguments of classes it does not know, ``model_layout`` for a user's type
-it meets first, and the three lowering hooks. Calls and attributes go through the overload
-registry (templates.py): a low-level template's choice is ("lowlevel", return type, argument
-types or None, lowering function, label), which the core lowers by calling the function."""
+it meets first, and the lowering hooks (lower, unbox, box, constant, cast, reflect). Calls and
+attributes go through the overload registry (templates.py): a low-level template's choice is
+("lowlevel", return type, argument types or None, lowering function, label), which the core
+lowers by calling the function; ``resolve_setattr`` makes that choice for `obj.attr = v`."""
 import os
 
 from .. import _core
-from ..errors import CujitError, TypingError
+from ..errors import CujitError, TypingError, UnsupportedError
 from ..llvm import ir
 from . import types
 from .templates import _NO_MATCH, register_function, register_member
@@ -218,6 +220,11 @@ def _attribute(typ, name, typer, label, target="generic"):
     register_member(name, _LowLevelTemplate("attribute", label, typer, typ=typ, target=target))
 
 
+_ATTR_TYPES = []  # (type or class, target, resolve(recv, attr) -> type or None): what an
+#                   attribute's type is, for `obj.attr = v` (numba's resolve_setattr)
+_SETATTRS = {}    # attribute name (None: any) -> [(type or class, impl, label)]
+
+
 def make_attribute_wrapper(typeclass, struct_attr, python_attr):
     """The member `struct_attr` of a StructModel type read as attribute `python_attr`."""
     label = "make_attribute_wrapper(%s, %r, %r)" % (getattr(typeclass, "__name__", typeclass),
@@ -231,6 +238,8 @@ def make_attribute_wrapper(typeclass, struct_attr, python_attr):
             return builder.extract_value(args[0], index)
         return model.get_member_fe_type(struct_attr), None, lower
     _attribute(typeclass, python_attr, typer, label)
+    _ATTR_TYPES.append((typeclass, "generic", lambda recv, attr: model_of(recv)
+                        .get_member_fe_type(struct_attr) if attr == python_attr else None))
 
 
 def lower_getattr(typ, attr):
@@ -262,18 +271,119 @@ def _getattr_lowering(recv, attr):
     return None
 
 
+def lower_setattr(typ, attr):
+    """lower_setattr(T, attr)(impl): impl(context, builder, sig, args) emits `obj.attr = v`;
+    sig is none(T, attribute type), args (obj, v converted to the attribute's type); the
+    attribute's type comes from the type's attribute templates (infer_getattr's
+    resolve_<attr> or generic_resolve, make_attribute_wrapper), as numba's resolve_setattr."""
+    if not isinstance(attr, str) and attr is not None:
+        raise TypeError("lower_setattr takes an attribute name, not %r" % (attr,))
+
+    def decorate(impl):
+        _SETATTRS.setdefault(attr, []).append((typ, impl, _label("lower_setattr", impl)))
+        _SETATTR_CHOSEN.clear()
+        return impl
+    return decorate
+
+
+def lower_setattr_generic(typ):
+    """lower_setattr_generic(T)(impl): impl(context, builder, sig, args, attr) for the
+    attributes no lower_setattr(T, attr) takes."""
+    return lower_setattr(typ, None)
+
+
+_SETATTR_CHOSEN = {}  # (receiver, attr, value type, target) -> the registry's choice
+
+
+def resolve_setattr(recv, attr, valty, target):
+    """The choice for `obj.attr = v` (extensions.c, "setattr"): ("lowlevel", none, (receiver,
+    attribute type), lowering, label), or None when no attribute template types `attr`."""
+    key = (recv, attr, valty, target)
+    if key not in _SETATTR_CHOSEN:
+        _SETATTR_CHOSEN[key] = _choose_setattr(recv, attr, valty, target)
+    return _SETATTR_CHOSEN[key]
+
+
+def _choose_setattr(recv, attr, valty, target):
+    attrty = None
+    for own in (True, False):  # the target's own templates first
+        for typ, tgt, resolve in _ATTR_TYPES:
+            if attrty is None and (tgt == target if own else tgt == "generic") \
+                    and _matches(typ, recv):
+                attrty = resolve(recv, attr)
+    if attrty is None:
+        return None
+    for name in (attr, None):
+        for typ, impl, label in _SETATTRS.get(name, ()):
+            if _matches(typ, recv):
+                def lower(ctx, builder, sig, args, impl=impl, generic=name is None):
+                    if generic:
+                        impl(ctx, builder, sig, args, attr)
+                    else:
+                        impl(ctx, builder, sig, args)
+                return "lowlevel", types.none, (recv, attrty), lower, label
+    raise UnsupportedError("No definition for lowering %s.%s = %s" % (recv, attr, valty))
+
+
 class AttributeTemplate:
     """numba's AttributeTemplate: `key` the type (or class); methods resolve_<attr>(self,
-    typ) return the attribute's type. Register with infer_getattr."""
+    typ) return the attribute's type, and generic_resolve(self, typ, attr) that of any other
+    attribute (or None). Register with infer_getattr."""
     key = None
+    generic_resolve = NotImplemented
 
     def __init__(self, context=None):
         self.context = context
 
+    def resolve(self, value, attr):
+        fn = getattr(self, "resolve_%s" % attr, None)
+        if fn is not None:
+            return fn(value)
+        if self.generic_resolve is NotImplemented:
+            return None
+        return self.generic_resolve(value, attr)
+
+
+class _GenericAttributes:
+    """An AttributeTemplate's generic_resolve: under the registry's "*" key, asked for the
+    attributes of an extension type no other template names; one template per name."""
+
+    def __init__(self, inst, target):
+        self._inst, self.typ, self.target = inst, inst.key, target
+        self.kind = "attribute"
+        self._by_name = {}
+
+    def applies_to(self, receiver):
+        return _matches(self.typ, receiver)
+
+    def for_name(self, attr):
+        t = self._by_name.get(attr)
+        if t is None:
+            label = "%s.generic_resolve" % type(self._inst).__qualname__
+            t = self._by_name[attr] = _LowLevelTemplate(
+                "attribute", label, _attribute_typer(self._inst.generic_resolve, attr, label,
+                                                     generic=True),
+                typ=self.typ, target=self.target)
+        return t
+
+
+def _attribute_typer(resolve, attr, label, generic=False):
+    def typer(recv):
+        ret = resolve(recv, attr) if generic else resolve(recv)
+        if ret is None:
+            return None
+        impl = _getattr_lowering(recv, attr)
+        if impl is None:
+            raise TypingError("%s: no lower_getattr(%s, %r)" % (label, recv, attr))
+        return ret, None, lambda ctx, b, sig, args: impl(ctx, b, sig.args[0], args[0])
+    return typer
+
 
 def infer_getattr(template, target="generic"):
-    """infer_getattr(AttributeTemplate subclass): types its resolve_<attr> attributes, lowered
-    by lower_getattr / lower_getattr_generic (in code for `target`: 'generic', 'cpu', 'cuda')."""
+    """infer_getattr(AttributeTemplate subclass): types its resolve_<attr> attributes (and,
+    with generic_resolve, any other attribute of an extension type), lowered by lower_getattr
+    / lower_getattr_generic and assigned by lower_setattr / lower_setattr_generic (in code for
+    `target`: 'generic', 'cpu', 'cuda')."""
     if not (isinstance(template, type) and issubclass(template, AttributeTemplate)):
         raise TypeError("infer_getattr takes a subclass of AttributeTemplate, not %r"
                         % (template,))
@@ -286,20 +396,13 @@ def infer_getattr(template, target="generic"):
             continue
         attr = name[len("resolve_"):]
         label = "%s.%s" % (template.__qualname__, name)
-
-        def typer(recv, attr=attr, resolve=getattr(inst, name), label=label):
-            ret = resolve(recv)
-            if ret is None:
-                return None
-            impl = _getattr_lowering(recv, attr)
-            if impl is None:
-                raise TypingError("%s: no lower_getattr(%s, %r)" % (label, recv, attr))
-            return ret, None, lambda ctx, b, sig, args: impl(ctx, b, sig.args[0], args[0])
-        _attribute(template.key, attr, typer, label, target)
+        _attribute(template.key, attr, _attribute_typer(getattr(inst, name), attr, label),
+                   label, target)
+    if template.generic_resolve is not NotImplemented:
+        register_member("*", _GenericAttributes(inst, target))
+    _ATTR_TYPES.append((template.key, target, inst.resolve))
     return template
 
-
-infer = infer_getattr
 
 
 # ---- intrinsic ----
@@ -362,6 +465,20 @@ def unbox(typeclass):
     """unbox(T)(fn): fn(typ, obj, c) returns NativeValue of a Python object (i8*)."""
     def decorate(fn):
         _UNBOX[typeclass if isinstance(typeclass, type) else type(typeclass)] = fn
+        return fn
+    return decorate
+
+
+_REFLECT = {}     # cujit type class -> reflect function
+
+
+def reflect(typeclass):
+    """reflect(T)(fn): fn(typ, val, c) runs after a call of compiled code, for each argument
+    of type T, with its native value (numba's reflect_native_value: writing changes back to
+    the Python object the value came from); `c` has context, builder, pyapi, is_error,
+    set_error(), box(typ, val), reflect(typ, val)."""
+    def decorate(fn):
+        _REFLECT[typeclass if isinstance(typeclass, type) else type(typeclass)] = fn
         return fn
     return decorate
 
@@ -433,17 +550,16 @@ class BaseContext:
         return val if fromty == toty else builder._cast(val, fromty, toty)
 
     def compile_internal(self, builder, impl, sig, args, locals=None):
-        """Compiles Python function `impl` for `sig` (njit) and calls it; CPU code, numbers,
-        booleans and tuples of them (the call is not inlined)."""
+        """Compiles Python function `impl` for `sig` (with njit) and calls it, as a call of a
+        jitted function (CPU code: linked in; CUDA code: a device function); arguments and
+        results of any type (an array result is held until the calling function returns)."""
         if locals:
             raise NotImplementedError("cujit: compile_internal(locals=...) is not supported")
         entry = _INTERNAL.get(id(impl))
         if entry is None:
             from ..decorators import njit
             entry = _INTERNAL[id(impl)] = (impl, njit(impl))
-        disp = entry[1]
-        address, ret = _core.overload_entry(disp, tuple(sig.args))
-        value = builder._call_entry(address, ret, tuple(sig.args), list(args), disp)
+        value, ret = builder._call_jitted(entry[1], tuple(sig.args), list(args))
         return self.cast(builder, value, ret, sig.return_type)
 
     def make_tuple(self, builder, typ, values):
@@ -528,6 +644,37 @@ class _BoxContext:
         self.pyapi = PythonAPI(builder)
 
 
+class _ReflectContext(_BoxContext):
+    """The `c` of reflect functions (numba's _ReflectContext)."""
+
+    def __init__(self, builder):
+        super().__init__(builder)
+        self.env_manager = None
+        self.is_error = builder.alloca(ir.IntType(1))
+        builder.store(ir.Constant(ir.IntType(1), 0), self.is_error)
+
+    def set_error(self):
+        self.builder.store(ir.Constant(ir.IntType(1), 1), self.is_error)
+
+    def box(self, typ, val):
+        return _box(typ, self.builder, val)
+
+    def reflect(self, typ, val):
+        flag = _reflect(typ, self.builder, val)
+        if flag is not None:
+            with self.builder.if_then(flag):
+                self.set_error()
+
+
+def _reflect(typ, builder, value):
+    fn = _lookup(_REFLECT, type(typ))
+    if fn is None:
+        return None
+    c = _ReflectContext(builder)
+    fn(typ, value, c)
+    return builder.load(c.is_error)
+
+
 def _lower(fn, builder, sig, args):
     return fn(BaseContext(builder), builder, sig, args)
 
@@ -539,6 +686,10 @@ def _unbox(typ, builder, obj):
     nv = fn(typ, obj, _BoxContext(builder))
     if not isinstance(nv, NativeValue):
         raise TypeError("%s returned %r, not a NativeValue" % (_label("unbox", fn), nv))
+    if nv.cleanup is not None:
+        raise NotImplementedError("%s: NativeValue(cleanup=...) is not supported by cujit yet "
+                                  "(release what the unbox made in a @reflect of the type)"
+                                  % _label("unbox", fn))
     return nv.value, nv.is_error
 
 
@@ -558,4 +709,4 @@ def _constant(typ, builder, pyval):
     return fn(BaseContext(builder), builder, typ, pyval)
 
 
-_core.set_lowering_hooks(_lower, _unbox, _box, _constant, _cast)
+_core.set_lowering_hooks(_lower, _unbox, _box, _constant, _cast, _reflect)

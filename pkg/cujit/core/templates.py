@@ -17,7 +17,8 @@ from .. import _core
 from ..errors import CujitError, TypingError, UnsupportedError
 
 FUNCTIONS = {}  # id(func) -> func: callees with overloads (read by the C core)
-MEMBERS = {}    # name -> [template]: overloaded methods and attributes (read by the C core)
+MEMBERS = {}    # name -> [template]: overloaded methods and attributes (read by the C core);
+#                 "*": AttributeTemplate.generic_resolve's, for any attribute of an extension
 _FUNCTION_TEMPLATES = {}  # id(func) -> [template]
 
 # numba's target names; 'generic' serves both of cujit's targets
@@ -27,6 +28,12 @@ _NO_MATCH = "No match."
 
 def _source(func):
     code = getattr(func, "__code__", None)
+    if code is None and isinstance(func, type):  # a typing template class (infer_global)
+        try:
+            return (os.path.basename(inspect.getsourcefile(func)),
+                    inspect.getsourcelines(func)[1])
+        except (OSError, TypeError):
+            pass
     if code is None:
         return "unknown", "unknown"
     return os.path.basename(code.co_filename), code.co_firstlineno
@@ -216,6 +223,8 @@ def resolve(kind, key, target, args, kwnames):
     "getattr"  key a name, args (receiver,): "method" when a method of that name applies to
                the receiver, (dispatcher, label) for an attribute's implementation, or None;
     "method"   key a name, args (receiver, ...): as "call";
+    "setattr"  key a name, args (receiver, value): the low-level API's lower_setattr choice
+               (lowlevel.resolve_setattr), or None;
     "explain" / "explain_method": numba's "No implementation" text for a call none took."""
     if kind in ("call", "explain"):
         templates = _ordered(_FUNCTION_TEMPLATES.get(id(key), ()), target)
@@ -226,8 +235,13 @@ def resolve(kind, key, target, args, kwnames):
         name = getattr(key, "__name__", repr(key))
         return _no_implementation("Function(%r)" % (key,), name, templates, args, kwnames)
     receiver = args[0]
+    if kind == "setattr":  # obj.key = v of an extension type: the low-level API's
+        from .lowlevel import resolve_setattr
+        return resolve_setattr(receiver, key, args[1], target)
     candidates = [t for t in _ordered(MEMBERS.get(key, ()), target) if t.applies_to(receiver)]
     if kind == "getattr":
+        candidates += [g.for_name(key) for g in _ordered(MEMBERS.get("*", ()), target)
+                       if g.applies_to(receiver)]  # AttributeTemplate.generic_resolve
         for t in candidates:
             if t.kind == "method":
                 return "method"

@@ -1,22 +1,26 @@
 """cujit.cuda.cudadecl (numba.cuda.cudadecl): the CUDA target's typing registry, for the
 low-level extension API: ``registry.register_attr`` takes an AttributeTemplate whose
-attributes are typed in CUDA code only."""
+attributes are typed in CUDA code only; ``register_global`` / ``register`` a function
+template (AbstractTemplate, ConcreteTemplate) typing calls in CUDA code only."""
 from ..core import lowlevel as _lowlevel
 
 
 class Registry:
-    """numba's typing Registry for the CUDA target (register_attr; the other kinds of
-    template raise NotImplementedError)."""
+    """numba's typing Registry for the CUDA target."""
 
     def register_attr(self, template):
         return _lowlevel.infer_getattr(template, target="cuda")
 
     def register(self, template):
-        raise NotImplementedError("cujit.cuda.cudadecl.registry.register: function templates "
-                                  "are not supported; use cujit.extending.overload or "
-                                  "type_callable")
+        from ..core.typing import templates
+        if not (isinstance(template, type) and issubclass(template, templates.FunctionTemplate)):
+            return self.register_attr(template)
+        templates._register_template(template.key, template, target="cuda")
+        return template
 
-    register_global = register
+    def register_global(self, val=None, typ=None, **kwargs):
+        from ..core.typing.templates import infer_global
+        return infer_global(val, typ, target="cuda", **kwargs)
 
 
 registry = Registry()

@@ -29,6 +29,8 @@ from .npytypes import (Array, DType, NumpyFlatType, NumpyNdEnumerateType, NumpyN
                        Record)
 from .scalars import BooleanLiteral, Boolean, Complex, Float, Integer, IntegerLiteral
 
+from .abstract import InitialValue  # noqa: E402,F401 (numba's mixin: List, DictType)
+
 Signature = _core.Signature
 
 

@@ -360,3 +360,15 @@ class TypeRef(Dummy):
     @property
     def key(self):
         return self.instance_type
+
+
+class InitialValue(object):
+    """numba's mixin of the types that may carry an initial value (``.initial_value``: a
+    list's or dict's literal contents; cujit's are always None)."""
+
+    def __init__(self, initial_value):
+        self._initial_value = initial_value
+
+    @property
+    def initial_value(self):
+        return self._initial_value

@@ -218,7 +218,10 @@ class NamedTuple(_HeterogeneousTuple, BaseNamedTuple):
         return self.instance_class, self.types
 
 
-class List(MutableSequence):
+from .abstract import InitialValue  # noqa: E402 (numba's mixin of List and DictType)
+
+
+class List(MutableSequence, InitialValue):
     """numba's list type: ``list(int64)<iv=None>``, ``reflected list(int64)<iv=None>`` for a
     Python list passed in. The compiler's lists are made by the C core (csrc/types/types.c);
     ``List(int64)`` made from Python is Python-only (a signature with it is UnsupportedError)."""
@@ -228,7 +231,7 @@ class List(MutableSequence):
     def __init__(self, dtype, reflected=False, initial_value=None, core_name=None):
         self.dtype = dtype
         self.reflected = reflected
-        self.initial_value = initial_value
+        InitialValue.__init__(self, initial_value)
         kind = "reflected list" if reflected else "list"
         super().__init__(core_name or "%s(%s)<iv=%s>" % (kind, dtype, initial_value))
 
@@ -236,12 +239,15 @@ class List(MutableSequence):
     def key(self):
         return self.dtype, self.reflected, str(self.initial_value)
 
+    def __repr__(self):
+        return f"List({self.dtype}, {self.reflected})"
+
     @property
     def iterator_type(self):
         return BaseContainerIterator(self)
 
 
-class ListType(MutableSequence):
+class ListType(IterableType):
     """numba's type of a typed List (``cujit.typed.List``): ``ListType[int64]``."""
 
     mutable = True
@@ -254,12 +260,15 @@ class ListType(MutableSequence):
     def key(self):
         return self.item_type
 
+    def __repr__(self):
+        return f"ListType({repr(self.item_type)})"
+
     @property
     def iterator_type(self):
         return BaseContainerIterator(self)
 
 
-class DictType(IterableType):
+class DictType(IterableType, InitialValue):
     """numba's type of a dict (``cujit.typed.Dict`` and the dicts compiled code makes):
     ``DictType[int64,float64]<iv=None>``; ``DictType(undefined, undefined)`` is an empty
     ``{}`` not yet refined by a ``d[k] = v``."""
@@ -269,7 +278,7 @@ class DictType(IterableType):
     def __init__(self, keyty, valty, initial_value=None, core_name=None):
         self.key_type = keyty
         self.value_type = valty
-        self.initial_value = initial_value
+        InitialValue.__init__(self, initial_value)
         self.keyvalue_type = Tuple([keyty, valty]) if keyty is not None else None
         super().__init__(core_name or "DictType[%s,%s]<iv=%s>" % (
             keyty if keyty is not None else "undefined",
@@ -281,6 +290,9 @@ class DictType(IterableType):
 
     def is_precise(self):
         return self.key_type is not None and self.value_type is not None
+
+    def __repr__(self):
+        return f"DictType({self.key_type}, {self.value_type})"
 
     @property
     def iterator_type(self):
