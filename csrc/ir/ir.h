@@ -97,6 +97,9 @@ typedef struct cj_instr {
 #define CJ_F_STR 32
 /* A dict display: BUILD_TUPLE of keys and values interleaved (frontend/build_dict.c) */
 #define CJ_F_DICT 64
+/* Typed with its OptionalType operands as their value types (typing/optional.c), which then
+ * reads them through checked copies */
+#define CJ_F_OPT_UNPACK 128
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

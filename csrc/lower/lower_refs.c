@@ -14,7 +14,7 @@ int cj_type_has_refs(const cj_type *t) {
     if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT) {
         return 1;
     }
-    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+    for (int i = 0; (t->kind == CJ_TUPLE || t->kind == CJ_OPTIONAL) && i < t->n; i++) {
         if (cj_type_has_refs(t->items[i])) {
             return 1;
         }
@@ -75,7 +75,8 @@ static void ref_op(cj_lower *L, LLVMValueRef v, const cj_type *t, int delta) {
         count(L, v, delta);
         return;
     }
-    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+    /* an Optional's value is all zero (NULL references) when it is None */
+    for (int i = 0; (t->kind == CJ_TUPLE || t->kind == CJ_OPTIONAL) && i < t->n; i++) {
         if (cj_type_has_refs(t->items[i])) {
             ref_op(L, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), t->items[i], delta);
         }

@@ -8,7 +8,8 @@
  * (narrowing, float -> int, int32 -> float32, anything -> bool); complex never converts to a
  * real type. tests/test_dispatcher.py checks it against numba's table.
  * Arrays convert to the same dtype and ndim when the declared layout is 'A' or the same, and
- * a read-only array never to a writable one; tuples item by item. As in numba, the best
+ * a read-only array never to a writable one; tuples item by item; None and T to
+ * OptionalType(T) (a promotion at least, numba's Optional.can_convert_from). As in numba, the best
  * overload is the one with the fewest unsafe, then safe, then promoting conversions. */
 #include "types/types.h"
 
@@ -74,6 +75,14 @@ cj_conversion cj_conversion_kind(const cj_type *from, const cj_type *to) {
                  (to->layout == 'A' || to->layout == from->layout) &&
                  (to->readonly || !from->readonly);
         return ok ? CJ_CONV_SAFE : CJ_CONV_NONE;
+    }
+    if (to->kind == CJ_OPTIONAL) { /* numba's Optional.can_convert_from */
+        if (from->kind == CJ_NONE) {
+            return CJ_CONV_PROMOTE;
+        }
+        cj_conversion k = cj_conversion_kind(from->kind == CJ_OPTIONAL ? from->dtype : from,
+                                             to->dtype);
+        return from->kind != CJ_OPTIONAL && k < CJ_CONV_PROMOTE ? CJ_CONV_PROMOTE : k;
     }
     if (from->kind == CJ_TUPLE && to->kind == CJ_TUPLE && from->n == to->n) {
         cj_conversion worst = CJ_CONV_EXACT;
