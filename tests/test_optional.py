@@ -150,6 +150,48 @@ def optional_list(a):
     return 0
 
 
+def last_in_while(n):
+    x = None
+    i = 0
+    while i < n:
+        x = i
+        i += 1
+    return x
+
+
+def caught(a):
+    x = None if a < 0 else a
+    try:
+        return x + 1
+    except TypeError:
+        return -100
+
+
+def optional_str_ops(a):
+    s = None if a < 0 else "ab"
+    if s is not None:
+        return s + "c"
+    return "none"
+
+
+def library_call(a):
+    x = None if a < 0 else np.arange(4.0)
+    return np.diff(x).sum(), np.sum(x), len(x)
+
+
+def objmode_input(a):
+    x = None if a < 0 else a
+    with cujit.objmode(y="int64"):
+        y = -7 if x is None else x + 100
+    return y
+
+
+def printed(a):
+    x = None if a < 0 else a
+    print(x)
+    return 0
+
+
 def truth_of_optional(a):
     x = None if a < 0 else a
     if x:
@@ -178,6 +220,11 @@ CASES = [
     (optional_tuple, [(1,), (-1,)]),
     (in_tuple, [(1,), (-1,)]),
     (optional_list, [(1,), (-1,)]),
+    (last_in_while, [(3,), (0,)]),
+    (caught, [(1,), (-1,)]),
+    (optional_str_ops, [(1,), (-1,)]),
+    (library_call, [(1,)]),
+    (objmode_input, [(1,), (-1,)]),
 ]
 COMPILED = {fn.__name__: njit(fn) for fn, _ in CASES}
 
@@ -218,11 +265,19 @@ def test_return_type_is_optional():
     assert COMPILED["used_as_value"].nopython_signatures[0].return_type is types.int64
 
 
-@pytest.mark.parametrize("name, args", [("used_as_value", (-1,)), ("negated", (-2,)),
-                                        ("as_index", (np.arange(4), -1))])
-def test_none_where_a_value_is_needed_raises_numbas_type_error(name, args):
-    with pytest.raises(TypeError, match=r"^expected int64, got None$"):
+@pytest.mark.parametrize("name, args, want", [
+    ("used_as_value", (-1,), "int64"), ("negated", (-2,), "int64"),
+    ("as_index", (np.arange(4), -1), "int64"),
+    ("library_call", (-1,), r"array\(float64, 1d, C\)")])
+def test_none_where_a_value_is_needed_raises_numbas_type_error(name, args, want):
+    with pytest.raises(TypeError, match=f"^expected {want}, got None$"):
         COMPILED[name](*args)
+
+
+def test_print_shows_none_or_the_value(capsys):
+    f = njit(printed)
+    f(-1), f(5)
+    assert capsys.readouterr().out == "None\n5\n"
 
 
 def test_none_argument_is_typed_none():
@@ -242,6 +297,19 @@ def test_explicit_optional_signature():
     assert g(None) == -1 and g(5) == 10
     with pytest.raises(TypeError, match="No matching definition"):
         f("a")
+
+
+def _len_or_minus_one(s):
+    return -1 if s is None else len(s)
+
+
+def test_explicit_optional_of_heap_values(nrt_balanced):
+    f = njit(types.int64(types.Optional(types.unicode_type)))(_len_or_minus_one)
+    assert f("abcd") == 4 and f(None) == -1
+    g = njit(types.int64(types.Optional(types.float64[::1])))(_len_or_minus_one)
+    assert g(np.ones(3)) == 3 and g(None) == -1
+    h = njit(types.Optional(types.int64)(types.int64))(ret_optional)
+    assert h(2) == 4 and h(-2) is None
 
 
 def test_optional_type_objects_are_the_compilers():

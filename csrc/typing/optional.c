@@ -37,8 +37,9 @@ static int takes_optional(cj_infer_ctx *c, const cj_instr *in) {
         if (callee == NULL || callee->kind != CJ_CONST_OBJ) {
             return 0;
         }
-        if (cj_builtin_lookup(callee->obj) == CJ_B_ISINSTANCE) {
-            return 1; /* isinstance.c refuses an Optional with numba's words */
+        int id = cj_builtin_lookup(callee->obj);
+        if (id == CJ_B_ISINSTANCE || id == CJ_B_PRINT || cj_is_objmode_block(callee->obj)) {
+            return 1; /* isinstance.c refuses it in numba's words; Python gets None or a value */
         }
         return c->env->dispatcher_pyfunc != NULL && c->env->dispatcher_pyfunc(callee->obj);
     }
@@ -103,16 +104,21 @@ static int unpack_vars(cj_func_ir *ir, const cj_instr *in, int *vars, int n, int
     return 0;
 }
 
-/* Whether `in` reads Optional operands that must be unpacked: one typed unpacked, or a call
- * whose folded arguments (a method's receiver among them) hold one. */
+/* Whether `in` reads Optional operands that must be unpacked: one typed unpacked (a library
+ * function's jitted implementation among them), or a call of a builtin or method whose folded
+ * arguments (a method's receiver among them) hold one. */
 static int reads_unpacked(const cj_instr *in, const cj_call **call) {
     *call = in->op == CJ_I_CALL ? in->resolved : NULL;
-    if (*call != NULL && ((*call)->kind == CJ_CALL_DISPATCHER || (*call)->kind == CJ_CALL_SELF ||
-                          (*call)->kind == CJ_CALL_OBJMODE)) {
-        *call = NULL;
-        return 0;
+    if (in->flags & CJ_F_OPT_UNPACK) {
+        return 1;
     }
-    return (in->flags & CJ_F_OPT_UNPACK) || *call != NULL;
+    if (*call != NULL && ((*call)->kind == CJ_CALL_DISPATCHER || (*call)->kind == CJ_CALL_SELF ||
+                          (*call)->kind == CJ_CALL_OBJMODE || /* print() too */
+                          ((*call)->kind == CJ_CALL_BUILTIN &&
+                           (*call)->builtin == CJ_B_ISINSTANCE))) {
+        *call = NULL; /* they take Optionals (takes_optional) */
+    }
+    return *call != NULL;
 }
 
 /* One block's instructions again, a COPY before each reader of an Optional it unpacks. */
