@@ -334,3 +334,33 @@ def test_optional_array_frees_its_memory(nrt_balanced):
     del r
     assert COMPILED["uses_callee_optional"](4) == 4.0
     assert COMPILED["uses_callee_optional"](0) == -1.0
+
+
+CACHED_MODULE = """
+from cujit import njit
+
+@njit(cache=True)
+def half_or_none(a):
+    return None if a % 2 else a // 2
+"""
+
+CACHED_RUN = """
+import sys
+sys.path.insert(0, {pkg!r}); sys.path.insert(0, {here!r})
+import cached_opt as m
+print(m.half_or_none(4), m.half_or_none(3), m.half_or_none._cache.hits)
+"""
+
+
+def test_optional_return_type_is_cached_on_disk(tmp_path):
+    # the cache describes the return type OptionalType(int64) and rebuilds it: a hit, not a
+    # recompile, in the second process
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "cached_opt.py").write_text(CACHED_MODULE)
+    pkg = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pkg")
+    code = CACHED_RUN.format(pkg=pkg, here=str(tmp_path))
+    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.split() for _ in range(2)]
+    assert outs[0] == ["2", "None", "0"] and outs[1] == ["2", "None", "1"]
