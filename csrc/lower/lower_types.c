@@ -3,7 +3,8 @@
  * Arrays are {T* data, i8* parent, [n x i64] shape, [n x i64] strides} (strides in bytes;
  * parent is the Python object owning the memory, borrowed for the call). Types without data
  * (None, compile-time objects, omitted arguments) are the empty struct. Iterators are pointers
- * to their state. Records are pointers to their bytes (in an array, or a record argument's). */
+ * to their state. Records are pointers to their bytes (in an array, or a record argument's).
+ * An OptionalType(T) is {T, i1 valid} (casts in lower_optional.c). */
 #include "lower/lower_internal.h"
 
 #include <math.h>

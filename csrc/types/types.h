@@ -4,7 +4,8 @@
  * pytype.c (Signature objects, _core type constructors),
  * typeof.c (Python value -> type), unify.c (unification and promotion), convert.c (the
  * argument conversion rule of dispatch), layout.c (a type's C-side size), record.c (records
- * of NumPy structured dtypes), extension_type.c (a user's type with a data model). */
+ * of NumPy structured dtypes), extension_type.c (a user's type with a data model), optional.c
+ * (numba's OptionalType). */
 #ifndef CJ_TYPES_H
 #define CJ_TYPES_H
 

@@ -93,7 +93,8 @@ static int unpack_vars(cj_func_ir *ir, const cj_instr *in, int *vars, int n, int
     for (int i = 0; vars != NULL && i < n; i++) {
         if (vars[i] >= 0 && is_optional(CJ_VAR(ir, vars[i])->type)) {
             if (*nmap >= CJ_MAX_ARGS + 1) {
-                PyErr_SetString(cj_UnsupportedError, "too many Optional operands in one call");
+                PyErr_SetString(cj_UnsupportedError, "more than 65 Optional operands in one "
+                                                    "expression");
                 return -1;
             }
             if ((vars[i] = value_temp(ir, in, vars[i], map, nmap, out)) < 0) {
