@@ -54,8 +54,11 @@ def used_as_value(a):
 
 
 def negated(a):
-    x = None if a < 0 else a
-    return -x
+    x = None
+    if a >= 0:
+        x = a
+    y = -x  # 3.12 copies a short `return -x` into each branch: -None would be typed there
+    return y
 
 
 def as_index(arr, i):
