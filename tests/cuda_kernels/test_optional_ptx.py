@@ -39,3 +39,14 @@ def test_optional_and_isinstance_on_device():
         out = np.zeros(2, dtype=np.int64)
         k[1, 1](out, np.array(x, dtype=np.int64))
         assert out.tolist() == want
+
+
+def _kernel_optional_param(out, x):
+    out[0] = -1 if x is None else x
+
+
+def test_optional_kernel_parameter_is_refused():
+    from cujit.errors import UnsupportedError
+    with pytest.raises(UnsupportedError, match=r"argument 1 of type OptionalType\(int64\): "
+                                               r"Optional kernel parameters are not supported"):
+        cuda.compile_ptx(_kernel_optional_param, "void(int64[:], optional(int64))")
