@@ -306,6 +306,30 @@ def _len_or_minus_one(s):
     return -1 if s is None else len(s)
 
 
+@njit("int64(int64)")
+def _declared_int64(x):
+    return x * 3
+
+
+def passes_optional_to_declared(a):
+    x = None if a < 0 else a
+    return _declared_int64(x)
+
+
+def passes_int32_to_declared(arr):
+    return _declared_int64(arr[0])
+
+
+def test_callee_of_a_declared_signature_takes_the_optionals_value():
+    # numba's Optional.can_convert_to: the call casts, None raising numba's TypeError
+    f = njit(passes_optional_to_declared)
+    assert f(2) == 6
+    with pytest.raises(TypeError, match="^expected int64, got None$"):
+        f(-2)
+    # the same cast to the declared type for any conversion (an int32 to an int64)
+    assert njit(passes_int32_to_declared)(np.array([5], dtype=np.int32)) == 15
+
+
 def test_explicit_optional_of_heap_values(nrt_balanced):
     f = njit(types.int64(types.Optional(types.unicode_type)))(_len_or_minus_one)
     assert f("abcd") == 4 and f(None) == -1
