@@ -1,7 +1,8 @@
 /* infer.c: type inference.
  * requires: IR from the frontend; produces: a type for every variable of the reachable blocks,
  * instr->optype / resolved for lowering, blocks pruned where a branch is decided at compile
- * time (`if x is None` with None passed), and the return type.
+ * time (`if x is None` with None passed, isinstance), the return type, and each Optional
+ * operand an instruction takes as its value read through a checked copy (optional.c).
  * A fixpoint: a variable's type is the unification of everything assigned to it; types only
  * widen, so typing stops changing (a bound far above what the lattice allows is a TypingError,
  * never a half-typed function). A worklist: each round (a sweep in block order) re-types only
