@@ -364,17 +364,12 @@ def never_refined():
     return len(d)
 
 
-def get_without_default(d):
-    return d.get(1)
-
-
 @pytest.mark.parametrize("fn, arg, err, text", [
     (lookup_float_key, "dict", TypingError, "cannot safely cast float64 to int64"),
     (array_key, 1.0, TypingError, r"array\(float64, 1d, C\) as key is forbidden"),
     (list_key, 1.0, TypingError, r"list\(int64\)<iv=None> as key is forbidden"),
     (mixed_values, 1.0, TypingError, "Cannot unify float64 and array"),
     (never_refined, None, TypingError, "Cannot infer the type of variable 'd'"),
-    (get_without_default, "dict", UnsupportedError, "without a default"),
 ])
 def test_typing_errors(fn, arg, err, text):
     if arg == "dict":

@@ -80,7 +80,8 @@ CASES = {
 # the types cujit's compiler knows, backed by an interned C type
 COMPILABLE = {
     "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128", "none", "Integer",
+    "float16", "float32", "float64", "complex64", "complex128", "none", "optional",
+    "optional_array", "Integer",
     "from_bitwidth", "Float", "Complex", "array", "array_kw", "array_readonly", "array_0d",
     "sugar_1d", "sugar_1d_c", "sugar_c", "sugar_f", "sugar_3d", "unituple", "tuple",
     "tuple_list", "tuple_same", "tuple_empty", "tuple_nested", "tuple_of_arrays", "from_types",
@@ -339,7 +340,7 @@ def test_user_subclass_is_a_type():
         type("Half", (types.IterableType,), {})()
 
 
-@pytest.mark.parametrize("make", [lambda: types.Optional(types.int64),
+@pytest.mark.parametrize("make", [lambda: types.Optional(types.Dispatcher(add)),
                                   lambda: types.CPointer(types.int8, 3),
                                   lambda: CASES["record"](types), lambda: Interval(),
                                   lambda: types.literal(3), lambda: types.DType(types.int8),
@@ -404,10 +405,11 @@ def _objmode_optional(x):
     return y
 
 
-def test_unsupported_type_as_objmode_output():
-    with pytest.raises(cujit.UnsupportedError, match=r"output type OptionalType\(float64\) is "
-                                                    r"not supported"):
-        cujit.njit(_objmode_optional)(1.0)
+def test_optional_objmode_output():
+    f = cujit.njit(_objmode_optional)
+    assert f(1.5) == 1.5 and type(f(1.5)) is float
+    assert f(None) is None  # an Optional output takes None (numba's)
+    assert f.nopython_signatures[0].return_type is OPTIONAL_F64
 
 
 def test_object_types():

@@ -99,6 +99,9 @@ typedef struct cj_instr {
 #define CJ_F_DICT 64
 /* A set display: BUILD_TUPLE of its elements (frontend/build_set.c) */
 #define CJ_F_SET 0x400
+/* Typed with its OptionalType operands as their value types (typing/optional.c), which then
+ * reads them through checked copies */
+#define CJ_F_OPT_UNPACK 128
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

@@ -272,8 +272,20 @@ static int unbox_tuple(PyObject *value, const cj_type *t, void *dst) {
     return 0;
 }
 
+/* An OptionalType(T) argument (types/optional.c): None is all zero, else the value, valid. */
+static int unbox_optional(PyObject *value, const cj_type *t, void *dst) {
+    memset(dst, 0, cj_abi_size(t));
+    if (value == Py_None) {
+        return 0;
+    }
+    *((uint8_t *)dst + cj_abi_tuple_offset(t, 1)) = 1;
+    return cj_unbox(value, t->dtype, dst);
+}
+
 int cj_unbox(PyObject *value, const cj_type *t, void *dst) {
     switch (t->kind) {
+    case CJ_OPTIONAL:
+        return unbox_optional(value, t, dst);
     case CJ_BOOL: {
         int truth = PyObject_IsTrue(value);
         if (truth < 0) {
@@ -484,6 +496,11 @@ PyObject *cj_box(const void *src, const cj_type *t) {
     }
     case CJ_SET: /* reflect_set.c */
         return cj_box_set(src, t);
+    case CJ_OPTIONAL: /* None, or the value (types/optional.c's layout) */
+        if (!(*((const uint8_t *)src + cj_abi_tuple_offset(t, 1)) & 1)) {
+            Py_RETURN_NONE;
+        }
+        return cj_box(src, t->dtype);
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;

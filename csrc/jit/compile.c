@@ -45,6 +45,13 @@ static int resolve_dispatcher(cj_typing_env *env, PyObject *callee, int nargs,
     if (ov == NULL) {
         return -1;
     }
+    /* an overload of a declared signature may take what was passed by conversion (an int32
+     * for an int64, an Optional for its value): the call casts to what it declares */
+    for (int i = 0; i < nargs && i < ov->nargs; i++) {
+        if (argtypes[i]->kind != CJ_OMITTED) {
+            argtypes[i] = ov->argtypes[i];
+        }
+    }
     *ret = ov->ret;
     *handle = ov;
     return 1;

@@ -61,7 +61,7 @@ void cj_nrt_release_value(const void *src, const cj_type *t) {
         memcpy(&mi, src, sizeof(void *));
         cj_nrt_decref(mi);
     }
-    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+    for (int i = 0; (t->kind == CJ_TUPLE || t->kind == CJ_OPTIONAL) && i < t->n; i++) {
         cj_nrt_release_value((const char *)src + cj_abi_tuple_offset(t, i), t->items[i]);
     }
 }

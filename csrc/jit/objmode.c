@@ -95,6 +95,9 @@ void cj_objmode_release(void) {
 /* An array output must also have the declared layout (unboxing checks dtype, ndim and
  * writability); a tuple output is checked item by item. */
 static int check_layout(PyObject *value, const cj_type *t) {
+    if (t->kind == CJ_OPTIONAL) { /* None, or a value of its type */
+        return value == Py_None ? 0 : check_layout(value, t->dtype);
+    }
     if (t->kind == CJ_TUPLE && PyTuple_Check(value) && PyTuple_GET_SIZE(value) == t->n) {
         for (int i = 0; i < t->n; i++) {
             if (check_layout(PyTuple_GET_ITEM(value, i), t->items[i]) < 0) {

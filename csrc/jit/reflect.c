@@ -89,24 +89,30 @@ int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
     PyObject *type, *exc, *tb; /* the function's exception, kept through the write-back */
     PyErr_Fetch(&type, &exc, &tb);
     for (int i = 0; i < n; i++) {
-        if (types[i]->kind == CJ_UNICODE && values[i] != NULL) { /* boxing.c's unboxed str */
+        const cj_type *t = types[i];
+        if (t->kind == CJ_OPTIONAL) { /* its value, at the same place, unless it was None */
+            if (values[i] == Py_None) {
+                continue;
+            }
+            t = t->dtype;
+        }
+        if (t->kind == CJ_UNICODE && values[i] != NULL) { /* boxing.c's unboxed str */
             cj_meminfo *mi;
             memcpy(&mi, ptrs[i], sizeof(mi));
             cj_nrt_decref(mi); /* NULL when its unboxing failed */
             continue;
         }
         cj_meminfo *mi;
-        if (types[i]->kind == CJ_SET && values[i] != NULL) { /* reflect_set.c */
+        if (t->kind == CJ_SET && values[i] != NULL) { /* reflect_set.c */
             memcpy(&mi, ptrs[i], sizeof(mi));
-            rc = cj_reflect_set(values[i], types[i], mi, called && rc == 0) < 0 ? -1 : rc;
+            rc = cj_reflect_set(values[i], t, mi, called && rc == 0) < 0 ? -1 : rc;
             continue;
         }
-        if (types[i]->kind != CJ_LIST || types[i]->reflected == CJ_LIST_TYPED ||
-            values[i] == NULL) {
+        if (t->kind != CJ_LIST || t->reflected == CJ_LIST_TYPED || values[i] == NULL) {
             continue;
         }
         memcpy(&mi, ptrs[i], sizeof(mi));
-        if (called && rc == 0 && write_back(values[i], types[i], mi->data) < 0) {
+        if (called && rc == 0 && write_back(values[i], t, mi->data) < 0) {
             rc = -1;
         }
         cj_nrt_decref(mi);

@@ -61,13 +61,15 @@ static LLVMValueRef pop(cj_lower *L, cj_instr *in, const cj_call *call, LLVMValu
     return phi;
 }
 
-/* d.get(k, default): the value (borrowed) or the default, as the unified type. */
+/* d.get(k, default): the value (borrowed) or the default, as the unified type; d.get(k): an
+ * OptionalType(V), None when missing. */
 static LLVMValueRef get(cj_lower *L, cj_instr *in, const cj_call *call, LLVMValueRef d,
                         const cj_type *dt) {
     const cj_type *v = dt->items[1], *rt = in->rtype;
     LLVMValueRef p = cj_dict_lookup_ptr(L, d, dt, cj_load_var(L, call->args[0]),
                                         call->argtypes[0]);
-    LLVMValueRef dflt = cj_cast(L, cj_load_var(L, call->args[1]), call->argtypes[1], rt);
+    LLVMValueRef dflt = call->nargs < 2 ? LLVMConstNull(cj_llvm_type(L->ctx, rt)) /* None */
+                        : cj_cast(L, cj_load_var(L, call->args[1]), call->argtypes[1], rt);
     LLVMValueRef slot = cj_entry_alloca(L, cj_llvm_type(L->ctx, rt), "got");
     LLVMBuildStore(L->b, dflt, slot);
     LLVMBasicBlockRef load = cj_new_bb(L, "get_found"), done = cj_new_bb(L, "get_done");

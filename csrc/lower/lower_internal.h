@@ -184,6 +184,12 @@ LLVMValueRef cj_lower_extension_constant(cj_lower *L, cj_instr *in);
 LLVMValueRef cj_lower_extension_cast(cj_lower *L, LLVMValueRef v, const cj_type *from,
                                      const cj_type *to);
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to);
+/* lower_optional.c: casts from and to an OptionalType (numba's: a None where a value is
+ * needed raises TypeError('expected T, got None')), and `x is None` of an Optional x. */
+LLVMValueRef cj_cast_optional(cj_lower *L, LLVMValueRef v, const cj_type *from,
+                              const cj_type *to);
+LLVMValueRef cj_optional_is_none(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                                 LLVMValueRef b, const cj_type *bt);
 /* A float to an int type as Python's int(), round(), math.floor/ceil/trunc: under
  * error_model='python' NaN is a ValueError, inf and out of range an OverflowError (CPython's
  * texts); under 'numpy' it saturates (NaN is 0), as every other float-to-int cast (cj_cast). */

@@ -157,6 +157,16 @@ void cj_cuda_annotate(LLVMModuleRef mod, LLVMValueRef fn, const char *key, unsig
     LLVMAddNamedMetadataOperand(mod, "nvvm.annotations", LLVMMDNodeInContext(ctx, ops, 3));
 }
 
+/* Whether `t` is or holds (in a tuple) an OptionalType, which the launcher does not pack. */
+static int holds_optional(const cj_type *t) {
+    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+        if (holds_optional(t->items[i])) {
+            return 1;
+        }
+    }
+    return t->kind == CJ_OPTIONAL;
+}
+
 LLVMValueRef cj_cuda_add_kernel(LLVMModuleRef mod, LLVMValueRef inner,
                                 const cj_type *const *argtypes, int nargs, const cj_type *ret,
                                 const char *name, int debug, int max_registers) {
@@ -168,6 +178,13 @@ LLVMValueRef cj_cuda_add_kernel(LLVMModuleRef mod, LLVMValueRef inner,
                          "be passed to CUDA kernels yet (make the value inside the kernel, or "
                          "pass its members)", i, argtypes[i]->name);
             return NULL; /* as numba: the launcher packs built-in types only */
+        }
+        if (holds_optional(argtypes[i])) {
+            PyErr_Format(cj_UnsupportedError, "argument %d of type %s: Optional kernel "
+                         "parameters are not supported by cujit yet (pass the value, or None "
+                         "to a parameter typed none; device functions take Optionals)", i,
+                         argtypes[i]->name);
+            return NULL;
         }
         nparams += cj_cuda_param_count(argtypes[i]);
     }

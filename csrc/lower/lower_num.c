@@ -475,6 +475,10 @@ LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type
                               LLVMValueRef b, const cj_type *bt, const cj_type *optype) {
     LLVMBuilderRef B = L->b;
     LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx);
+    if (at->kind == CJ_OPTIONAL || bt->kind == CJ_OPTIONAL) { /* is / ==, None (typing) */
+        return cj_optional_is_none(L, op == CJ_EQ ? CJ_IS : op == CJ_NE ? CJ_ISNOT : op, a, at,
+                                   b, bt); /* lower_optional.c */
+    }
     if (op == CJ_IS || op == CJ_ISNOT || at->kind == CJ_NONE || bt->kind == CJ_NONE) {
         int a_none = at->kind == CJ_NONE, b_none = bt->kind == CJ_NONE;
         int same;

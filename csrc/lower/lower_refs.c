@@ -25,7 +25,8 @@ int cj_type_has_refs(const cj_type *t) {
 }
 
 int cj_type_is_aggregate(const cj_type *t) {
-    return t->kind == CJ_TUPLE || (t->kind == CJ_EXT && !(t->bits & CJ_EXT_PRIMITIVE));
+    return t->kind == CJ_TUPLE || t->kind == CJ_OPTIONAL ||
+           (t->kind == CJ_EXT && !(t->bits & CJ_EXT_PRIMITIVE));
 }
 
 int cj_counts_refs(cj_lower *L, const cj_type *t) {
@@ -82,6 +83,7 @@ static void ref_op(cj_lower *L, LLVMValueRef v, const cj_type *t, int delta) {
         count(L, v, delta);
         return;
     }
+    /* an Optional's value is all zero (NULL references) when it is None */
     for (int i = 0; cj_type_is_aggregate(t) && i < t->n; i++) {
         if (cj_type_has_refs(t->items[i])) {
             ref_op(L, LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), t->items[i], delta);

@@ -3,7 +3,8 @@
  * Arrays are {T* data, i8* parent, [n x i64] shape, [n x i64] strides} (strides in bytes;
  * parent is the Python object owning the memory, borrowed for the call). Types without data
  * (None, compile-time objects, omitted arguments) are the empty struct. Iterators are pointers
- * to their state. Records are pointers to their bytes (in an array, or a record argument's). */
+ * to their state. Records are pointers to their bytes (in an array, or a record argument's).
+ * An OptionalType(T) is {T, i1 valid} (casts in lower_optional.c). */
 #include "lower/lower_internal.h"
 
 #include <math.h>
@@ -89,6 +90,7 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
         LLVMTypeRef parts[2] = {f, f};
         return LLVMStructTypeInContext(ctx, parts, 2, 0);
     }
+    case CJ_OPTIONAL: /* {value, i1 valid} (types/optional.c) */
     case CJ_TUPLE: {
         LLVMTypeRef items[256];
         for (int i = 0; i < t->n && i < 256; i++) {
@@ -265,6 +267,9 @@ static LLVMValueRef cast_tuple(cj_lower *L, LLVMValueRef v, const cj_type *from,
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to) {
     if (from == to || (from->kind == CJ_LIST && to->kind == CJ_LIST)) {
         return v; /* every list is its meminfo (an empty literal's type is refined) */
+    }
+    if (from->kind == CJ_OPTIONAL || to->kind == CJ_OPTIONAL) {
+        return cj_cast_optional(L, v, from, to); /* lower_optional.c */
     }
     if (to->kind == CJ_UNICODE && cj_type_is_str(from)) {
         return cj_str_literal(L, from->obj); /* borrowed: it is never freed */

@@ -9,8 +9,10 @@
  * real type. tests/test_dispatcher.py checks it against numba's table.
  * Arrays convert to the same dtype and ndim when the declared layout is 'A' or the same, and
  * a read-only array never to a writable one; tuples item by item; a C pointer to voidptr
- * (cujit's, as C's). As in numba, the best overload is the one with the fewest unsafe, then
- * safe, then promoting conversions. */
+ * (cujit's, as C's); None and T to OptionalType(T) (a promotion at least, numba's
+ * Optional.can_convert_from), an Optional to what its value converts to (safe at least: a
+ * None raises when the value is read). As in numba, the best overload is the one with the
+ * fewest unsafe, then safe, then promoting conversions. */
 #include "types/types.h"
 
 /* Bits of an integer of this kind that a float type must hold exactly for a safe conversion:
@@ -78,6 +80,18 @@ cj_conversion cj_conversion_kind(const cj_type *from, const cj_type *to) {
     }
     if (from->kind == CJ_CPOINTER && to->kind == CJ_CPOINTER && to->dtype == NULL) {
         return CJ_CONV_SAFE; /* T* -> void*, as C's (numba has no such rule) */
+    }
+    if (to->kind == CJ_OPTIONAL) { /* numba's Optional.can_convert_from */
+        if (from->kind == CJ_NONE) {
+            return CJ_CONV_PROMOTE;
+        }
+        cj_conversion k = cj_conversion_kind(from->kind == CJ_OPTIONAL ? from->dtype : from,
+                                             to->dtype);
+        return from->kind != CJ_OPTIONAL && k < CJ_CONV_PROMOTE ? CJ_CONV_PROMOTE : k;
+    }
+    if (from->kind == CJ_OPTIONAL) { /* its value, checked (numba's Optional.can_convert_to) */
+        cj_conversion k = cj_conversion_kind(from->dtype, to);
+        return k < CJ_CONV_SAFE ? CJ_CONV_SAFE : k;
     }
     if (from->kind == CJ_TUPLE && to->kind == CJ_TUPLE && from->n == to->n) {
         cj_conversion worst = CJ_CONV_EXACT;

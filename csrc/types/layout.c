@@ -21,6 +21,7 @@ size_t cj_abi_align(const cj_type *t) {
             return 8;
         }
         /* fall through */
+    case CJ_OPTIONAL: /* optional.c: as the tuple (value, valid) */
     case CJ_TUPLE: {
         size_t a = 1;
         for (int i = 0; i < t->n; i++) {
@@ -71,6 +72,7 @@ size_t cj_abi_size(const cj_type *t) {
             return 8;
         }
         /* fall through */
+    case CJ_OPTIONAL:
     case CJ_TUPLE:
         if (t->n == 0) {
             return 0;
@@ -117,7 +119,7 @@ int cj_abi_ref_offsets(const cj_type *t, size_t base, int32_t *out, int *n, int 
         out[(*n)++] = (int32_t)(base + (t->kind == CJ_ARRAY ? cj_abi_size(t) - 8 : 0));
         return 0;
     }
-    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+    for (int i = 0; (t->kind == CJ_TUPLE || t->kind == CJ_OPTIONAL) && i < t->n; i++) {
         if (cj_abi_ref_offsets(t->items[i], base + cj_abi_tuple_offset(t, i), out, n, max) < 0) {
             return -1;
         }

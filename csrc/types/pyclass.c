@@ -70,6 +70,8 @@ static PyObject *core_fields(const cj_type *t) {
         return Py_BuildValue("(s(Nis))", "list", py_or_none(t->dtype), t->reflected, t->name);
     case CJ_RECORD:
         return Py_BuildValue("(s(Os))", "record", t->obj, t->name); /* dtype, numba's name */
+    case CJ_OPTIONAL:
+        return Py_BuildValue("(s(N))", "optional", py_or_none(t->dtype));
     case CJ_EXT: /* its object is the user's, set when made (extension_type.c) */
         break;
     case CJ_SET: /* element (None: undefined), reflected (a Python set passed in), name */

@@ -269,6 +269,22 @@ static PyObject *py_slice_type(PyObject *module, PyObject *members) {
     return new_ref_to_py(cj_type_slice((int)n));
 }
 
+/* _core.optional_type(t): OptionalType(t), or None where the compiler has no such type (t
+ * none, an Optional, a type only Python knows, one no Optional holds): cujit.types then
+ * makes (or refuses) a Python-only Optional. */
+static PyObject *py_optional_type(PyObject *module, PyObject *obj) {
+    const cj_type *t = cj_type_from_py(obj);
+    if (t == NULL || t->kind == CJ_NONE || t->kind == CJ_OPTIONAL || t->kind == CJ_VOID) {
+        Py_RETURN_NONE;
+    }
+    const cj_type *opt = cj_type_optional(t);
+    if (opt == NULL) {
+        PyErr_Clear(); /* no compiled Optional of this type: a Python-only one */
+        Py_RETURN_NONE;
+    }
+    return new_ref_to_py(opt);
+}
+
 static PyObject *py_range_type(PyObject *module, PyObject *unused) {
     return new_ref_to_py(cj_type_range(0));
 }
@@ -311,6 +327,7 @@ static PyMethodDef pytype_functions[] = {
     {"type_by_name", py_type_by_name, METH_O, "type_by_name(name) -> scalar type"},
     {"object_type", py_object_type, METH_VARARGS, "object_type(kind, obj) -> object type"},
     {"slice_type", py_slice_type, METH_O, "slice_type(members) -> slice<a:b> / slice<a:b:c>"},
+    {"optional_type", py_optional_type, METH_O, "optional_type(t) -> OptionalType(t) or None"},
     {"range_type", py_range_type, METH_NOARGS, "range_type() -> range_state64"},
     {"cpointer_type", py_cpointer_type, METH_O, "cpointer_type(dtype) -> float32* (None: void*)"},
     {"register_type_factory", cj_register_type_factory, METH_O,

@@ -5,7 +5,7 @@
  * typeof.c (Python value -> type), unify.c (unification and promotion), convert.c (the
  * argument conversion rule of dispatch), layout.c (a type's C-side size), record.c (records
  * of NumPy structured dtypes), cpointer.c (C pointers), extension_type.c (a user's type
- * with a data model). */
+ * with a data model), optional.c (numba's OptionalType). */
 #ifndef CJ_TYPES_H
 #define CJ_TYPES_H
 
@@ -42,6 +42,8 @@ typedef enum cj_kind {
                    * dtype NULL: voidptr (numba's RawPointer void*, an i8*) */
     CJ_SET,       /* a set on the heap (abi/set.h, a cj_dict of no values): dtype = element
                    * type (NULL: not known yet, numba's set(undefined)), reflected (passed in) */
+    CJ_OPTIONAL,  /* numba's Optional: dtype = the value's type; laid out as the tuple
+                   * items[] = {dtype, bool} (n = 2): the value (zero when None), valid */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -144,6 +146,13 @@ const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name);
  * CJ_LIST_TYPED, a cujit.typed.List (numba's ListType[int64]). */
 const cj_type *cj_type_list(const cj_type *item, int reflected);
 #define CJ_LIST_TYPED 2
+/* ---- optional.c: numba's OptionalType(T) (typing/optional.c types its uses) ---- */
+/* OptionalType(t); t itself when it is none or an Optional (numba's types.optional). NULL
+ * with UnsupportedError for a type no Optional can hold. */
+const cj_type *cj_type_optional(const cj_type *t);
+/* What none or an Optional unifies to with `other` (numba's NoneType/Optional.unify), or NULL
+ * (no exception) when neither is one or the value types do not unify. */
+const cj_type *cj_unify_optional(const cj_type *a, const cj_type *b);
 /* ---- dicttype.c ---- */
 /* DictType[int64,float64]<iv=None> (numba's, also a cujit.typed.Dict's type); key and value
  * NULL: DictType[undefined,undefined], an empty literal's type until d[k] = v refines it. */

@@ -84,6 +84,10 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
     if (cj_type_is_number(a) && cj_type_is_number(b)) {
         return cj_promote(a, b);
     }
+    if ((a->kind == CJ_NONE || a->kind == CJ_OPTIONAL || b->kind == CJ_NONE ||
+         b->kind == CJ_OPTIONAL) && a->kind != CJ_EXT && b->kind != CJ_EXT) {
+        return cj_unify_optional(a, b); /* optional.c: numba's OptionalType */
+    }
     if (arrays_unify(a, b)) {
         return cj_type_array(a->dtype, a->ndim, a->layout == b->layout ? a->layout : 'A',
                              a->readonly || b->readonly);

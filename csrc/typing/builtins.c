@@ -421,6 +421,8 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         return cj_type_set_builtin(c, in, id, out); /* sets.c */
     case CJ_B_LEN:
         return type_len(c, in, out);
+    case CJ_B_ISINSTANCE:
+        return cj_type_isinstance(c, in, out); /* isinstance.c */
     case CJ_B_RANGE:
     case CJ_B_PRANGE: /* its loop runs on the pool under parallel=True (lower_prange.c) */
         return type_range(c, in, out);

@@ -74,6 +74,7 @@ typedef enum cj_builtin_rule {
     X(MAX, "builtins", "max", CJ_R_SPECIAL, "")                                     \
     X(ROUND, "builtins", "round", CJ_R_SPECIAL, "")                                 \
     X(LEN, "builtins", "len", CJ_R_SPECIAL, "")                                     \
+    X(ISINSTANCE, "builtins", "isinstance", CJ_R_SPECIAL, "")                       \
     X(RANGE, "builtins", "range", CJ_R_SPECIAL, "")                                 \
     X(ENUMERATE, "builtins", "enumerate", CJ_R_SPECIAL, "")                         \
     X(ZIP, "builtins", "zip", CJ_R_SPECIAL, "")                                     \

@@ -173,14 +173,11 @@ static const struct {
     {"__delitem__", CJ_DICT_DELITEM, 1, 1},
 };
 
-/* The result of get/pop with a default: the value and default unified (numba's). */
+/* The result of get/pop with a default: the value and default unified (numba's; a default
+ * of None makes it OptionalType(V)). */
 static int with_default(cj_infer_ctx *c, cj_instr *in, const cj_type *dt, const char *name,
                         const cj_type **out) {
     const cj_type *v = dt->items[1], *d = cj_vt(c, in->args[2]);
-    if (d->kind == CJ_NONE) {
-        return cj_unsupported_error(c, in, "dict.%s() with a default of None is not supported "
-                                           "yet (numba types it Optional(%s))", name, v->name);
-    }
     *out = cj_unify(v, d);
     if (*out == NULL) {
         return PyErr_Occurred() ? -1
@@ -196,19 +193,13 @@ static int method_result(cj_infer_ctx *c, cj_instr *in, int op, const char *name
     int n = in->nargs - 1;
     const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
     switch (op) {
-    case CJ_DICT_GET:
-        if (n == 1) {
-            return cj_unsupported_error(c, in, "dict.get(key) without a default is not "
-                                               "supported yet (numba types it Optional(%s)): "
-                                               "give a default", dt->items[1]->name);
-        }
-        /* fall through */
+    case CJ_DICT_GET: /* d.get(k): OptionalType(V), None when k is missing (numba's) */
     case CJ_DICT_POP:
         if (check_cast(c, in, a, dt->items[0]) < 0) {
             return -1;
         }
-        *out = dt->items[1];
-        return n == 2 ? with_default(c, in, dt, name, out) : 0;
+        *out = op == CJ_DICT_GET && n == 1 ? cj_type_optional(dt->items[1]) : dt->items[1];
+        return *out == NULL ? -1 : n == 2 ? with_default(c, in, dt, name, out) : 0;
     case CJ_DICT_SETDEFAULT:
         *out = dt->items[1];
         return check_cast(c, in, a, dt->items[0]) < 0 ||

@@ -1,7 +1,8 @@
 /* infer.c: type inference.
  * requires: IR from the frontend; produces: a type for every variable of the reachable blocks,
  * instr->optype / resolved for lowering, blocks pruned where a branch is decided at compile
- * time (`if x is None` with None passed), and the return type.
+ * time (`if x is None` with None passed, isinstance), the return type, and each Optional
+ * operand an instruction takes as its value read through a checked copy (optional.c).
  * A fixpoint: a variable's type is the unification of everything assigned to it; types only
  * widen, so typing stops changing (a bound far above what the lattice allows is a TypingError,
  * never a half-typed function). A worklist: each round (a sweep in block order) re-types only
@@ -306,6 +307,8 @@ static int known_value(cj_infer_ctx *c, const cj_instr *in) {
         const cj_type *t = cj_vt(c, in->dst);
         return t && t->kind == CJ_NONE ? 0 : KNOWN_VARIES;
     }
+    case CJ_I_CALL:
+        return cj_call_known(in); /* isinstance.c */
     default:
         return KNOWN_VARIES;
     }
@@ -430,6 +433,10 @@ static int type_build_slice(cj_infer_ctx *c, cj_instr *in, const cj_type **out) 
 }
 
 static int type_truth(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
+    if (t->kind == CJ_OPTIONAL) { /* numba refuses it: test `x is None` */
+        return cj_typing_error(c, in, "No implementation of function Function(<class 'bool'>) "
+                                      "found for signature:\n \n >>> bool(%s)", t->name);
+    }
     if (!cj_rule_has_truth(t)) {
         return cj_typing_error(c, in, "the truth value of %s is not supported (use an "
                                       "explicit comparison)", t->name);
@@ -540,7 +547,7 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 }
 
 /* Types one instruction; 1 done, 0 operands not known yet, -1 error. */
-static int type_instr(cj_infer_ctx *c, cj_instr *in) {
+static int type_instr_as_read(cj_infer_ctx *c, cj_instr *in) {
     if (cj_cuda_reject_strings(c, in) < 0) {
         return -1;
     }
@@ -570,6 +577,14 @@ static int type_instr(cj_infer_ctx *c, cj_instr *in) {
         return -1;
     }
     return assign_known(c, in->dst, known_value(c, in)) < 0 ? -1 : 1;
+}
+
+/* ... its Optional operands as their values where it does not take them (optional.c). */
+static int type_instr(cj_infer_ctx *c, cj_instr *in) {
+    c->unpack_optional = cj_optional_unpacks(c, in);
+    int rc = type_instr_as_read(c, in);
+    c->unpack_optional = 0;
+    return rc;
 }
 
 /* The blocks `blk` may go to: a branch whose condition is known at compile time goes to
@@ -754,6 +769,9 @@ int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typin
     cj_instr *untyped = cj_work_first_untyped(&c);
     if (untyped != NULL) {
         return report_untyped(&c, untyped);
+    }
+    if (cj_optional_unpack_pass(&c) < 0) { /* optional.c: checked reads of Optionals */
+        return -1;
     }
     *ret = c.ret ? c.ret : cj_t_none;
     return 0;

@@ -85,6 +85,7 @@ typedef struct cj_call {
     PyObject *exception;    /* CJ_CALL_EXCEPTION: the exception instance (kept by the IR) */
     int nin;                /* CJ_CALL_UFUNC: the inputs (args beyond them: out) */
     const cj_type *loop_in, *loop_out; /* CJ_CALL_UFUNC: the NumPy loop's types */
+    int truth;              /* CJ_B_ISINSTANCE: its answer, known at compile time */
 } cj_call;
 
 /* array_expr.c: the operator a NumPy ufunc builtin is (np.add: CJ_I_BINOP with *sub CJ_ADD),

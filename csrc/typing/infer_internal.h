@@ -15,6 +15,7 @@ typedef struct cj_infer_ctx {
     int changed;
     struct cj_worklist *work; /* infer.c's: what to re-type when a variable widens */
     int final;              /* typing what stayed untyped, for its error: no more waiting */
+    int unpack_optional;    /* optional.c: cj_vt gives an Optional's value type */
 } cj_infer_ctx;
 
 /* Each typing function: 1 typed (*out set; NULL for no result), 0 operands not known yet,
@@ -236,8 +237,18 @@ int cj_type_set_op(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_typ
                    const cj_type **out);
 
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
-    return CJ_VAR(c->ir, var)->type;
+    const cj_type *t = CJ_VAR(c->ir, var)->type;
+    return c->unpack_optional && t != NULL && t->kind == CJ_OPTIONAL ? t->dtype : t;
 }
+/* ---- optional.c: uses of OptionalType values ---- */
+/* Whether `in` is typed with its Optional operands unpacked (then flagged CJ_F_OPT_UNPACK). */
+int cj_optional_unpacks(cj_infer_ctx *c, cj_instr *in);
+/* After typing: each unpacked operand read through a checked copy of its value; -1 + exc. */
+int cj_optional_unpack_pass(cj_infer_ctx *c);
+/* ---- isinstance.c: isinstance(x, classes), decided at compile time ---- */
+int cj_type_isinstance(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* The compile-time truth of a call (isinstance's answer), or 2 when it has none. */
+int cj_call_known(const cj_instr *in);
 /* The constant a variable was set to (borrowed), or NULL if it is not a constant temporary. */
 PyObject *cj_const_of(cj_infer_ctx *c, int var);
 /* numba's "No implementation of function Function(fname) found for signature" (-1). */

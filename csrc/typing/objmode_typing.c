@@ -27,6 +27,8 @@ static int crosses_to_python(const cj_type *t) {
     case CJ_COMPLEX:
     case CJ_ARRAY:
         return 1;
+    case CJ_OPTIONAL:
+        return crosses_to_python(t->dtype);
     case CJ_TUPLE:
         for (int i = 0; i < t->n; i++) {
             if (!crosses_to_python(t->items[i])) {

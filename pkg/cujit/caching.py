@@ -408,6 +408,8 @@ def _describe_type(t):
         return ["array", _describe_type(t.dtype), t.ndim, t.layout, not t.mutable]
     if name.startswith(("UniTuple(", "Tuple(")):
         return ["tuple", [_describe_type(x) for x in t.types]]
+    if isinstance(t, cjtypes.Optional):
+        return ["optional", _describe_type(t.type)]
     return ["scalar", name]
 
 
@@ -419,6 +421,8 @@ def _rebuild_type(desc):
         return cjtypes.Tuple([_rebuild_type(x) for x in desc[1]])
     if kind == "record":
         return _core.from_dtype(_rebuild_dtype(desc[1]))
+    if kind == "optional":
+        return cjtypes.Optional(_rebuild_type(desc[1]))
     return _core.type_by_name(desc[1])
 
 

@@ -114,6 +114,8 @@ def _from_core(kind, fields):
         if reflected == 2:  # a cujit.typed.List
             return ListType, (dtype, core_name)
         return List, (dtype, bool(reflected), None, core_name)
+    if kind == "optional":
+        return Optional, fields
     if kind == "record":
         return Record, _record_args(*fields)
     if kind == "set":

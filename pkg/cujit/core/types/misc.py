@@ -151,8 +151,11 @@ class CPointer(Type):
 
 
 class Optional(Type):
-    """A value of *typ* or None. cujit's compiler has no optional types yet: a signature
-    with one raises UnsupportedError."""
+    """A value of *typ* or None (numba's ``types.Optional``, named ``OptionalType(typ)``);
+    the compiler's own for the value types it knows (csrc/types/optional.c)."""
+
+    def _core_make(cls, typ):
+        return _core.optional_type(typ) if isinstance(typ, Type) else None
 
     def __init__(self, typ):
         if isinstance(typ, (Optional, NoneType)):
