@@ -711,8 +711,8 @@ static const struct {
 } unsupported_names[] = {
     {"BUILD_SET", "sets"}, {"SET_ADD", "sets"}, {"DICT_UPDATE", "dict unpacking (**)"},
     {"BEFORE_WITH", "with statements other than `with objmode(...)` blocks in CPU code"},
-    {"YIELD_VALUE", "generators (yield)"}, {"RETURN_GENERATOR", "generators (yield)"},
-    {"GET_YIELD_FROM_ITER", "generators (yield)"}, {"LOAD_BUILD_CLASS", "class definitions"},
+    {"GET_YIELD_FROM_ITER", "'yield from'"}, {"SEND", "'yield from' or await"},
+    {"LOAD_BUILD_CLASS", "class definitions"},
     {"IMPORT_NAME", "import statements"}, {"STORE_GLOBAL", "assignment to globals"},
     {"DELETE_FAST", "del statements"}, {"CALL_FUNCTION_EX", "calls with *args or **kwargs"},
     {"UNPACK_EX", "starred assignment"},
@@ -738,6 +738,8 @@ static int op_unsupported(cj_builder *b, const cj_bc *in) {
 #define op_BUILD_MAP cj_fe_op_BUILD_MAP /* build_dict.c */
 #define op_BUILD_CONST_KEY_MAP cj_fe_op_BUILD_CONST_KEY_MAP
 #define op_MAP_ADD cj_fe_op_MAP_ADD
+#define op_YIELD_VALUE cj_fe_op_YIELD_VALUE /* build_generator.c */
+#define op_RETURN_GENERATOR cj_fe_op_RETURN_GENERATOR
 
 static const op_handler handlers[] = {
     [CJ_OP_UNKNOWN] = op_unsupported,

@@ -326,6 +326,7 @@ static PyObject *invoke(cj_overload *ov, PyObject *const *full) {
     }
     result = cj_box(ret, ov->ret);
     cj_nrt_release_value(ret, ov->ret); /* the function's reference: the box holds its own */
+    result = cj_generator_keep_args(result, ov->ret, full, ov->nargs); /* generators */
 done:
     if (cj_reflect_args(ov->argtypes, unboxed, full, ptrs, status >= 0) < 0) {
         Py_CLEAR(result);

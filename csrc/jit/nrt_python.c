@@ -55,7 +55,8 @@ void cj_nrt_release_value(const void *src, const cj_type *t) {
         memcpy(&mi, (const char *)src + 16 + 16 * (size_t)t->ndim, sizeof(void *));
         cj_nrt_decref(mi);
     }
-    if (t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT) { /* its meminfo */
+    if (t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT ||
+        t->kind == CJ_GENERATOR) { /* its meminfo */
         cj_meminfo *mi;
         memcpy(&mi, src, sizeof(void *));
         cj_nrt_decref(mi);

@@ -36,6 +36,7 @@ size_t cj_abi_align(const cj_type *t) {
     case CJ_LIST:
     case CJ_UNICODE:
     case CJ_DICT:
+    case CJ_GENERATOR:
         return 8;
     default:
         return 1;
@@ -85,6 +86,7 @@ size_t cj_abi_size(const cj_type *t) {
     case CJ_LIST: /* a pointer to its allocation (abi/list.c) */
     case CJ_UNICODE: /* the same (abi/unicode.c) */
     case CJ_DICT: /* (abi/dict.c) */
+    case CJ_GENERATOR: /* its frame's meminfo (abi/generator.h) */
         return 8;
     case CJ_RECORD:
         return (size_t)t->itemsize;

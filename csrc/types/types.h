@@ -37,6 +37,8 @@ typedef enum cj_kind {
                    * string is a CJ_CONST_OBJ of a str (numba's Literal[str]) until it meets one */
     CJ_DICT,      /* a dict on the heap (abi/dict.c): items[0] key, items[1] value (n = 2;
                    * n = 0: not known yet, numba's DictType[undefined,undefined]) */
+    CJ_GENERATOR, /* a generator's frame on the heap (abi/generator.h): yield = what it
+                   * yields, obj = the Python function, items[n] = its argument types */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -53,6 +55,7 @@ typedef enum cj_iter_kind {
     CJ_ITER_DICT_KEYS,   /* a dict's (source) keys, values or (key, value) items, in */
     CJ_ITER_DICT_VALUES, /* insertion order (typing/dicts.c) */
     CJ_ITER_DICT_ITEMS,
+    CJ_ITER_GENERATOR,   /* a generator (source): what it yields (lower/lower_generator.c) */
 } cj_iter_kind;
 
 typedef struct cj_type cj_type;
@@ -138,6 +141,10 @@ const cj_type *cj_type_bound(const cj_type *receiver, PyObject *name);
  * CJ_LIST_TYPED, a cujit.typed.List (numba's ListType[int64]). */
 const cj_type *cj_type_list(const cj_type *item, int reflected);
 #define CJ_LIST_TYPED 2
+/* ---- generator_type.c ---- */
+/* numba's Generator: the generator `pyfunc` (borrowed) called with `argtypes` yields `yield`. */
+const cj_type *cj_type_generator(PyObject *pyfunc, const cj_type *yield, int nargs,
+                                 const cj_type *const *argtypes);
 /* ---- dicttype.c ---- */
 /* DictType[int64,float64]<iv=None> (numba's, also a cujit.typed.Dict's type); key and value
  * NULL: DictType[undefined,undefined], an empty literal's type until d[k] = v refines it. */

@@ -344,6 +344,9 @@ static int assign_known(cj_infer_ctx *c, int var, int known) {
 }
 
 static int type_return(cj_infer_ctx *c, cj_instr *in) {
+    if (c->ir->is_generator) {
+        return cj_type_generator_return(c, in); /* generators.c */
+    }
     const cj_type *t = cj_vt(c, in->args[0]);
     if (t == NULL) {
         return 0;
@@ -526,6 +529,8 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     case CJ_I_CATCH:
     case CJ_I_EXC_MATCH:
         return cj_type_try(c, in, out); /* try_except.c */
+    case CJ_I_YIELD:
+        return cj_type_yield(c, in, out); /* generators.c */
     default:
         CJ_UNREACHABLE("unknown IR op");
         return -1;
@@ -747,6 +752,9 @@ int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typin
     cj_instr *untyped = cj_work_first_untyped(&c);
     if (untyped != NULL) {
         return report_untyped(&c, untyped);
+    }
+    if (ir->is_generator) {
+        return cj_generator_result(&c, ret); /* generators.c */
     }
     *ret = c.ret ? c.ret : cj_t_none;
     return 0;

@@ -15,6 +15,7 @@ typedef struct cj_infer_ctx {
     int changed;
     struct cj_worklist *work; /* infer.c's: what to re-type when a variable widens */
     int final;              /* typing what stayed untyped, for its error: no more waiting */
+    const cj_type *yield;   /* a generator's: unified type of its yields so far (NULL: none) */
 } cj_infer_ctx;
 
 /* Each typing function: 1 typed (*out set; NULL for no result), 0 operands not known yet,
@@ -206,6 +207,12 @@ int cj_type_dict_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
 int cj_type_typed_dict_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 /* dict(), dict(d), hash(x), len(d): 1, 0, -1, or 2 (len of something else). */
 int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+
+/* generators.c: a yield (1/0/-1, *out None), a return in a generator (its value must be
+ * None), and the type of a generator function's call when typing ends (in *ret). */
+int cj_type_yield(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+int cj_type_generator_return(cj_infer_ctx *c, cj_instr *in);
+int cj_generator_result(cj_infer_ctx *c, const cj_type **ret);
 
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
     return CJ_VAR(c->ir, var)->type;

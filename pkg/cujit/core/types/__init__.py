@@ -21,7 +21,8 @@ from .containers import (BaseAnonymousTuple, BaseContainerIterator, BaseNamedTup
                          NamedUniTuple, Tuple, UnionType, UniTuple, UniTupleIter,
                          is_homogeneous)
 from .functions import BoundFunction, Dispatcher, Function, NumberClass
-from .iterators import (ArrayIterator, EnumerateType, RangeIteratorType, RangeType, ZipType)
+from .iterators import (ArrayIterator, EnumerateType, Generator, RangeIteratorType, RangeType,
+                        ZipType)
 from .misc import (CPointer, EllipsisType, Module, NoneType, Omitted, Optional, PyObject,
                    RawPointer, SliceType, StringLiteral, UnicodeIteratorType, UnicodeType,
                    VarArg, literal, maybe_literal, unliteral)
@@ -65,6 +66,8 @@ def _iterator_class(kind, yield_type, source, inner):
         return DictIteratorType, (source, kind[5:])
     if kind == "list":
         return BaseContainerIterator, (source,)
+    if kind == "generator":  # iter(generator) is the generator
+        return type(source), (source.gen_func, source.yield_type, source.arg_types)
     cls = {"array": ArrayIterator, "tuple": UniTupleIter, "flat": NumpyFlatType,
            "ndenumerate": NumpyNdEnumerateType}[kind]
     return cls, (source,)
@@ -115,6 +118,8 @@ def _from_core(kind, fields):
     if kind == "dict":
         keyty, valty, core_name = fields
         return DictType, (keyty, valty, None, core_name)
+    if kind == "generator":
+        return Generator, fields
     raise TypeError(f"cujit.types has no class for C types of kind {kind!r}")
 
 
