@@ -696,6 +696,9 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
     case CJ_CALL_DICT: /* lower_dict_ops.c */
         r = cj_lower_dict_call(L, in, call);
         break;
+    case CJ_CALL_GENERATOR: /* lower_generator.c */
+        r = cj_gen_lower_call(L, in, call);
+        break;
     case CJ_CALL_DISPATCHER:
     case CJ_CALL_SELF:
         r = lower_jitted_call(L, in, call);

@@ -231,6 +231,8 @@ LLVMValueRef cj_gen_call_next(cj_lower *L, LLVMValueRef mi, LLVMValueRef out) {
     return LLVMBuildCall2(L->b, next_t, next, args, 2, "status");
 }
 
+static LLVMValueRef resume_into(cj_lower *L, LLVMValueRef mi, LLVMValueRef out);
+
 LLVMValueRef cj_gen_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *it,
                               LLVMValueRef *ok) {
     LLVMTypeRef st = cj_iter_state_type(L->ctx, it);
@@ -239,12 +241,74 @@ LLVMValueRef cj_gen_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *it
     LLVMTypeRef yt = cj_llvm_type(L->ctx, it->yield);
     LLVMValueRef out = cj_entry_alloca(L, yt, "yielded");
     LLVMBuildStore(L->b, LLVMConstNull(yt), out); /* what an exhausted one leaves */
+    *ok = LLVMBuildNot(L->b, resume_into(L, mi, out), "yielded");
+    return LLVMBuildLoad2(L->b, yt, out, "");
+}
+
+/* The status of resuming generator `mi` into `out`, an exception raised inside it gone on
+ * with; whether it was exhausted. */
+static LLVMValueRef resume_into(cj_lower *L, LLVMValueRef mi, LLVMValueRef out) {
     LLVMValueRef status = cj_gen_call_next(L, mi, out);
     LLVMValueRef done = LLVMBuildICmp(L->b, LLVMIntEQ, status, i32_const(L, CJ_GEN_EXHAUSTED),
                                       "exhausted");
-    /* an exception raised inside it goes on here */
-    LLVMValueRef st0 = LLVMBuildSelect(L->b, done, i32_const(L, 0), status, "");
-    cj_emit_check_status(L, st0);
-    *ok = LLVMBuildNot(L->b, done, "yielded");
-    return LLVMBuildLoad2(L->b, yt, out, "");
+    cj_emit_check_status(L, LLVMBuildSelect(L->b, done, i32_const(L, 0), status, ""));
+    return done;
+}
+
+/* sum(g), min(g), max(g): one pass; min/max of nothing is Python's ValueError. */
+static LLVMValueRef fold(cj_lower *L, LLVMValueRef mi, const cj_type *yt, int id,
+                         const cj_type *rt) {
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx), rlt = cj_llvm_type(L->ctx, rt);
+    LLVMValueRef out = cj_entry_alloca(L, cj_llvm_type(L->ctx, yt), "yielded");
+    LLVMValueRef acc = cj_entry_alloca(L, rlt, "acc"), seen = cj_entry_alloca(L, i1, "seen");
+    LLVMBuildStore(L->b, LLVMConstNull(rlt), acc);
+    LLVMBuildStore(L->b, LLVMConstInt(i1, 0, 0), seen);
+    LLVMBasicBlockRef head = cj_new_bb(L, "fold"), body = cj_new_bb(L, "fold_item");
+    LLVMBasicBlockRef done = cj_new_bb(L, "fold_done");
+    LLVMBuildBr(L->b, head);
+    LLVMPositionBuilderAtEnd(L->b, head);
+    LLVMBuildCondBr(L->b, resume_into(L, mi, out), done, body);
+    LLVMPositionBuilderAtEnd(L->b, body);
+    LLVMValueRef v = LLVMBuildLoad2(L->b, cj_llvm_type(L->ctx, yt), out, "");
+    LLVMValueRef a = LLVMBuildLoad2(L->b, rlt, acc, "");
+    if (id == CJ_B_SUM) {
+        a = cj_lower_binop(L, CJ_ADD, a, rt, cj_cast(L, v, yt, rt), rt, rt, rt);
+    } else { /* the first of the smallest (largest), as Python's */
+        LLVMValueRef first = LLVMBuildNot(L->b, LLVMBuildLoad2(L->b, i1, seen, ""), "");
+        LLVMValueRef better = cj_lower_compare(L, id == CJ_B_MIN ? CJ_LT : CJ_GT, v, yt, a,
+                                               rt, yt);
+        a = LLVMBuildSelect(L->b, LLVMBuildOr(L->b, first, better, ""), v, a, "");
+    }
+    if (a == NULL) {
+        return NULL;
+    }
+    LLVMBuildStore(L->b, a, acc);
+    LLVMBuildStore(L->b, LLVMConstInt(i1, 1, 0), seen);
+    LLVMBuildBr(L->b, head);
+    LLVMPositionBuilderAtEnd(L->b, done);
+    if (id != CJ_B_SUM &&
+        cj_emit_raise_text_if(L, LLVMBuildNot(L->b, LLVMBuildLoad2(L->b, i1, seen, ""), ""),
+                              PyExc_ValueError, id == CJ_B_MIN ? "min() arg is an empty "
+                                                                 "sequence"
+                                                               : "max() arg is an empty "
+                                                                 "sequence") < 0) {
+        return NULL;
+    }
+    return LLVMBuildLoad2(L->b, rlt, acc, "");
+}
+
+LLVMValueRef cj_gen_lower_call(cj_lower *L, cj_instr *in, const cj_call *call) {
+    const cj_type *gt = call->argtypes[0];
+    LLVMValueRef mi = cj_load_var(L, call->args[0]);
+    if (call->builtin != CJ_B_NEXT) {
+        return fold(L, mi, gt->yield, call->builtin, in->rtype);
+    }
+    LLVMTypeRef yt = cj_llvm_type(L->ctx, gt->yield);
+    LLVMValueRef out = cj_entry_alloca(L, yt, "yielded");
+    LLVMBuildStore(L->b, LLVMConstNull(yt), out);
+    LLVMValueRef done = resume_into(L, mi, out);
+    if (cj_emit_raise_text_if(L, done, PyExc_StopIteration, NULL) < 0) {
+        return NULL;
+    }
+    return LLVMBuildLoad2(L->b, yt, out, ""); /* borrowed: the variable takes its own */
 }

@@ -81,6 +81,8 @@ int cj_gen_lower_yield(cj_lower *L, cj_instr *in);
 void cj_gen_lower_return(cj_lower *L);
 /* The frame of generator value `mi` and a call of its next into `out` (its status). */
 LLVMValueRef cj_gen_call_next(cj_lower *L, LLVMValueRef mi, LLVMValueRef out);
+/* next(g), sum(g), min(g), max(g) of a generator (CJ_CALL_GENERATOR): the value. */
+LLVMValueRef cj_gen_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
 /* next(iterator over a generator): the value, *ok whether it yielded one (lower_iter.c). */
 LLVMValueRef cj_gen_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *it,
                               LLVMValueRef *ok);

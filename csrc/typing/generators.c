@@ -76,3 +76,35 @@ int cj_generator_result(cj_infer_ctx *c, const cj_type **ret) {
     *ret = cj_type_generator(c->ir->pyfunc, y, c->nargs, c->argtypes);
     return *ret != NULL ? 0 : -1;
 }
+
+/* numba's sum(): int64 for integers and booleans, float64, complex128. */
+static const cj_type *sum_type(const cj_type *t) {
+    return t->kind == CJ_FLOAT ? cj_t_float64 : t->kind == CJ_COMPLEX ? cj_t_complex128
+                                                                      : cj_t_int64;
+}
+
+int cj_type_generator_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    if (id != CJ_B_NEXT && id != CJ_B_SUM && id != CJ_B_MIN && id != CJ_B_MAX) {
+        return 2; /* list(g), sorted(g): any iterable (lists.c) */
+    }
+    const cj_type *g = in->nargs >= 2 ? cj_vt(c, in->args[1]) : NULL;
+    if (g == NULL || g->kind != CJ_GENERATOR) {
+        return in->nargs >= 2 && g == NULL ? 0 : 2;
+    }
+    const char *name = cj_builtin_table[id].attr;
+    if (in->index > 0 || in->nargs != 2) {
+        return cj_unsupported_error(c, in, "%s() of a generator with more arguments than the "
+                                           "generator is not supported yet", name);
+    }
+    const cj_type *y = g->yield;
+    if (id != CJ_B_NEXT && (!cj_type_is_number(y) ||
+                            (id != CJ_B_SUM && y->kind == CJ_COMPLEX))) {
+        return cj_unsupported_error(c, in, "%s() of a generator of %s is not supported yet "
+                                           "(numbers)", name, y->name);
+    }
+    if (cj_plain_call(c, in, CJ_CALL_GENERATOR, id) == NULL) {
+        return -1;
+    }
+    *out = id == CJ_B_SUM ? sum_type(y) : y;
+    return 1;
+}

@@ -31,6 +31,8 @@ typedef enum cj_call_kind {
     CJ_CALL_STR,         /* a string operation (strings.c): builtin = cj_str_op, args its
                           * operands (a method's receiver first), -1 for an omitted one */
     CJ_CALL_DICT,        /* a dict method or builtin (dicts.c): builtin = cj_dict_op */
+    CJ_CALL_GENERATOR,   /* next(g), sum(g), min(g), max(g) of a generator (generators.c):
+                          * builtin the cj_builtin id, args[0] the generator */
 } cj_call_kind;
 
 typedef enum cj_dict_op {

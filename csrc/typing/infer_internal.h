@@ -213,6 +213,8 @@ int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
 int cj_type_yield(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 int cj_type_generator_return(cj_infer_ctx *c, cj_instr *in);
 int cj_generator_result(cj_infer_ctx *c, const cj_type **ret);
+/* next(g), sum(g), min(g), max(g) of a generator g: 1/0/-1, or 2 when g is not one. */
+int cj_type_generator_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
 
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
     return CJ_VAR(c->ir, var)->type;
