@@ -15,9 +15,13 @@ typedef struct {
     cj_meminfo *mi;     /* the frame; NULL once exhausted or closed */
     const cj_type *type; /* a CJ_GENERATOR */
     PyObject *args;     /* tuple: the call's arguments (None for a default), or NULL */
+    int running;        /* inside its next: a second next (from an objmode block) is refused */
 } gen_object;
 
 static PyTypeObject *generator_type;
+
+/* The arguments of the call whose result is being boxed (cj_box_result), or NULL. */
+static _Thread_local PyObject *boxing_args;
 
 PyObject *cj_generator_wrap(cj_meminfo *mi, const cj_type *t) {
     gen_object *self = PyObject_New(gen_object, generator_type);
@@ -27,24 +31,38 @@ PyObject *cj_generator_wrap(cj_meminfo *mi, const cj_type *t) {
     cj_nrt_incref(mi);
     self->mi = mi;
     self->type = t;
-    self->args = NULL;
+    self->args = Py_XNewRef(boxing_args);
+    self->running = 0;
     return (PyObject *)self;
 }
 
-PyObject *cj_generator_keep_args(PyObject *result, const cj_type *t, PyObject *const *args,
-                                 int n) {
-    if (result == NULL || t->kind != CJ_GENERATOR || !PyObject_TypeCheck(result, generator_type)) {
-        return result;
+static int holds_generator(const cj_type *t) {
+    if (t == NULL || t->kind == CJ_GENERATOR) {
+        return t != NULL;
+    }
+    int found = t->kind == CJ_LIST && holds_generator(t->dtype);
+    for (int i = 0; !found && (t->kind == CJ_TUPLE || t->kind == CJ_DICT) && i < t->n; i++) {
+        found = holds_generator(t->items[i]);
+    }
+    return found;
+}
+
+PyObject *cj_box_result(const void *src, const cj_type *t, PyObject *const *args, int n) {
+    if (!holds_generator(t)) {
+        return cj_box(src, t);
     }
     PyObject *kept = PyTuple_New(n);
     for (int i = 0; kept != NULL && i < n; i++) {
         PyTuple_SET_ITEM(kept, i, Py_NewRef(args[i] != NULL ? args[i] : Py_None));
     }
     if (kept == NULL) {
-        Py_DECREF(result);
         return NULL;
     }
-    Py_XSETREF(((gen_object *)result)->args, kept);
+    PyObject *outer = boxing_args;
+    boxing_args = kept;
+    PyObject *result = cj_box(src, t);
+    boxing_args = outer;
+    Py_DECREF(kept);
     return result;
 }
 
@@ -58,6 +76,10 @@ static PyObject *gen_iternext(gen_object *self) {
     if (self->mi == NULL) {
         return NULL; /* exhausted: StopIteration, as CPython's generators */
     }
+    if (self->running) {
+        PyErr_SetString(PyExc_ValueError, "generator already executing");
+        return NULL;
+    }
     const cj_type *yt = self->type->yield;
     _Alignas(16) char small[256];
     size_t size = cj_abi_value_size(yt);
@@ -67,7 +89,9 @@ static PyObject *gen_iternext(gen_object *self) {
     }
     memset(out, 0, size <= sizeof(small) ? sizeof(small) : size);
     cj_gen_frame *frame = self->mi->data;
+    self->running = 1;
     int32_t status = frame->next(out, frame);
+    self->running = 0;
     PyObject *value = NULL;
     if (status == 0) {
         value = cj_box(out, yt); /* borrowed from the frame: the box takes its own */
@@ -84,6 +108,10 @@ static PyObject *gen_iternext(gen_object *self) {
 }
 
 static PyObject *gen_close(gen_object *self, PyObject *unused) {
+    if (self->running) {
+        PyErr_SetString(PyExc_ValueError, "generator already executing");
+        return NULL;
+    }
     if (self->mi != NULL) {
         release_frame(self);
     }

@@ -157,11 +157,10 @@ PyObject *cj_box(const void *src, const cj_type *t);
 /* ---- generator_object.c: a compiled generator's frame iterated from Python ---- */
 /* A new generator object taking its own reference to frame `mi` (type t, a CJ_GENERATOR). */
 PyObject *cj_generator_wrap(cj_meminfo *mi, const cj_type *t);
-/* `result` (stolen; NULL passes through) of a call returning type t: a generator object
- * keeps the call's arguments `args[0..n)` (NULL: a default) alive, as its frame reads arrays
- * and strings of Python objects in place. NULL with an exception on failure. */
-PyObject *cj_generator_keep_args(PyObject *result, const cj_type *t, PyObject *const *args,
-                                 int n);
+/* cj_box of a call's result: each generator object in it keeps the call's arguments
+ * `args[0..n)` (NULL: a default) alive, as its frame reads arrays and strings of Python
+ * objects in place. */
+PyObject *cj_box_result(const void *src, const cj_type *t, PyObject *const *args, int n);
 int cj_generator_init(PyObject *module);
 
 /* ---- reflect.c: Python lists as arguments (numba's reflected lists) ---- */
