@@ -442,6 +442,20 @@ def test_consumed_in_compiled_code():
     assert shared_progress(5) == (0, 10)
 
 
+@njit
+def genexprs(a, n):
+    return (sum(x * x for x in range(n)), list(v + 1.0 for v in a), max(v for v in a),
+            sum(y for y in (x * 2 for x in range(n) if x % 2)))
+
+
+def test_generator_expressions():
+    a = np.arange(5.0) - 2.0
+    for n in (0, 1, 7):
+        want = (sum(x * x for x in range(n)), list(v + 1.0 for v in a), max(v for v in a),
+                sum(y for y in (x * 2 for x in range(n) if x % 2)))
+        assert genexprs(a, n) == want
+
+
 # ---- what is refused, clearly ----
 
 def _compile_error(src, args, exc=UnsupportedError):
@@ -455,8 +469,10 @@ def _compile_error(src, args, exc=UnsupportedError):
 def test_refused_forms():
     assert "returns a value" in _compile_error("def f(x):\n    yield x\n    return 5\n", (1,))
     assert "'yield from'" in _compile_error("def f(x):\n    yield from range(x)\n", (2,))
-    assert "generator expressions" in _compile_error(
-        "def f(x):\n    return sum(i for i in range(x))\n", (3,))
+    assert "read the enclosing function's variables" in _compile_error(
+        "def f(x):\n    return sum(i * x for i in range(x))\n", (3,))
+    assert "returning a generator expression" in _compile_error(
+        "def f(x):\n    return (i for i in range(x))\n", (3,))
     msg = _compile_error("def f(l):\n    for x in l:\n        yield x\n", ([1, 2],))
     assert "reflected list" in msg
 

@@ -45,3 +45,27 @@ void cj_fe_drop_generator_wrapper(cj_builder *b) {
     }
     b->nranges = kept;
 }
+
+/* Generator expressions: `(f(x) for x in it)` is CPython's call of a nested generator
+ * function with iter(it); here that function is compiled as a generator of its own (numba
+ * turns it into a generator function too), taking the iterator by reference, so the
+ * expression must not outlive the function making it (typing/generators.c refuses a return
+ * of it). */
+int cj_fe_make_genexpr(cj_builder *b, PyCodeObject *co, int has_closure) {
+    if (has_closure || co->co_nfreevars > 0) {
+        return cj_unsupported_at(b->ir, b->line, "cujit does not support generator "
+                                 "expressions that read the enclosing function's variables "
+                                 "(write a generator function taking them as arguments)");
+    }
+    PyObject *fn = PyFunction_New((PyObject *)co, b->globals);
+    PyObject *cujit = fn ? PyImport_ImportModule("cujit") : NULL;
+    PyObject *jitted = cujit ? PyObject_CallMethod(cujit, "njit", "O", fn) : NULL;
+    Py_XDECREF(cujit);
+    Py_XDECREF(fn);
+    if (jitted == NULL) {
+        return -1;
+    }
+    int rc = cj_fe_push_value(b, jitted, co->co_qualname); /* the IR keeps it */
+    Py_DECREF(jitted);
+    return rc;
+}

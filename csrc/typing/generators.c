@@ -108,3 +108,33 @@ int cj_type_generator_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type 
     *out = id == CJ_B_SUM ? sum_type(y) : y;
     return 1;
 }
+
+/* Whether a value of type t holds a generator taking an iterator (a generator expression's:
+ * its frame points at the iterator state of the function that made it). */
+static int borrows_iterator(const cj_type *t) {
+    if (t == NULL) {
+        return 0;
+    }
+    if (t->kind == CJ_GENERATOR) {
+        for (int i = 0; i < t->n; i++) {
+            if (t->items[i]->kind == CJ_ITER || borrows_iterator(t->items[i])) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    int found = t->kind == CJ_LIST && borrows_iterator(t->dtype);
+    for (int i = 0; !found && (t->kind == CJ_TUPLE || t->kind == CJ_DICT) && i < t->n; i++) {
+        found = borrows_iterator(t->items[i]);
+    }
+    return found;
+}
+
+int cj_generator_return_check(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
+    if (borrows_iterator(t)) {
+        return cj_unsupported_error(c, in, "returning a generator expression (or a generator "
+                                           "fed by one) is not supported: consume it in the "
+                                           "function, or write a generator function");
+    }
+    return 0;
+}

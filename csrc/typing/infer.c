@@ -357,8 +357,8 @@ static int type_return(cj_infer_ctx *c, cj_instr *in) {
     if (t->kind == CJ_CONST_OBJ || t->kind == CJ_ITER || t->kind == CJ_OMITTED) {
         return cj_typing_error(c, in, "cannot return a value of type %s", t->name);
     }
-    if (cj_record_return_check(c, in, t) < 0) { /* record_access.c */
-        return -1;
+    if (cj_record_return_check(c, in, t) < 0 || cj_generator_return_check(c, in, t) < 0) {
+        return -1; /* record_access.c, generators.c */
     }
     const cj_type *u = c->ret == NULL ? t : cj_unify(c->ret, t);
     if (u == NULL) {

@@ -215,6 +215,9 @@ int cj_type_generator_return(cj_infer_ctx *c, cj_instr *in);
 int cj_generator_result(cj_infer_ctx *c, const cj_type **ret);
 /* next(g), sum(g), min(g), max(g) of a generator g: 1/0/-1, or 2 when g is not one. */
 int cj_type_generator_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* A returned value of type t holding a generator expression (which reads this function's
+ * iterator in place) is an UnsupportedError: 0, or -1. */
+int cj_generator_return_check(cj_infer_ctx *c, cj_instr *in, const cj_type *t);
 
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
     return CJ_VAR(c->ir, var)->type;
