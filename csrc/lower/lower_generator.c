@@ -161,6 +161,9 @@ static int lower_call(cj_lower *C, LLVMValueRef next) {
     LLVMValueRef data_at = LLVMBuildInBoundsGEP2(
         C->b, i8p, LLVMBuildBitCast(C->b, mi, LLVMPointerType(i8p, 0), ""), &one, 1, "");
     LLVMValueRef data = LLVMBuildLoad2(C->b, i8p, data_at, "data");
+    /* cj_gen_new wrote it too: written here, the optimiser sees which body it is */
+    LLVMBuildStore(C->b, LLVMBuildBitCast(C->b, next, i8p, ""),
+                   LLVMBuildBitCast(C->b, data, LLVMPointerType(i8p, 0), ""));
     for (int i = 0; i < C->ir->nargs; i++) {
         const cj_type *t = C->argtypes[i];
         if (t->kind == CJ_OMITTED) {
@@ -222,11 +225,17 @@ LLVMValueRef cj_gen_call_next(cj_lower *L, LLVMValueRef mi, LLVMValueRef out) {
     LLVMValueRef data_at = LLVMBuildInBoundsGEP2(
         L->b, i8p, LLVMBuildBitCast(L->b, mi, LLVMPointerType(i8p, 0), ""), &one, 1, "");
     LLVMValueRef frame = LLVMBuildLoad2(L->b, i8p, data_at, "frame");
+    LLVMSetMetadata(frame, LLVMGetMDKindIDInContext(L->ctx, "invariant.load", 14),
+                    LLVMMDNodeInContext(L->ctx, NULL, 0)); /* a meminfo's data stays */
     LLVMTypeRef params[2] = {LLVMTypeOf(out), i8p};
     LLVMTypeRef next_t = LLVMFunctionType(i32, params, 2, 0);
     LLVMValueRef next_at = LLVMBuildBitCast(L->b, frame, LLVMPointerType(
                                                              LLVMPointerType(next_t, 0), 0), "");
     LLVMValueRef next = LLVMBuildLoad2(L->b, LLVMPointerType(next_t, 0), next_at, "next");
+    /* a frame's next never changes: with the call inlined, the store of the frame's maker
+     * reaches here and the body inlines into the loop */
+    LLVMSetMetadata(next, LLVMGetMDKindIDInContext(L->ctx, "invariant.load", 14),
+                    LLVMMDNodeInContext(L->ctx, NULL, 0));
     LLVMValueRef args[2] = {out, frame};
     return LLVMBuildCall2(L->b, next_t, next, args, 2, "status");
 }
