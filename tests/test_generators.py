@@ -331,6 +331,11 @@ def test_arrays_strings_and_lists():
     next(g)
     next(g)
     del g
+    g = JIT["list_items"](3)  # its frame holds a list and an iterator over it
+    assert next(g) == 3
+    del g
+    g = JIT["strings"]("xyz")  # a frame never started drops its argument's reference
+    del g
 
 
 @njit
