@@ -303,6 +303,11 @@ def test_exception_ends_the_generator():
         next(g)
 
 
+def test_generator_objects_come_only_from_calls():
+    with pytest.raises(TypeError):
+        type(JIT["count_up"](1))()
+
+
 def test_close_send_throw():
     g = JIT["new_arrays"](5)
     next(g)

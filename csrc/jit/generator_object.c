@@ -176,7 +176,7 @@ static PyType_Slot gen_slots[] = {
 static PyType_Spec gen_spec = {
     .name = "cujit.generator",
     .basicsize = sizeof(gen_object),
-    .flags = Py_TPFLAGS_DEFAULT,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, /* only calls make them */
     .slots = gen_slots,
 };
 
