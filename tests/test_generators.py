@@ -483,6 +483,14 @@ def test_refused_forms():
         "def f(x):\n    return sum(i * x for i in range(x))\n", (3,))
     assert "returning a generator expression" in _compile_error(
         "def f(x):\n    return (i for i in range(x))\n", (3,))
+    ns = {}
+    exec("from cujit import njit\n@njit\ndef f(n):\n    yield n\n    for x in f(n - 1):\n"
+         "        yield x\n", ns)
+    with pytest.raises(UnsupportedError, match="recursive generators"):
+        list(ns["f"](2))
+    exec("from cujit import prange\ndef f(n):\n    for i in prange(n):\n        yield i\n", ns)
+    with pytest.raises(UnsupportedError, match="inside a prange loop"):
+        list(njit(parallel=True)(ns["f"])(3))
     msg = _compile_error("def f(l):\n    for x in l:\n        yield x\n", ([1, 2],))
     assert "reflected list" in msg
 

@@ -21,6 +21,7 @@ typedef struct cj_gen_lower {
     LLVMTargetDataRef layout;
     unsigned long long size;             /* frame bytes so far, the header first */
     unsigned long long arg_offset[CJ_MAX_ARGS];
+    LLVMValueRef body;                   /* the next function */
     LLVMValueRef frame;                  /* i8*: the next function's second parameter */
     LLVMValueRef resume;                 /* i64* into the frame */
     LLVMValueRef dispatch;               /* the entry's switch */
@@ -104,6 +105,11 @@ int cj_gen_enter(cj_lower *L) {
 
 int cj_gen_lower_yield(cj_lower *L, cj_instr *in) {
     cj_gen_lower *G = L->gen;
+    if (G == NULL || L->fn != G->body) { /* a prange loop's body, outlined (lower_prange.c) */
+        PyErr_SetString(cj_UnsupportedError, "'yield' inside a prange loop is not supported "
+                                             "(the loop's iterations run on other threads)");
+        return -1;
+    }
     const cj_type *from = CJ_VAR(L->ir, in->args[0])->type;
     LLVMValueRef v = cj_cast(L, cj_load_var(L, in->args[0]), from, L->ret_type);
     if (v == NULL) {
@@ -131,6 +137,7 @@ static LLVMValueRef lower_next(cj_lower *L, const char *name) {
     L->fn = LLVMAddFunction(L->mod, next_name,
                             LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), params, 2, 0));
     LLVMSetLinkage(L->fn, LLVMInternalLinkage); /* reached through the frame only */
+    L->gen->body = L->fn;
     cj_mark_function(L);
     L->ret_ptr = LLVMGetParam(L->fn, 0);
     L->gen->frame = LLVMGetParam(L->fn, 1);
