@@ -285,10 +285,11 @@ int cj_fe_find_leaders(cj_builder *b) {
 }
 
 static int reject_unsupported_function(cj_func_ir *ir, PyCodeObject *code) {
-    if (code->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR)) {
-        return cj_unsupported_at(ir, ir->firstline, "cujit does not support generators "
-                                                    "(yield) or coroutines");
+    if (code->co_flags & (CO_COROUTINE | CO_ASYNC_GENERATOR)) {
+        return cj_unsupported_at(ir, ir->firstline, "cujit does not support coroutines or "
+                                                    "asynchronous generators");
     }
+    ir->is_generator = (code->co_flags & CO_GENERATOR) != 0; /* build_generator.c */
     if (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) {
         return cj_unsupported_at(ir, ir->firstline,
                                  "cujit does not support *args or **kwargs parameters");

@@ -69,6 +69,9 @@ int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in) {
     if (code == CJ_CODE_MARK && name != NULL && (name[0] != '<' || !strcmp(name, "<lambda>"))) {
         return cj_fe_make_inner_function(b, in, closure); /* build_closure.c */
     }
+    if (code == CJ_CODE_MARK && name != NULL && !strcmp(name, "<genexpr>")) {
+        return cj_fe_make_genexpr(b, co, closure != CJ_CELL_MARK || in->arg != 0);
+    }
     if (code != CJ_CODE_MARK || closure != CJ_CELL_MARK || (in->arg & ~8) != 0 ||
         name == NULL || (strcmp(name, "<listcomp>") != 0 && strcmp(name, "<dictcomp>") != 0 &&
                          strcmp(name, "<setcomp>") != 0)) {

@@ -104,6 +104,18 @@ int cj_fe_reraise_current(cj_builder *b); /* a bare `raise` inside an except blo
 /* UnsupportedError when `v` (to be stored in a named variable) is a caught exception. */
 int cj_fe_check_not_caught(cj_builder *b, int v, int local);
 
+/* ---- build_generator.c: generator functions (yield) ---- */
+int cj_fe_op_YIELD_VALUE(cj_builder *b, const cj_bc *in);
+int cj_fe_op_RETURN_GENERATOR(cj_builder *b, const cj_bc *in);
+/* Drops from b->ranges 3.12's generator wrapper (the ranges whose handler turns a
+ * StopIteration escaping the body into a RuntimeError): a compiled generator's exceptions go
+ * to its caller as they are. */
+void cj_fe_drop_generator_wrapper(cj_builder *b);
+/* MAKE_FUNCTION of a generator expression's code `co` (borrowed): pushes a jitted generator
+ * function of it, called next with the iterator (`.0`) as its argument; a genexpr reading
+ * the enclosing function's variables (`has_closure`) is an UnsupportedError. */
+int cj_fe_make_genexpr(cj_builder *b, PyCodeObject *co, int has_closure);
+
 /* ---- build_closure.c: inner functions and lambdas, inlined where they are called ---- */
 int cj_fe_push_value(cj_builder *b, PyObject *v, PyObject *name); /* build_ops.c */
 int cj_fe_is_made(int v);          /* whether a stack value is an inner function's marker */

@@ -711,8 +711,8 @@ static const struct {
 } unsupported_names[] = {
     {"DICT_UPDATE", "dict unpacking (**)"},
     {"BEFORE_WITH", "with statements other than `with objmode(...)` blocks in CPU code"},
-    {"YIELD_VALUE", "generators (yield)"}, {"RETURN_GENERATOR", "generators (yield)"},
-    {"GET_YIELD_FROM_ITER", "generators (yield)"}, {"LOAD_BUILD_CLASS", "class definitions"},
+    {"GET_YIELD_FROM_ITER", "'yield from'"}, {"SEND", "'yield from' or await"},
+    {"LOAD_BUILD_CLASS", "class definitions"},
     {"IMPORT_NAME", "import statements"}, {"STORE_GLOBAL", "assignment to globals"},
     {"DELETE_FAST", "del statements"}, {"CALL_FUNCTION_EX", "calls with *args or **kwargs"},
     {"UNPACK_EX", "starred assignment"},
@@ -741,6 +741,8 @@ static int op_unsupported(cj_builder *b, const cj_bc *in) {
 #define op_BUILD_SET cj_fe_op_BUILD_SET /* build_set.c */
 #define op_SET_ADD cj_fe_op_SET_ADD
 #define op_SET_UPDATE cj_fe_op_SET_UPDATE
+#define op_YIELD_VALUE cj_fe_op_YIELD_VALUE /* build_generator.c */
+#define op_RETURN_GENERATOR cj_fe_op_RETURN_GENERATOR
 
 static const op_handler handlers[] = {
     [CJ_OP_UNKNOWN] = op_unsupported,

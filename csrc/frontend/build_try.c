@@ -52,6 +52,7 @@ int cj_fe_read_exception_table(cj_builder *b) {
         r->depth = depth_lasti >> 1;
         r->lasti = depth_lasti & 1;
     }
+    cj_fe_drop_generator_wrapper(b); /* build_generator.c */
     return 0;
 }
 

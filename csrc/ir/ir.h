@@ -35,6 +35,8 @@ typedef enum cj_iop {
                         * block (try/except; its var is `caught`) */
     CJ_I_EXC_MATCH,    /* dst = whether caught exception args[0] is an instance of args[1] (a
                         * class or a tuple of classes known at compile time) */
+    CJ_I_YIELD,        /* yield args[0]; dst = None (what `yield` gives back: no send())
+                        * (generators: typing/generators.c, lower/lower_generator.c) */
     /* terminators */
     CJ_I_JUMP,         /* goto target */
     CJ_I_BRANCH,       /* if truth(args[0]) goto target else goto target2 */
@@ -131,6 +133,7 @@ typedef struct cj_func_ir {
     cj_vec blocks;         /* of cj_block; block 0 is the entry */
     cj_vec vars;           /* of cj_var */
     int arg_vars[CJ_MAX_ARGS]; /* variable of each argument */
+    int is_generator;      /* its code has CO_GENERATOR: calling it makes a generator */
 } cj_func_ir;
 
 /* ---- ir.c ---- */

@@ -104,6 +104,8 @@ static PyObject *format_rhs(const cj_func_ir *ir, const cj_instr *in) {
         return PyUnicode_FromString("catch");
     case CJ_I_EXC_MATCH:
         return PyUnicode_FromFormat("exception_match(%s, %s)", vname(ir, a[0]), vname(ir, a[1]));
+    case CJ_I_YIELD:
+        return PyUnicode_FromFormat("yield %s", vname(ir, a[0]));
     case CJ_I_JUMP:
         return PyUnicode_FromFormat("jump %d", in->target);
     case CJ_I_BRANCH:

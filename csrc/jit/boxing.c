@@ -504,6 +504,11 @@ PyObject *cj_box(const void *src, const cj_type *t) {
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;
+    case CJ_GENERATOR: { /* a generator object over the same frame (generator_object.c) */
+        cj_meminfo *mi;
+        memcpy(&mi, src, sizeof(void *));
+        return cj_generator_wrap(mi, t);
+    }
     default:
         PyErr_Format(PyExc_TypeError, "cujit cannot return a value of type %s", t->name);
         return NULL;

@@ -324,7 +324,7 @@ static PyObject *invoke(cj_overload *ov, PyObject *const *full) {
         cj_exc_raise(status);
         goto done;
     }
-    result = cj_box(ret, ov->ret);
+    result = cj_box_result(ret, ov->ret, full, ov->nargs); /* generators keep the args */
     cj_nrt_release_value(ret, ov->ret); /* the function's reference: the box holds its own */
 done:
     if (cj_reflect_args(ov->argtypes, unboxed, full, ptrs, status >= 0) < 0) {

@@ -154,6 +154,15 @@ int cj_unbox(PyObject *value, const cj_type *t, void *dst);
  * views all of its parent (the object it was unboxed from) is that object, as in numba. */
 PyObject *cj_box(const void *src, const cj_type *t);
 
+/* ---- generator_object.c: a compiled generator's frame iterated from Python ---- */
+/* A new generator object taking its own reference to frame `mi` (type t, a CJ_GENERATOR). */
+PyObject *cj_generator_wrap(cj_meminfo *mi, const cj_type *t);
+/* cj_box of a call's result: each generator object in it keeps the call's arguments
+ * `args[0..n)` (NULL: a default) alive, as its frame reads arrays and strings of Python
+ * objects in place. */
+PyObject *cj_box_result(const void *src, const cj_type *t, PyObject *const *args, int n);
+int cj_generator_init(PyObject *module);
+
 /* ---- reflect.c: Python lists as arguments (numba's reflected lists) ---- */
 /* A new compiled list of the items of Python list `value` (type `t`), its meminfo at `dst`;
  * -1 with TypeError (numba's texts) or MemoryError. */

@@ -56,7 +56,8 @@ void cj_nrt_release_value(const void *src, const cj_type *t) {
         cj_nrt_decref(mi);
     }
     if (t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT ||
-        t->kind == CJ_SET) { /* its meminfo */
+        t->kind == CJ_SET ||
+        t->kind == CJ_GENERATOR) { /* its meminfo */
         cj_meminfo *mi;
         memcpy(&mi, src, sizeof(void *));
         cj_nrt_decref(mi);

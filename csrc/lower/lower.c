@@ -12,6 +12,9 @@ LLVMBasicBlockRef cj_new_bb(cj_lower *L, const char *name) {
 }
 
 LLVMValueRef cj_entry_alloca(cj_lower *L, LLVMTypeRef t, const char *name) {
+    if (L->gen != NULL) { /* a generator's storage lives on in its frame */
+        return cj_gen_frame_slot(L, t, name); /* lower_generator.c */
+    }
     LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(L->alloca_bb);
     if (term != NULL) {
@@ -175,7 +178,8 @@ static int lower_arg(cj_lower *L, cj_instr *in) {
         LLVMValueRef v = cj_const_value(L, at->obj, in->rtype);
         return v ? cj_store_var(L, in->dst, v, in->rtype) : -1;
     }
-    LLVMValueRef p = LLVMGetParam(L->fn, (unsigned)in->index + 1);
+    LLVMValueRef p = L->gen ? cj_gen_load_arg(L, in->index) /* from its frame */
+                            : LLVMGetParam(L->fn, (unsigned)in->index + 1);
     return cj_store_var(L, in->dst, p, at);
 }
 
@@ -440,6 +444,10 @@ static int lower_terminator(cj_lower *L, cj_instr *in) {
         return 0;
     }
     case CJ_I_RETURN: {
+        if (L->gen != NULL) { /* a generator's return stops it (lower_generator.c) */
+            cj_gen_lower_return(L);
+            return 0;
+        }
         const cj_type *t = vtype(L, in->args[0]);
         LLVMValueRef v = cj_cast(L, cj_load_var(L, in->args[0]), t, L->ret_type);
         if (v == NULL) {
@@ -502,6 +510,8 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     case CJ_I_CATCH:
     case CJ_I_EXC_MATCH:
         return cj_lower_try(L, in); /* lower_try.c */
+    case CJ_I_YIELD:
+        return cj_gen_lower_yield(L, in); /* lower_generator.c */
     case CJ_I_JUMP:
     case CJ_I_BRANCH:
     case CJ_I_RETURN:
@@ -519,8 +529,9 @@ void cj_make_var_slot(cj_lower *L, int v) {
     int refs = cj_counts_refs(L, var->type);
     L->owns_refs |= refs;
     /* a local read before any assignment reads zero, not junk; a variable holding
-     * references starts with none (its first store drops the old value's) */
-    if (!var->is_temp || refs) {
+     * references starts with none (its first store drops the old value's); a generator's
+     * frame starts zeroed (abi/generator.h) */
+    if ((!var->is_temp || refs) && L->gen == NULL) {
         LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
         LLVMPositionBuilderAtEnd(b, L->alloca_bb);
         LLVMBuildStore(b, LLVMConstNull(t), L->slots[v]);
@@ -620,9 +631,44 @@ static LLVMValueRef declare_function(cj_lower *L, int nargs, const char *name) {
     return LLVMAddFunction(L->mod, name, ft);
 }
 
+int cj_lower_body(cj_lower *L) {
+    cj_func_ir *ir = L->ir;
+    L->b = LLVMCreateBuilderInContext(L->ctx);
+    L->alloca_bb = cj_new_bb(L, "entry");
+    L->blocks = cj_arena_alloc(&ir->arena, sizeof(LLVMBasicBlockRef) * (size_t)ir->blocks.len);
+    int rc = L->blocks && make_slots(L) == 0 && cj_plan_refs(L) == 0 &&
+             cj_find_fused_array_ops(L) == 0 && cj_plan_pranges(L) == 0 ? 0 : -1;
+    for (int i = 0; rc == 0 && i < ir->blocks.len; i++) {
+        if (CJ_BLOCK(ir, i)->reachable && !cj_prange_body(L, i)) {
+            char bb_name[32];
+            PyOS_snprintf(bb_name, sizeof(bb_name), "L%d", i);
+            L->blocks[i] = cj_new_bb(L, bb_name);
+        }
+    }
+    if (rc == 0) {
+        LLVMPositionBuilderAtEnd(L->b, L->alloca_bb);
+        if (L->gen != NULL) {
+            rc = cj_gen_enter(L); /* switch on where it stopped (lower_generator.c) */
+        } else {
+            LLVMBuildBr(L->b, L->blocks[0]);
+        }
+    }
+    rc = rc == 0 ? lower_blocks(L) : -1;
+    if (rc == 0) {
+        cj_finish_exit(L); /* before sealing: the exit block has no terminator yet */
+        cj_seal_empty_blocks(L);
+    }
+    LLVMDisposeBuilder(L->b);
+    L->b = NULL;
+    return rc;
+}
+
 LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, int nargs,
                                const cj_type *ret, LLVMModuleRef module, const char *name,
                                cj_lower_env *env) {
+    if (ir->is_generator) { /* its call makes a frame; its body resumes (lower_generator.c) */
+        return cj_lower_generator(ir, argtypes, nargs, ret, module, name, env);
+    }
     cj_lower L = {.ir = ir, .env = env, .mod = module, .ret_type = ret, .argtypes = argtypes};
     L.ctx = LLVMGetModuleContext(module);
     if (ret->kind == CJ_VOID) {
@@ -631,29 +677,7 @@ LLVMValueRef cj_lower_function(cj_func_ir *ir, const cj_type *const *argtypes, i
     L.fn = declare_function(&L, nargs, name);
     cj_mark_function(&L);
     L.ret_ptr = LLVMGetParam(L.fn, 0);
-    L.b = LLVMCreateBuilderInContext(L.ctx);
-    L.alloca_bb = cj_new_bb(&L, "entry");
-    L.blocks = cj_arena_alloc(&ir->arena, sizeof(LLVMBasicBlockRef) * (size_t)ir->blocks.len);
-    int rc = L.blocks && make_slots(&L) == 0 && cj_plan_refs(&L) == 0 &&
-             cj_find_fused_array_ops(&L) == 0 && cj_plan_pranges(&L) == 0 ? 0 : -1;
-    for (int i = 0; rc == 0 && i < ir->blocks.len; i++) {
-        if (CJ_BLOCK(ir, i)->reachable && !cj_prange_body(&L, i)) {
-            char bb_name[32];
-            PyOS_snprintf(bb_name, sizeof(bb_name), "L%d", i);
-            L.blocks[i] = cj_new_bb(&L, bb_name);
-        }
-    }
-    if (rc == 0) {
-        LLVMPositionBuilderAtEnd(L.b, L.alloca_bb);
-        LLVMBuildBr(L.b, L.blocks[0]);
-        rc = lower_blocks(&L);
-    }
-    if (rc == 0) {
-        cj_finish_exit(&L); /* before sealing: the exit block has no terminator yet */
-        cj_seal_empty_blocks(&L);
-    }
-    LLVMDisposeBuilder(L.b);
-    if (rc < 0) {
+    if (cj_lower_body(&L) < 0) {
         LLVMDeleteFunction(L.fn);
         return NULL;
     }

@@ -33,6 +33,7 @@ typedef struct cj_lower {
                                    * functions made without blocks: zero-initialised) */
     int handler;                  /* ... that block, when in_try */
     LLVMValueRef caught_status;   /* lower_try.c: the status a handler catches, or NULL */
+    struct cj_gen_lower *gen;     /* lowering a generator's body (lower_generator.c), or NULL */
 } cj_lower;
 
 /* How a variable holding arrays counts references (lower_refs_plan.c). */
@@ -41,6 +42,8 @@ enum cj_refs_plan { CJ_REFS_OWNED, CJ_REFS_BORROWED, CJ_REFS_MOVED };
 int cj_plan_refs(cj_lower *L);
 
 /* ---- lower.c ---- */
+/* L->fn's body from the IR (L->fn, ret_ptr, env set): slots, blocks, the exit; -1 + exc. */
+int cj_lower_body(cj_lower *L);
 void cj_make_var_slot(cj_lower *L, int v); /* L->slots[v]: an entry alloca, zero when read early */
 int cj_lower_block(cj_lower *L, int i);    /* IR block i into L->blocks[i] */
 void cj_mark_function(cj_lower *L);        /* L->fn's attributes from the env (fastmath) */
@@ -67,7 +70,26 @@ void cj_emit_check_status(cj_lower *L, LLVMValueRef status);
 LLVMValueRef cj_const_value(cj_lower *L, PyObject *obj, const cj_type *t); /* NULL + exc */
 LLVMBasicBlockRef cj_new_bb(cj_lower *L, const char *name);
 
+/* ---- lower_generator.c: generator functions (abi/generator.h) ---- */
+LLVMValueRef cj_lower_generator(cj_func_ir *ir, const cj_type *const *argtypes, int nargs,
+                                const cj_type *ret, LLVMModuleRef module, const char *name,
+                                cj_lower_env *env);
+LLVMValueRef cj_gen_frame_slot(cj_lower *L, LLVMTypeRef t, const char *name);
+LLVMValueRef cj_gen_load_arg(cj_lower *L, int i);
+int cj_gen_enter(cj_lower *L);
+int cj_gen_lower_yield(cj_lower *L, cj_instr *in);
+void cj_gen_lower_return(cj_lower *L);
+/* The frame of generator value `mi` and a call of its next into `out` (its status). */
+LLVMValueRef cj_gen_call_next(cj_lower *L, LLVMValueRef mi, LLVMValueRef out);
+/* next(g), sum(g), min(g), max(g) of a generator (CJ_CALL_GENERATOR): the value. */
+LLVMValueRef cj_gen_lower_call(cj_lower *L, cj_instr *in, const cj_call *call);
+/* next(iterator over a generator): the value, *ok whether it yielded one (lower_iter.c). */
+LLVMValueRef cj_gen_iter_next(cj_lower *L, LLVMValueRef state, const cj_type *it,
+                              LLVMValueRef *ok);
+
 /* ---- lower_refs.c: references to compiled code's allocations (CPU) ---- */
+/* `slot` (dominating every exit) owns a reference of type t that the exit drops. */
+int cj_hold_slot(cj_lower *L, LLVMValueRef slot, const cj_type *t);
 int cj_counts_refs(cj_lower *L, const cj_type *t); /* ... and the target counts them */
 void cj_incref(cj_lower *L, LLVMValueRef v, const cj_type *t);
 void cj_decref(cj_lower *L, LLVMValueRef v, const cj_type *t);

@@ -57,6 +57,7 @@ int cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type 
     case CJ_ITER_TUPLE:
     case CJ_ITER_LIST:
     case CJ_ITER_UNICODE:
+    case CJ_ITER_GENERATOR:
         if (cj_hold(L, v, vt) < 0) { /* the loop may drop the array from its variable */
             return -1;
         }
@@ -481,6 +482,8 @@ LLVMValueRef cj_lower_iternext(cj_lower *L, LLVMValueRef state, const cj_type *i
     case CJ_ITER_DICT_ITEMS:
     case CJ_ITER_SET:
         return cj_dict_iter_next(L, state, it, ok);
+    case CJ_ITER_GENERATOR:
+        return cj_gen_iter_next(L, state, it, ok); /* lower_generator.c */
     }
     return NULL;
 }

@@ -13,7 +13,8 @@
 
 int cj_type_has_refs(const cj_type *t) {
     if (t->kind == CJ_ARRAY || t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT ||
-        t->kind == CJ_SET) {
+        t->kind == CJ_SET ||
+        t->kind == CJ_GENERATOR) {
         return 1;
     }
     for (int i = 0; cj_type_is_aggregate(t) && i < t->n; i++) {
@@ -79,7 +80,8 @@ static void ref_op(cj_lower *L, LLVMValueRef v, const cj_type *t, int delta) {
         return;
     }
     if (t->kind == CJ_LIST || t->kind == CJ_UNICODE || t->kind == CJ_DICT ||
-        t->kind == CJ_SET) { /* its meminfo */
+        t->kind == CJ_SET ||
+        t->kind == CJ_GENERATOR) { /* its meminfo */
         count(L, v, delta);
         return;
     }
@@ -108,6 +110,16 @@ typedef struct cj_held {
     const cj_type *type;
 } cj_held;
 
+int cj_hold_slot(cj_lower *L, LLVMValueRef slot, const cj_type *t) {
+    cj_held *h = cj_vec_push(&L->ir->arena, &L->held, sizeof(cj_held));
+    if (h == NULL) {
+        return -1;
+    }
+    h->slot = slot;
+    h->type = t;
+    return 0;
+}
+
 int cj_hold(cj_lower *L, LLVMValueRef v, const cj_type *t) {
     if (!cj_counts_refs(L, t)) {
         return 0;
@@ -119,15 +131,17 @@ int cj_hold(cj_lower *L, LLVMValueRef v, const cj_type *t) {
     LLVMTypeRef lt = cj_llvm_type(L->ctx, t);
     h->slot = cj_entry_alloca(L, lt, "held");
     h->type = t;
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx); /* no reference yet */
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(L->alloca_bb);
-    if (term != NULL) {
-        LLVMPositionBuilderBefore(b, term);
-    } else {
-        LLVMPositionBuilderAtEnd(b, L->alloca_bb);
+    if (L->gen == NULL) { /* no reference yet (a generator's frame starts zeroed) */
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(L->alloca_bb);
+        if (term != NULL) {
+            LLVMPositionBuilderBefore(b, term);
+        } else {
+            LLVMPositionBuilderAtEnd(b, L->alloca_bb);
+        }
+        LLVMBuildStore(b, LLVMConstNull(lt), h->slot);
+        LLVMDisposeBuilder(b);
     }
-    LLVMBuildStore(b, LLVMConstNull(lt), h->slot);
-    LLVMDisposeBuilder(b);
     cj_incref(L, v, t);
     LLVMValueRef old = LLVMBuildLoad2(L->b, lt, h->slot, "");
     LLVMBuildStore(L->b, v, h->slot);

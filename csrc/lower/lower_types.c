@@ -53,7 +53,8 @@ LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it) {
     case CJ_ITER_ARRAY:
     case CJ_ITER_TUPLE:
     case CJ_ITER_LIST:
-    case CJ_ITER_UNICODE: {
+    case CJ_ITER_UNICODE:
+    case CJ_ITER_GENERATOR: { /* a generator: its frame (index unused) */
         LLVMTypeRef f[2] = {cj_llvm_type(ctx, it->source), i64}; /* container, index */
         return LLVMStructTypeInContext(ctx, f, 2, 0);
     }
@@ -131,6 +132,7 @@ LLVMTypeRef cj_llvm_type(LLVMContextRef ctx, const cj_type *t) {
     case CJ_UNICODE: /* the same (lower_str.c) */
     case CJ_DICT: /* abi/dict.h: likewise */
     case CJ_SET:  /* abi/set.h: likewise */
+    case CJ_GENERATOR: /* abi/generator.h: its frame's meminfo */
         return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
     default: /* none, void, omitted, compile-time objects, bound methods */
         return LLVMStructTypeInContext(ctx, NULL, 0, 0);

@@ -7,6 +7,7 @@
 #include "abi/abi.h"
 #include "abi/dict.h"
 #include "abi/set.h"
+#include "abi/generator.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
@@ -82,6 +83,7 @@ static const struct {
     {"cj_nrt_incref", (void (*)(void))cj_nrt_incref},
     {"cj_nrt_decref", (void (*)(void))cj_nrt_decref},
     {"cj_list_new", (void (*)(void))cj_list_new},
+    {"cj_gen_new", (void (*)(void))cj_gen_new},
     {"cj_list_reserve", (void (*)(void))cj_list_reserve},
     {"cj_list_sort", (void (*)(void))cj_list_sort},
     {"cj_str_from_data", (void (*)(void))cj_str_from_data},
@@ -253,11 +255,8 @@ PyObject *cj_cpu_assembly(LLVMModuleRef mod) {
 LLVMOrcLLJITRef cj_cpu_jit(void) { return jit; }
 
 LLVMErrorRef cj_cpu_add_tsm(LLVMOrcThreadSafeModuleRef tsm) {
-    LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
-    if (err) {
-        LLVMOrcDisposeThreadSafeModule(tsm);
-    }
-    return err;
+    /* the JIT owns the module from here, added or not (LLJIT.h): never disposed here */
+    return LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
 }
 
 int cj_cpu_add_module(LLVMModuleRef mod) {

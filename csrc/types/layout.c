@@ -39,6 +39,7 @@ size_t cj_abi_align(const cj_type *t) {
     case CJ_DICT:
     case CJ_CPOINTER:
     case CJ_SET:
+    case CJ_GENERATOR:
         return 8;
     default:
         return 1;
@@ -91,6 +92,7 @@ size_t cj_abi_size(const cj_type *t) {
     case CJ_DICT: /* (abi/dict.c) */
     case CJ_CPOINTER: /* an address (cpointer.c) */
     case CJ_SET:  /* (abi/set.c) */
+    case CJ_GENERATOR: /* its frame's meminfo (abi/generator.h) */
         return 8;
     case CJ_RECORD:
         return (size_t)t->itemsize;

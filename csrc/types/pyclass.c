@@ -23,6 +23,7 @@ static const char *const iter_kind_names[] = {
     [CJ_ITER_LIST] = "list", [CJ_ITER_UNICODE] = "unicode", [CJ_ITER_DICT_KEYS] = "dict_keys",
     [CJ_ITER_SET] = "set",
     [CJ_ITER_DICT_VALUES] = "dict_values", [CJ_ITER_DICT_ITEMS] = "dict_items",
+    [CJ_ITER_GENERATOR] = "generator",
 };
 
 static PyObject *py_or_none(const cj_type *t) {
@@ -81,6 +82,9 @@ static PyObject *core_fields(const cj_type *t) {
                              py_or_none(t->n ? t->items[1] : NULL), t->name);
     case CJ_CPOINTER: /* the element (None: voidptr) */
         return Py_BuildValue("(s(N))", "cpointer", py_or_none(t->dtype));
+    case CJ_GENERATOR: /* the function, what it yields, its argument types */
+        return Py_BuildValue("(s(ONN))", "generator", t->obj, py_or_none(t->yield),
+                             cj_types_tuple(t->items, t->n));
     }
     PyErr_Format(PyExc_SystemError, "type %s has no Python class", t->name);
     return NULL;

@@ -224,6 +224,7 @@ const cj_type *cj_type_iter(cj_iter_kind kind, const cj_type *yield, const cj_ty
     case CJ_ITER_TUPLE:
     case CJ_ITER_LIST:
     case CJ_ITER_SET:
+    case CJ_ITER_GENERATOR: /* (generators of one name share it: same code) */
         pos = (size_t)PyOS_snprintf(name, sizeof(name), "iter(%s)", source->name);
         break;
     case CJ_ITER_UNICODE: /* numba's */
@@ -300,6 +301,8 @@ const cj_type *cj_type_iter_of(const cj_type *t) {
         return t->n == 2 ? cj_type_dict_iter(t, CJ_ITER_DICT_KEYS) : NULL;
     case CJ_ITER:
         return t;
+    case CJ_GENERATOR: /* generator_type.c */
+        return cj_type_iter(CJ_ITER_GENERATOR, t->yield, t, 0, NULL);
     default:
         return NULL;
     }

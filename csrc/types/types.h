@@ -44,6 +44,8 @@ typedef enum cj_kind {
                    * type (NULL: not known yet, numba's set(undefined)), reflected (passed in) */
     CJ_OPTIONAL,  /* numba's Optional: dtype = the value's type; laid out as the tuple
                    * items[] = {dtype, bool} (n = 2): the value (zero when None), valid */
+    CJ_GENERATOR, /* a generator's frame on the heap (abi/generator.h): yield = what it
+                   * yields, obj = the Python function, items[n] = its argument types */
 } cj_kind;
 
 typedef enum cj_iter_kind {
@@ -61,6 +63,7 @@ typedef enum cj_iter_kind {
     CJ_ITER_DICT_VALUES, /* insertion order (typing/dicts.c) */
     CJ_ITER_DICT_ITEMS,
     CJ_ITER_SET,         /* a set's (source) elements, in insertion order (typing/sets.c) */
+    CJ_ITER_GENERATOR,   /* a generator (source): what it yields (lower/lower_generator.c) */
 } cj_iter_kind;
 
 typedef struct cj_type cj_type;
@@ -153,6 +156,10 @@ const cj_type *cj_type_optional(const cj_type *t);
 /* What none or an Optional unifies to with `other` (numba's NoneType/Optional.unify), or NULL
  * (no exception) when neither is one or the value types do not unify. */
 const cj_type *cj_unify_optional(const cj_type *a, const cj_type *b);
+/* ---- generator_type.c ---- */
+/* numba's Generator: the generator `pyfunc` (borrowed) called with `argtypes` yields `yield`. */
+const cj_type *cj_type_generator(PyObject *pyfunc, const cj_type *yield, int nargs,
+                                 const cj_type *const *argtypes);
 /* ---- dicttype.c ---- */
 /* DictType[int64,float64]<iv=None> (numba's, also a cujit.typed.Dict's type); key and value
  * NULL: DictType[undefined,undefined], an empty literal's type until d[k] = v refines it. */

@@ -405,11 +405,14 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_B_MAX:
     case CJ_B_LIST:
     case CJ_B_SORTED:
-    case CJ_B_SUM: {
-        if (n == 1 && a->kind == CJ_SET && id != CJ_B_LIST && id != CJ_B_SORTED) {
+    case CJ_B_SUM:
+    case CJ_B_NEXT: { /* of a generator: generators.c */
+        if (n == 1 && a->kind == CJ_SET && id != CJ_B_LIST && id != CJ_B_SORTED &&
+            id != CJ_B_NEXT) {
             return cj_type_set_builtin(c, in, id, out); /* sets.c: sum, min, max */
         }
-        int list = cj_type_list_builtin(c, in, id, out); /* lists.c */
+        int list = cj_type_generator_call(c, in, id, out);
+        list = list == 2 && id != CJ_B_NEXT ? cj_type_list_builtin(c, in, id, out) : list;
         return list != 2                          ? list
                : id == CJ_B_MIN || id == CJ_B_MAX ? type_minmax(c, in, out, name)
                                                   : cj_no_match(c, in, name);

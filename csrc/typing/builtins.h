@@ -91,6 +91,7 @@ typedef enum cj_builtin_rule {
     X(HASH, "builtins", "hash", CJ_R_SPECIAL, "")                                   \
     X(SORTED, "builtins", "sorted", CJ_R_SPECIAL, "")                               \
     X(SUM, "builtins", "sum", CJ_R_SPECIAL, "")                                     \
+    X(NEXT, "builtins", "next", CJ_R_SPECIAL, "")                                   \
     X(M_SQRT, "math", "sqrt", CJ_R_F1, "sqrt")                                      \
     X(M_EXP, "math", "exp", CJ_R_F1, "exp")                                         \
     X(M_EXPM1, "math", "expm1", CJ_R_F1, "expm1")                                   \

@@ -353,6 +353,9 @@ static int assign_known(cj_infer_ctx *c, int var, int known) {
 }
 
 static int type_return(cj_infer_ctx *c, cj_instr *in) {
+    if (c->ir->is_generator) {
+        return cj_type_generator_return(c, in); /* generators.c */
+    }
     const cj_type *t = cj_vt(c, in->args[0]);
     if (t == NULL) {
         return 0;
@@ -363,8 +366,8 @@ static int type_return(cj_infer_ctx *c, cj_instr *in) {
     if (t->kind == CJ_CONST_OBJ || t->kind == CJ_ITER || t->kind == CJ_OMITTED) {
         return cj_typing_error(c, in, "cannot return a value of type %s", t->name);
     }
-    if (cj_record_return_check(c, in, t) < 0) { /* record_access.c */
-        return -1;
+    if (cj_record_return_check(c, in, t) < 0 || cj_generator_return_check(c, in, t) < 0) {
+        return -1; /* record_access.c, generators.c */
     }
     const cj_type *u = c->ret == NULL ? t : cj_unify(c->ret, t);
     if (u == NULL) {
@@ -540,6 +543,8 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     case CJ_I_CATCH:
     case CJ_I_EXC_MATCH:
         return cj_type_try(c, in, out); /* try_except.c */
+    case CJ_I_YIELD:
+        return cj_type_yield(c, in, out); /* generators.c */
     default:
         CJ_UNREACHABLE("unknown IR op");
         return -1;
@@ -772,6 +777,9 @@ int cj_infer(cj_func_ir *ir, const cj_type *const *argtypes, int nargs, cj_typin
     }
     if (cj_optional_unpack_pass(&c) < 0) { /* optional.c: checked reads of Optionals */
         return -1;
+    }
+    if (ir->is_generator) {
+        return cj_generator_result(&c, ret); /* generators.c */
     }
     *ret = c.ret ? c.ret : cj_t_none;
     return 0;

@@ -32,6 +32,8 @@ typedef enum cj_call_kind {
                           * operands (a method's receiver first), -1 for an omitted one */
     CJ_CALL_DICT,        /* a dict method or builtin (dicts.c): builtin = cj_dict_op */
     CJ_CALL_SET,         /* a set method or builtin (sets.c): builtin = cj_set_op */
+    CJ_CALL_GENERATOR,   /* next(g), sum(g), min(g), max(g) of a generator (generators.c):
+                          * builtin the cj_builtin id, args[0] the generator */
 } cj_call_kind;
 
 typedef enum cj_set_op {

@@ -16,6 +16,7 @@ typedef struct cj_infer_ctx {
     struct cj_worklist *work; /* infer.c's: what to re-type when a variable widens */
     int final;              /* typing what stayed untyped, for its error: no more waiting */
     int unpack_optional;    /* optional.c: cj_vt gives an Optional's value type */
+    const cj_type *yield;   /* a generator's: unified type of its yields so far (NULL: none) */
 } cj_infer_ctx;
 
 /* Each typing function: 1 typed (*out set; NULL for no result), 0 operands not known yet,
@@ -235,6 +236,17 @@ int cj_type_set_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
 /* A BINOP (| & - ^, in place too) or COMPARE (in, ==, <=, ...) with a set operand. */
 int cj_type_set_op(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_type *b,
                    const cj_type **out);
+
+/* generators.c: a yield (1/0/-1, *out None), a return in a generator (its value must be
+ * None), and the type of a generator function's call when typing ends (in *ret). */
+int cj_type_yield(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+int cj_type_generator_return(cj_infer_ctx *c, cj_instr *in);
+int cj_generator_result(cj_infer_ctx *c, const cj_type **ret);
+/* next(g), sum(g), min(g), max(g) of a generator g: 1/0/-1, or 2 when g is not one. */
+int cj_type_generator_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* A returned value of type t holding a generator expression (which reads this function's
+ * iterator in place) is an UnsupportedError: 0, or -1. */
+int cj_generator_return_check(cj_infer_ctx *c, cj_instr *in, const cj_type *t);
 
 static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
     const cj_type *t = CJ_VAR(c->ir, var)->type;

@@ -115,6 +115,9 @@ static int resolve_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, cj_call
     for (int i = 0; self && i < nparams; i++) {
         self = call->argtypes[i] == c->argtypes[i];
     }
+    if (self && c->ir->is_generator) { /* its type would hold what it yields: numba's neither */
+        return cj_unsupported_error(c, in, "recursive generators are not supported");
+    }
     if (self) {
         call->kind = CJ_CALL_SELF;
         *out = c->ret;

@@ -21,7 +21,8 @@ from .containers import (BaseAnonymousTuple, BaseContainerIterator, BaseNamedTup
                          NamedUniTuple, Set, SetIter, Tuple, UnionType, UniTuple,
                          UniTupleIter, is_homogeneous)
 from .functions import BoundFunction, Dispatcher, Function, NumberClass
-from .iterators import (ArrayIterator, EnumerateType, RangeIteratorType, RangeType, ZipType)
+from .iterators import (ArrayIterator, EnumerateType, Generator, RangeIteratorType, RangeType,
+                        ZipType)
 from .misc import (CPointer, EllipsisType, Module, NoneType, Omitted, Optional, PyObject,
                    RawPointer, SliceType, StringLiteral, UnicodeIteratorType, UnicodeType,
                    VarArg, literal, maybe_literal, unliteral)
@@ -69,6 +70,8 @@ def _iterator_class(kind, yield_type, source, inner):
         return BaseContainerIterator, (source,)
     if kind == "set":
         return SetIter, (source,)
+    if kind == "generator":  # iter(generator) is the generator
+        return type(source), (source.gen_func, source.yield_type, source.arg_types)
     cls = {"array": ArrayIterator, "tuple": UniTupleIter, "flat": NumpyFlatType,
            "ndenumerate": NumpyNdEnumerateType}[kind]
     return cls, (source,)
@@ -126,6 +129,8 @@ def _from_core(kind, fields):
         return DictType, (keyty, valty, None, core_name)
     if kind == "cpointer":
         return (RawPointer, ("void*",)) if fields[0] is None else (CPointer, fields)
+    if kind == "generator":
+        return Generator, fields
     raise TypeError(f"cujit.types has no class for C types of kind {kind!r}")
 
 

@@ -75,3 +75,22 @@ class ZipType(SimpleIteratorType):
     @property
     def key(self):
         return self.source_types
+
+
+class Generator(SimpleIteratorType):
+    """numba's Generator: the type of a call of a compiled generator function, which yields
+    *yield_type*. The C core makes these (its frame: csrc/abi/generator.h)."""
+
+    def __init__(self, gen_func, yield_type, arg_types, state_types=(), has_finalizer=True):
+        self.gen_func = gen_func
+        self.arg_types = tuple(arg_types)
+        self.state_types = tuple(state_types)
+        self.has_finalizer = has_finalizer
+        name = "%s generator(func=%s, args=%s, has_finalizer=%s)" % (
+            yield_type, self.gen_func, self.arg_types, self.has_finalizer)
+        super().__init__(name, yield_type)
+
+    @property
+    def key(self):
+        return (self.gen_func, self.arg_types, self.yield_type, self.has_finalizer,
+                self.state_types)
