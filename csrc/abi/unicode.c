@@ -305,14 +305,22 @@ int64_t cj_str_find(const cj_meminfo *am, const cj_meminfo *subm, int64_t start,
     return -1;
 }
 
-int64_t cj_str_count(const cj_meminfo *am, const cj_meminfo *subm) {
+/* sub's non-overlapping occurrences in a[start:end] (clamped as Python's); an empty sub
+ * counts the len + 1 places between characters, none where start passes end. */
+int64_t cj_str_count(const cj_meminfo *am, const cj_meminfo *subm, int64_t start, int64_t end) {
     const cj_str *a = am->data, *sub = subm->data;
+    int64_t n = a->length;
+    start = start < 0 ? (start + n < 0 ? 0 : start + n) : start;
+    end = end < 0 ? (end + n < 0 ? 0 : end + n) : (end > n ? n : end);
+    if (end - start < sub->length) {
+        return 0;
+    }
     if (sub->length == 0) {
-        return a->length + 1;
+        return end - start + 1;
     }
     int64_t count = 0;
-    for (int64_t i = cj_str_find(am, subm, 0, a->length, 0); i >= 0;
-         i = cj_str_find(am, subm, i + sub->length, a->length, 0)) {
+    for (int64_t i = cj_str_find(am, subm, start, end, 0); i >= 0;
+         i = cj_str_find(am, subm, i + sub->length, end, 0)) {
         count++;
     }
     return count;

@@ -120,6 +120,13 @@ LLVMValueRef cj_str_len(cj_lower *L, LLVMValueRef s);
 LLVMValueRef cj_str_call(cj_lower *L, const char *name, LLVMTypeRef ret, LLVMValueRef *args,
                          unsigned n);
 LLVMValueRef cj_str_call_new(cj_lower *L, const char *name, LLVMValueRef *args, unsigned n);
+/* A CJ_CALL_STR record's string operand i (NULL when omitted) and int operand (`absent` when
+ * omitted), as a string and an i64. */
+LLVMValueRef cj_str_arg(cj_lower *L, const cj_call *call, int i);
+LLVMValueRef cj_str_arg_int(cj_lower *L, const cj_call *call, int i, long long absent);
+/* lower_str_methods.c: the methods beyond lower_str_ops.c's (case mappings, padding, index,
+ * partition, rsplit, splitlines, expandtabs) and list(s); *fresh 1 (a new value). */
+LLVMValueRef cj_str_method_more(cj_lower *L, const cj_call *call, int *fresh);
 /* a <op> b (CJ_EQ ... CJ_GE) as an i1, and hash(s) as an i64: the one equality, order and
  * hash of strings (abi/unicode.c's), for a dict's keys too. */
 LLVMValueRef cj_str_compare_lower(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b);
