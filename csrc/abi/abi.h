@@ -182,6 +182,13 @@ char *cj_list_reserve(cj_meminfo *mi, int64_t extra);
  * `reverse`; equal items keep their order where it can be seen (-0.0 and 0.0), as Python's
  * stable sort; 0, or -1 out of memory. */
 int cj_list_sort(cj_meminfo *mi, int kind, int reverse);
+/* list_slice.c: l[start::step] (its n items, as slice.indices gives them) = the items of the
+ * list src (of the same item type): 0, -1 out of memory, -2 when an extended slice (step
+ * != 1) is given another number of items than it selects (CPython's ValueError); and
+ * del l[start::step] of those n items. */
+int32_t cj_list_assign_slice(cj_meminfo *dst, int64_t start, int64_t step, int64_t n,
+                             const cj_meminfo *src);
+void cj_list_delete_slice(cj_meminfo *dst, int64_t start, int64_t step, int64_t n);
 
 /* ---- unicode.c, unicode_methods.c: strings (numba's unicode_type), in an NRT allocation ----
  * A string value is the cj_meminfo * of its allocation; its data is a cj_str header. The code

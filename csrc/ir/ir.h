@@ -97,6 +97,9 @@ typedef struct cj_instr {
 #define CJ_F_STR 32
 /* A dict display: BUILD_TUPLE of keys and values interleaved (frontend/build_dict.c) */
 #define CJ_F_DICT 64
+/* A list operator (typing/list_ops.c: + * += *= == <): lowered by lower/lower_list_concat.c;
+ * `resolved` is its CJ_CALL_LIST record */
+#define CJ_F_LIST_OP 128
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

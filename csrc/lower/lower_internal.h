@@ -111,6 +111,13 @@ LLVMValueRef cj_lower_list_op(cj_lower *L, cj_instr *in, const cj_call *call,
                               LLVMValueRef list, const cj_type *lt);
 LLVMValueRef cj_lower_list_contains(cj_lower *L, cj_instr *in);
 LLVMValueRef cj_list_slice(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef sl);
+/* lower_list_concat.c: an instruction typing/list_ops.c flagged CJ_F_LIST_OP. */
+int cj_lower_list_operator(cj_lower *L, cj_instr *in);
+/* lower_list_slice.c: list[sl] = src (a list of the same item type; -1 with an exception)
+ * and del list[sl], for a slice value sl. */
+int cj_list_assign_slice_lower(cj_lower *L, LLVMValueRef list, LLVMValueRef sl,
+                               LLVMValueRef src);
+void cj_list_delete_slice_lower(cj_lower *L, LLVMValueRef list, LLVMValueRef sl);
 
 /* ---- lower_str.c, lower_str_ops.c: strings (typing/strings.c), a cj_meminfo * to a cj_str ---- */
 LLVMValueRef cj_str_literal(cj_lower *L, PyObject *s); /* a str constant: an immortal global */

@@ -83,6 +83,8 @@ static const struct runtime_fn {
     {"cj_list_new", (void (*)(void))cj_list_new},
     {"cj_list_reserve", (void (*)(void))cj_list_reserve},
     {"cj_list_sort", (void (*)(void))cj_list_sort},
+    {"cj_list_assign_slice", (void (*)(void))cj_list_assign_slice},
+    {"cj_list_delete_slice", (void (*)(void))cj_list_delete_slice},
     {"cj_str_from_data", (void (*)(void))cj_str_from_data},
     {"cj_str_concat", (void (*)(void))cj_str_concat},
     {"cj_str_repeat", (void (*)(void))cj_str_repeat},

@@ -48,6 +48,8 @@ typedef enum cj_list_op {
     CJ_LIST_DELITEM, /* del l[i] (the frontend's l.__delitem__(i)) */
     /* builtins of an argument (args[0]): list(), list(iterable), sorted(), sum(), min(), max() */
     CJ_LIST_NEW, CJ_LIST_SORTED, CJ_LIST_SUM, CJ_LIST_MIN, CJ_LIST_MAX,
+    /* operators (list_ops.c; args: the list, the other operand): + * += *= and comparisons */
+    CJ_LIST_CONCAT, CJ_LIST_REPEAT, CJ_LIST_IADD, CJ_LIST_IMUL, CJ_LIST_COMPARE,
 } cj_list_op;
 /* strings.c's operations; the methods in this order (their result types go by it). */
 typedef enum cj_str_op {
