@@ -280,3 +280,35 @@ def test_wrong_argument_types_are_typing_errors():
         njit(lambda s: s.partition(1))("ab")
     with pytest.raises(TypingError, match="Unknown attribute 'isidentifierz'"):
         njit(lambda s: s.isidentifierz())("ab")
+
+
+@njit
+def keep_one_word(s, k):
+    words = s.split()
+    return words[k], len(words)
+
+
+@njit(nogil=True)
+def words_of(s):
+    return s.split()
+
+
+def test_small_strings_from_slabs_outlive_their_neighbours():
+    text = " ".join(f"w{i}é" for i in range(5000))
+    _same(("w4321é", 5000), keep_one_word(text, 4321))
+
+
+def test_strings_made_on_threads_are_freed_on_another():
+    import threading
+    text = " ".join(f"x{i}" for i in range(3000))
+    out = [None] * 4
+
+    def work(k):
+        out[k] = words_of(text)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(o == text.split() for o in out)

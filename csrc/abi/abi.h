@@ -142,6 +142,11 @@ typedef struct cj_meminfo {
 /* A new allocation of `nbytes` with one reference, or NULL (no exception: no GIL); zeroed:
  * its bytes are 0. */
 cj_meminfo *cj_nrt_allocate(int64_t nbytes);
+/* nrt_pool.c: `bytes` (at most CJ_POOL_MAX) carved from this thread's slab, 16-byte aligned,
+ * *owner its slab; NULL when out of memory. cj_pool_free(owner) gives it back (any thread). */
+#define CJ_POOL_MAX 512
+void *cj_pool_alloc(size_t bytes, void **owner);
+void cj_pool_free(void *owner);
 cj_meminfo *cj_nrt_allocate_zeroed(int64_t nbytes);
 /* The same with the data right after the header, 16-byte aligned (not zeroed): small objects
  * (strings) in one small block. */

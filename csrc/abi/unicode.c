@@ -57,11 +57,32 @@ cj_meminfo *cj_str_alloc(int64_t length, int kind, int is_ascii) {
     return mi;
 }
 
+/* The largest code point of s[start : start + n] in a 2- or 4-byte string: typed loops (split
+ * of a non-ASCII text slices every word). */
+static uint32_t max_char_run(const cj_str *s, int64_t start, int64_t n) {
+    uint32_t m = 0;
+    if (s->kind == 2) {
+        const uint16_t *p = (const uint16_t *)s->data + start;
+        for (int64_t k = 0; k < n; k++) {
+            m = p[k] > m ? p[k] : m;
+        }
+        return m;
+    }
+    const uint32_t *p = (const uint32_t *)s->data + start;
+    for (int64_t k = 0; k < n; k++) {
+        m = p[k] > m ? p[k] : m;
+    }
+    return m;
+}
+
 /* The largest code point of s[start : start + n * step : step]. */
 static uint32_t max_char(const cj_str *s, int64_t start, int64_t step, int64_t n) {
     uint32_t m = 0;
     if (s->is_ascii) {
         return n > 0 ? 127 : 0; /* every part of an ASCII string is ASCII */
+    }
+    if (step == 1 && s->kind > 1) {
+        return max_char_run(s, start, n);
     }
     if (s->kind == 1) {
         for (int64_t k = 0; k < n && m < 128; k++) {
@@ -194,6 +215,14 @@ cj_meminfo *cj_str_slice(const cj_meminfo *am, int64_t start, int64_t step, int6
     cj_str *s = mi->data;
     if (step == 1 && s->kind == a->kind) {
         memcpy(s->data, (const char *)a->data + start * a->kind, (size_t)(n * a->kind));
+        return mi;
+    }
+    if (step == 1 && a->kind == 2 && s->kind == 1) { /* the common narrowing, a typed loop */
+        const uint16_t *from = (const uint16_t *)a->data + start;
+        uint8_t *to = s->data;
+        for (int64_t k = 0; k < n; k++) {
+            to[k] = (uint8_t)from[k];
+        }
         return mi;
     }
     for (int64_t k = 0; k < n; k++) {

@@ -62,9 +62,12 @@ cj_meminfo *cj_str_split(const cj_meminfo *am, const cj_meminfo *sepm, int64_t m
         }
         return list;
     }
-    /* runs of whitespace; one-byte strings read their bytes directly (the common case) */
+    /* runs of whitespace; one- and two-byte strings read their code points directly */
     const uint8_t *bytes = a->kind == 1 ? a->data : NULL;
-#define SPACE_AT(k) (bytes ? Py_UNICODE_ISSPACE(bytes[k]) : is_space(cj_str_char(a, k)))
+    const uint16_t *wide = a->kind == 2 ? a->data : NULL;
+#define SPACE_AT(k)                                                                             \
+    (bytes ? Py_UNICODE_ISSPACE(bytes[k])                                                      \
+           : wide ? Py_UNICODE_ISSPACE(wide[k]) : is_space(cj_str_char(a, k)))
     while (i < n) {
         while (i < n && SPACE_AT(i)) {
             i++;
