@@ -378,3 +378,70 @@ def test_tuple_of_strings_round_trips():
     exact(f(("é", "中")), ("中", "é"))
     with pytest.raises(TypeError):
         f(("é", b"x"))
+
+
+@njit
+def array_of_list(a):
+    a = a[1:]
+    return np.array(a), np.asarray(a)
+
+
+@njit
+def array_of_rows(n, m):
+    rows = []
+    for i in range(n):
+        row = []
+        for j in range(m):
+            row.append(i * 10 + j + 0.5)
+        rows.append(row)
+    return np.array(rows)
+
+
+@njit
+def array_of_ragged():
+    rows = [[1, 2], [3]]
+    return np.asarray(rows)
+
+
+@njit
+def array_of_built(n):
+    out = []
+    for i in range(n):
+        out.append(i % 2 == 0)
+    return np.array(out, dtype=np.float32)
+
+
+def test_np_array_of_a_list_of_numbers():
+    for a in LISTS:
+        got = array_of_list(P(a))
+        for g in got:
+            assert g.dtype == np.int64 and g.shape == (len(a),)
+            np.testing.assert_array_equal(g, np.array(a, dtype=np.int64))
+    got = array_of_list([0.0, 1.5, -2.0])
+    assert got[0].dtype == np.float64
+    np.testing.assert_array_equal(got[0], [1.5, -2.0])
+
+
+def test_np_array_of_a_list_of_lists_is_two_dimensional():
+    for n, m in [(0, 0), (1, 3), (3, 2), (2, 0)]:
+        want = np.array([[i * 10 + j + 0.5 for j in range(m)] for i in range(n)],
+                        dtype=np.float64).reshape(n, m)
+        got = array_of_rows(n, m)
+        assert got.dtype == np.float64 and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_np_array_of_ragged_lists_raises():
+    with pytest.raises(ValueError, match="incompatible sequence shape"):
+        array_of_ragged()
+
+
+def test_np_array_of_a_list_with_a_dtype():
+    got = array_of_built(5)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, [1, 0, 1, 0, 1])
+
+
+def test_np_array_of_a_list_of_strings_is_a_typing_error():
+    with pytest.raises(TypingError, match="np.array"):
+        njit(lambda a: np.array(a))(["a", "b"])

@@ -284,6 +284,10 @@ LLVMValueRef cj_array_copy(cj_lower *L, LLVMValueRef arr, const cj_type *at, con
 
 /* ---- lower_array_create.c: np.arange/linspace/eye/identity/array/asarray ---- */
 LLVMValueRef cj_lower_array_create(cj_lower *L, cj_instr *in, const cj_call *call);
+/* lower_array_from_list.c: np.array(l) of a list of numbers (1-D) or of lists of them (2-D,
+ * every row of one length, else numba's ValueError), as a new array of type rt. */
+LLVMValueRef cj_array_from_list(cj_lower *L, LLVMValueRef list, const cj_type *lt,
+                                const cj_type *rt);
 /* A new array of type `at` and `shape`: C-contiguous, or F-contiguous when at is 'F'. */
 LLVMValueRef cj_new_array_as(cj_lower *L, const cj_type *at, LLVMValueRef *shape, int zeroed);
 
