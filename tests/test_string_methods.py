@@ -312,3 +312,54 @@ def test_strings_made_on_threads_are_freed_on_another():
     for t in threads:
         t.join()
     assert all(o == text.split() for o in out)
+
+
+@njit
+def to_int(s):
+    return int(s)
+
+
+@njit
+def to_float(s):
+    return float(s)
+
+
+NUMBER_TEXTS = ["12", " -7 ", "+0", "1_000", "١٢", "x", "", "1__0", "_1", "1_", "1.5",
+                " 2e3 ", "-inf", "nan", "Infinity", ".5", "5.", "1_0.2_5", "1e", "0x10",
+                "1.5e-3", "\u2003 3 ", "٣.٥", "- 1", "1e+", "+.e1", "--1"]
+
+
+def _outcome(f, s):
+    try:
+        return f(s)
+    except ValueError:
+        return ValueError
+
+
+@pytest.mark.parametrize("s", NUMBER_TEXTS)
+def test_int_of_a_string_matches_cpython(s):
+    want, got = _outcome(int, s), _outcome(to_int, s)
+    assert got == want and type(got) is type(want)
+
+
+@pytest.mark.parametrize("s", NUMBER_TEXTS)
+def test_float_of_a_string_matches_cpython(s):
+    want, got = _outcome(float, s), _outcome(to_float, s)
+    if want is not ValueError and want != want:
+        assert got != got  # nan
+    else:
+        assert got == want and type(got) is type(want)
+
+
+def test_number_errors_carry_cpython_texts():
+    with pytest.raises(ValueError, match="invalid literal for int\\(\\) with base 10"):
+        to_int("1.5")
+    with pytest.raises(ValueError, match="could not convert string to float"):
+        to_float("one")
+    with pytest.raises(OverflowError, match="int too large to convert to int64"):
+        to_int("9" * 30)
+
+
+def test_float_of_a_string_rounds_correctly():
+    for s in ["0.1", "2.2250738585072014e-308", "1.7976931348623157e308", "1e400", "5e-324"]:
+        assert to_float(s) == float(s)

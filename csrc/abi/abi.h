@@ -265,6 +265,10 @@ int32_t cj_str_partition(const cj_meminfo *a, const cj_meminfo *sep, int32_t rev
 cj_meminfo *cj_str_rsplit(const cj_meminfo *a, const cj_meminfo *sep, int64_t maxsplit);
 cj_meminfo *cj_str_splitlines(const cj_meminfo *a, int32_t keepends);
 cj_meminfo *cj_str_chars(const cj_meminfo *a);
+/* unicode_number.c: int(s) and float(s) into *value: 0, -1 not a number, -2 past int64, -3
+ * out of memory. */
+int32_t cj_str_to_int(const cj_meminfo *a, int64_t *value);
+int32_t cj_str_to_float(const cj_meminfo *a, double *value);
 cj_meminfo *cj_str_from_int(int64_t v, int32_t is_unsigned);
 cj_meminfo *cj_str_from_double(double v);
 

@@ -71,6 +71,27 @@ static LLVMValueRef partition(cj_lower *L, const cj_call *call, LLVMValueRef s, 
     return tuple;
 }
 
+/* int(s) / float(s): CPython's ValueError (its text without the value: a constant here). */
+static LLVMValueRef to_number(cj_lower *L, LLVMValueRef s, int to_int) {
+    LLVMTypeRef t = to_int ? LLVMInt64TypeInContext(L->ctx) : LLVMDoubleTypeInContext(L->ctx);
+    LLVMValueRef slot = cj_entry_alloca(L, t, "number");
+    LLVMValueRef args[2] = {s, slot};
+    LLVMValueRef rc = cj_str_call(L, to_int ? "cj_str_to_int" : "cj_str_to_float", i32_t(L),
+                                  args, 2);
+    LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntEQ, rc, i32c(L, -1), "");
+    LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntEQ, rc, i32c(L, -2), "");
+    LLVMValueRef oom = LLVMBuildICmp(L->b, LLVMIntEQ, rc, i32c(L, -3), "");
+    if (cj_emit_raise_text_if(L, bad, PyExc_ValueError,
+                              to_int ? "invalid literal for int() with base 10"
+                                     : "could not convert string to float") < 0 ||
+        cj_emit_raise_text_if(L, big, PyExc_OverflowError,
+                              "int too large to convert to int64") < 0 ||
+        cj_emit_raise_text_if(L, oom, PyExc_MemoryError, NULL) < 0) {
+        return NULL;
+    }
+    return LLVMBuildLoad2(L->b, t, slot, "");
+}
+
 static LLVMValueRef case_map(cj_lower *L, LLVMValueRef s, int mode) {
     LLVMValueRef args[2] = {s, i32c(L, mode)};
     return cj_str_call_new(L, "cj_str_case", args, 2);
@@ -120,6 +141,10 @@ LLVMValueRef cj_str_method_more(cj_lower *L, const cj_call *call, int *fresh) {
         return cj_str_call_new(L, "cj_str_splitlines", args, 2);
     case CJ_STR_CHARS:
         return cj_str_call_new(L, "cj_str_chars", args, 1);
+    case CJ_STR_TO_INT:
+    case CJ_STR_TO_FLOAT:
+        *fresh = 0;
+        return to_number(L, s, call->builtin == CJ_STR_TO_INT);
     default:
         PyErr_SetString(cj_LoweringError, "cujit internal error: unknown string method");
         return NULL;

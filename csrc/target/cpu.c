@@ -112,6 +112,8 @@ static const struct runtime_fn {
     {"cj_str_rsplit", (void (*)(void))cj_str_rsplit},
     {"cj_str_splitlines", (void (*)(void))cj_str_splitlines},
     {"cj_str_chars", (void (*)(void))cj_str_chars},
+    {"cj_str_to_int", (void (*)(void))cj_str_to_int},
+    {"cj_str_to_float", (void (*)(void))cj_str_to_float},
     {"cj_str_from_int", (void (*)(void))cj_str_from_int},
     {"cj_str_from_double", (void (*)(void))cj_str_from_double},
     {"cj_dict_new", (void (*)(void))cj_dict_new}, /* abi/dict.h */

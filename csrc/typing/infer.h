@@ -64,6 +64,7 @@ typedef enum cj_str_op {
     CJ_STR_LJUST, CJ_STR_RJUST, CJ_STR_ZFILL, CJ_STR_EXPANDTABS, CJ_STR_INDEX, CJ_STR_RINDEX,
     CJ_STR_PARTITION, CJ_STR_RPARTITION, CJ_STR_RSPLIT, CJ_STR_SPLITLINES,
     CJ_STR_CHARS, /* list(s) */
+    CJ_STR_TO_INT, CJ_STR_TO_FLOAT, /* int(s), float(s) */
 } cj_str_op;
 
 /* Whether a CJ_CALL_LIST op is a method (its receiver bound by GETATTR). */

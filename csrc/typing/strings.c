@@ -228,6 +228,11 @@ static int type_builtin_call(cj_infer_ctx *c, cj_instr *in, PyObject *f, const c
         (str_arg || a->kind == CJ_INT || a->kind == CJ_FLOAT)) {
         return resolve(c, in, CJ_STR_FROM, in->args + 1, 1, cj_t_unicode, out);
     }
+    if (str_arg && (f == (PyObject *)&PyLong_Type || f == (PyObject *)&PyFloat_Type)) {
+        int to_int = f == (PyObject *)&PyLong_Type;
+        return resolve(c, in, to_int ? CJ_STR_TO_INT : CJ_STR_TO_FLOAT, in->args + 1, 1,
+                       to_int ? cj_t_int64 : cj_t_float64, out);
+    }
     if (str_arg && f == (PyObject *)&PyList_Type) {
         return resolve(c, in, CJ_STR_CHARS, in->args + 1, 1, cj_type_list(cj_t_unicode, 0), out);
     }
