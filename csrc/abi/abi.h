@@ -241,7 +241,10 @@ int32_t cj_str_compare(const cj_meminfo *a, const cj_meminfo *b); /* code-point 
 int32_t cj_str_in_list(const cj_meminfo *list, const cj_meminfo *s); /* s in a list of str */
 int64_t cj_str_find(const cj_meminfo *a, const cj_meminfo *sub, int64_t start, int64_t end,
                     int32_t reverse);
-int64_t cj_str_count(const cj_meminfo *a, const cj_meminfo *sub, int64_t start, int64_t end);
+/* s.count(sub) (whole string, the entry cached code calls) and s.count(sub, start, end). */
+int64_t cj_str_count(const cj_meminfo *a, const cj_meminfo *sub);
+int64_t cj_str_count_range(const cj_meminfo *a, const cj_meminfo *sub, int64_t start,
+                           int64_t end);
 int32_t cj_str_startswith(const cj_meminfo *a, const cj_meminfo *prefix, int32_t at_end);
 /* An empty list of strings; appending a[start:stop] to one: 0, or -1 out of memory. */
 cj_meminfo *cj_str_list_new(void);

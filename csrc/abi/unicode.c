@@ -336,7 +336,8 @@ int64_t cj_str_find(const cj_meminfo *am, const cj_meminfo *subm, int64_t start,
 
 /* sub's non-overlapping occurrences in a[start:end] (clamped as Python's); an empty sub
  * counts the len + 1 places between characters, none where start passes end. */
-int64_t cj_str_count(const cj_meminfo *am, const cj_meminfo *subm, int64_t start, int64_t end) {
+int64_t cj_str_count_range(const cj_meminfo *am, const cj_meminfo *subm, int64_t start,
+                           int64_t end) {
     const cj_str *a = am->data, *sub = subm->data;
     int64_t n = a->length;
     start = start < 0 ? (start + n < 0 ? 0 : start + n) : start;
@@ -353,6 +354,10 @@ int64_t cj_str_count(const cj_meminfo *am, const cj_meminfo *subm, int64_t start
         count++;
     }
     return count;
+}
+
+int64_t cj_str_count(const cj_meminfo *am, const cj_meminfo *subm) {
+    return cj_str_count_range(am, subm, 0, ((const cj_str *)am->data)->length);
 }
 
 int32_t cj_str_startswith(const cj_meminfo *am, const cj_meminfo *pm, int32_t at_end) {

@@ -181,7 +181,7 @@ static void put_range(uint32_t *buf, int64_t *at, const cj_str *a, int64_t from,
 cj_meminfo *cj_str_replace(const cj_meminfo *am, const cj_meminfo *oldm,
                            const cj_meminfo *newm, int64_t count) {
     const cj_str *a = am->data, *old = oldm->data, *rep = newm->data;
-    int64_t n = old->length == 0 ? a->length + 1 : cj_str_count(am, oldm, 0, a->length);
+    int64_t n = old->length == 0 ? a->length + 1 : cj_str_count(am, oldm);
     n = count >= 0 && count < n ? count : n;
     int64_t grow = rep->length - old->length;
     if (n > 0 && grow > 0 && n > (INT64_MAX / 16 - a->length) / grow) {

@@ -64,7 +64,7 @@ static LLVMValueRef method(cj_lower *L, const cj_call *call, int *fresh) {
         args[1] = cj_str_arg(L, call, 1);
         args[2] = cj_str_arg_int(L, call, 2, 0);
         args[3] = cj_str_arg_int(L, call, 3, INT64_MAX);
-        return cj_str_call(L, "cj_str_count", LLVMInt64TypeInContext(L->ctx), args, 4);
+        return cj_str_call(L, "cj_str_count_range", LLVMInt64TypeInContext(L->ctx), args, 4);
     default:
         break;
     }

@@ -98,6 +98,7 @@ static const struct runtime_fn {
     {"cj_str_compare", (void (*)(void))cj_str_compare},
     {"cj_str_find", (void (*)(void))cj_str_find},
     {"cj_str_count", (void (*)(void))cj_str_count},
+    {"cj_str_count_range", (void (*)(void))cj_str_count_range},
     {"cj_str_startswith", (void (*)(void))cj_str_startswith},
     {"cj_str_split", (void (*)(void))cj_str_split},
     {"cj_str_join", (void (*)(void))cj_str_join},
