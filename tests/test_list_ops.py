@@ -445,3 +445,32 @@ def test_np_array_of_a_list_with_a_dtype():
 def test_np_array_of_a_list_of_strings_is_a_typing_error():
     with pytest.raises(TypingError, match="np.array"):
         njit(lambda a: np.array(a))(["a", "b"])
+
+
+@njit
+def word_list_search(words, w, i):
+    words = words[1:]
+    n = words.count(w)
+    at = words.index(w, i) if w in words[i:] else -1
+    if w in words:
+        words.remove(w)
+    return n, at, words
+
+
+def test_count_index_remove_of_lists_of_strings():
+    for ws in WORDS + [["a", "é", "a", "中", "a"]]:
+        for w in ["a", "é", "zz", ""]:
+            for i in [0, 1, -1]:
+                want_words = list(ws)
+                at = want_words.index(w, i) if w in want_words[i:] else -1
+                n = want_words.count(w)
+                if w in want_words:
+                    want_words.remove(w)
+                exact(word_list_search(W(ws), w, i), (n, at, want_words))
+
+
+def test_index_of_a_missing_string_raises():
+    with pytest.raises(ValueError, match="value not in list"):
+        njit(lambda ws: ws.index("q"))(["a", "b"])
+    with pytest.raises(TypingError, match="list.index"):
+        njit(lambda ws: ws.index(1))(["a", "b"])

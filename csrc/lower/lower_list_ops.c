@@ -1,7 +1,7 @@
 /* lower_list_ops.c: the list methods and builtins beyond the core of lower_list.c (typed by
  * typing/lists.c): extend insert remove index count clear copy reverse sort, del l[i],
  * list(), list(it), sorted(it), sum/min/max, `x in l` and l[a:b:c]. Items compared by value
- * are numbers (they hold no references); items moved by memmove keep theirs. */
+ * are numbers or strings; items moved by memmove keep their references. */
 #include "lower/lower_internal.h"
 
 static LLVMTypeRef item_type(cj_lower *L, const cj_type *lt) {
@@ -21,6 +21,15 @@ static void move_items(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMVa
                      cj_list_item_ptr(L, list, lt, from), 1, bytes);
 }
 
+/* v == x: numbers by value, strings by abi/unicode.c's one equality. */
+static LLVMValueRef items_equal(cj_lower *L, LLVMValueRef v, const cj_type *vt, LLVMValueRef x,
+                                const cj_type *xt) {
+    if (cj_type_is_str(vt)) {
+        return cj_str_compare_lower(L, CJ_EQ, v, cj_cast(L, x, xt, cj_t_unicode));
+    }
+    return cj_lower_compare(L, CJ_EQ, v, vt, x, xt, cj_promote(vt, xt));
+}
+
 /* The first index in [from, n) of an item equal to `x` (of type xt), or -1: a loop that stops
  * there. */
 static LLVMValueRef find(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef x,
@@ -34,8 +43,7 @@ static LLVMValueRef find(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVM
     LLVMValueRef i = LLVMBuildPhi(B, i64, "i");
     LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntSLT, i, n, ""), body, done);
     LLVMPositionBuilderAtEnd(B, body);
-    const cj_type *ct = cj_promote(lt->dtype, xt);
-    LLVMValueRef eq = cj_lower_compare(L, CJ_EQ, item(L, list, lt, i), lt->dtype, x, xt, ct);
+    LLVMValueRef eq = items_equal(L, item(L, list, lt, i), lt->dtype, x, xt);
     LLVMValueRef next = LLVMBuildAdd(B, i, cj_i64(L, 1), "");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(B);
     LLVMBuildCondBr(B, eq, done, head);
@@ -61,8 +69,7 @@ static void fold_item(cj_lower *L, LLVMValueRef i, void *ctx) {
     LLVMValueRef v = item(L, e->list, e->lt, i), acc = LLVMBuildLoad2(L->b,
                                                      cj_llvm_type(L->ctx, e->at), e->acc, "");
     if (e->op == CJ_LIST_COUNT) {
-        const cj_type *ct = cj_promote(e->lt->dtype, e->xt);
-        LLVMValueRef eq = cj_lower_compare(L, CJ_EQ, v, e->lt->dtype, e->x, e->xt, ct);
+        LLVMValueRef eq = items_equal(L, v, e->lt->dtype, e->x, e->xt);
         acc = LLVMBuildAdd(L->b, acc, LLVMBuildZExt(L->b, eq, LLVMTypeOf(acc), ""), "");
     } else if (e->op == CJ_LIST_SUM) {
         acc = cj_lower_binop(L, CJ_ADD, acc, e->at, cj_cast(L, v, e->lt->dtype, e->at), e->at,
@@ -255,10 +262,11 @@ static LLVMValueRef find_or_raise(cj_lower *L, int op, LLVMValueRef list, const 
                               ? "list.remove(x): x not in list" : "value not in list") < 0) {
         return NULL;
     }
-    if (op == CJ_LIST_REMOVE) {
-        LLVMValueRef n = cj_list_len(L, list);
+    if (op == CJ_LIST_REMOVE) { /* the item's references (a string's) go with it */
+        LLVMValueRef n = cj_list_len(L, list), gone = item(L, list, lt, at);
         move_items(L, list, lt, LLVMBuildAdd(L->b, at, cj_i64(L, 1), ""), at, n);
         cj_list_set_len(L, list, LLVMBuildSub(L->b, n, cj_i64(L, 1), ""));
+        cj_decref(L, gone, lt->dtype);
         return cj_empty(L);
     }
     return at;

@@ -136,7 +136,9 @@ static const struct {
 };
 
 /* Items compared by value (remove, index, count, in, sum/min/max): numbers. */
-static int compares(const cj_type *item) { return cj_type_is_number(item); }
+static int compares(const cj_type *item) {
+    return cj_type_is_number(item) || cj_type_is_str(item);
+}
 
 /* Items sorted (abi/sort.c's kinds): bool, integers, float32/float64; strings (lists). */
 static int sorts(const cj_type *item) {
@@ -210,10 +212,10 @@ static int arguments_fit(cj_infer_ctx *c, cj_instr *in, int op, const cj_type *l
                 return 0;
             }
         }
-        return cj_type_is_number(a);
+        return cj_type_is_str(lt->dtype) ? cj_type_is_str(a) : cj_type_is_number(a);
     case CJ_LIST_REMOVE:
     case CJ_LIST_COUNT:
-        return cj_type_is_number(a);
+        return cj_type_is_str(lt->dtype) ? cj_type_is_str(a) : cj_type_is_number(a);
     default:
         return 1;
     }
@@ -254,7 +256,8 @@ int cj_type_list_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     if ((op == CJ_LIST_REMOVE || op == CJ_LIST_INDEX || op == CJ_LIST_COUNT) &&
         !compares(lt->dtype)) {
         return cj_unsupported_error(c, in, "list.%s() of a list of %s is not supported yet "
-                                           "(lists of numbers compare)", name, lt->dtype->name);
+                                           "(lists of numbers and strings compare)", name,
+                                    lt->dtype->name);
     }
     if (cj_plain_call(c, in, CJ_CALL_LIST, op) == NULL) {
         return -1;
