@@ -4,8 +4,6 @@
  * items (its text names no sizes here: the message is a constant). */
 #include "lower/lower_internal.h"
 
-static LLVMTypeRef i8p_t(cj_lower *L) { return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0); }
-
 static LLVMValueRef runtime_call(cj_lower *L, const char *name, LLVMTypeRef ret,
                                  LLVMValueRef *args, unsigned n) {
     LLVMTypeRef params[5];
@@ -39,5 +37,4 @@ void cj_list_delete_slice_lower(cj_lower *L, LLVMValueRef list, LLVMValueRef sl)
     cj_slice_indices(L, sl, cj_list_len(L, list), &start, &step, &n);
     LLVMValueRef args[4] = {list, start, step, n};
     runtime_call(L, "cj_list_delete_slice", LLVMVoidTypeInContext(L->ctx), args, 4);
-    (void)i8p_t;
 }
