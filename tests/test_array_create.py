@@ -279,9 +279,15 @@ def named_list():
     return np.array(x)
 
 
-@pytest.mark.parametrize("f", [lambda: np.sum([1, 2, 3]), named_list])
-def test_lists_elsewhere_are_lists(f):
+def test_lists_elsewhere_are_lists():
     """A literal np.array() does not read is a list (tests/test_lists.py): NumPy functions
-    of list values are not supported yet, and say so."""
+    of list values other than np.array/np.asarray (tests/test_list_ops.py) are not supported
+    yet, and say so."""
     with pytest.raises(TypingError, match=r"not list\(int64\)<iv=None>"):
-        njit(f)()
+        njit(lambda: np.sum([1, 2, 3]))()
+
+
+def test_array_of_a_named_list():
+    got = njit(named_list)()
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, [1, 2])

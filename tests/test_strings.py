@@ -209,7 +209,7 @@ def test_results_are_canonical_str():
 
 @pytest.mark.parametrize("src,exc,words", [
     ("def f(s):\n    return s + 1\n", TypingError, ">>> +(unicode_type, int64)"),
-    ("def f(s):\n    return s.title()\n", TypingError, "Unknown attribute 'title'"),
+    ("def f(s):\n    return s.isidentifierz()\n", TypingError, "Unknown attribute 'isidentifierz'"),
     ("def f(s):\n    return s.find(1)\n", TypingError, "<method 'find' of 'str' objects>"),
     ("def f(s):\n    return f'{s:>5}'\n", UnsupportedError, "format specs"),
     ("def f(s):\n    return s - s\n", TypingError, "unicode_type, unicode_type"),

@@ -65,8 +65,13 @@ def test_typeof_readonly():
     assert str(cujit.typeof(a)) == "readonly array(float64, 1d, C)"
 
 
-@pytest.mark.parametrize("value", [2**64, ("s",), b"s", [[1]], object(),
+@pytest.mark.parametrize("value", [2**64, (b"s",), b"s", [[1]], object(),
                                    np.zeros(2, dtype="U3")])
 def test_typeof_rejects(value):
     with pytest.raises((TypeError, OverflowError)):
         cujit.typeof(value)
+
+
+def test_typeof_strings_in_containers():
+    assert str(cujit.typeof(("s", 1))) == "Tuple(unicode_type, int64)"
+    assert str(cujit.typeof(["s"])) == "reflected list(unicode_type)<iv=None>"

@@ -142,6 +142,11 @@ typedef struct cj_meminfo {
 /* A new allocation of `nbytes` with one reference, or NULL (no exception: no GIL); zeroed:
  * its bytes are 0. */
 cj_meminfo *cj_nrt_allocate(int64_t nbytes);
+/* nrt_pool.c: `bytes` (at most CJ_POOL_MAX) carved from this thread's slab, 16-byte aligned,
+ * *owner its slab; NULL when out of memory. cj_pool_free(owner) gives it back (any thread). */
+#define CJ_POOL_MAX 512
+void *cj_pool_alloc(size_t bytes, void **owner);
+void cj_pool_free(void *owner);
 cj_meminfo *cj_nrt_allocate_zeroed(int64_t nbytes);
 /* The same with the data right after the header, 16-byte aligned (not zeroed): small objects
  * (strings) in one small block. */
@@ -182,6 +187,13 @@ char *cj_list_reserve(cj_meminfo *mi, int64_t extra);
  * `reverse`; equal items keep their order where it can be seen (-0.0 and 0.0), as Python's
  * stable sort; 0, or -1 out of memory. */
 int cj_list_sort(cj_meminfo *mi, int kind, int reverse);
+/* list_slice.c: l[start::step] (its n items, as slice.indices gives them) = the items of the
+ * list src (of the same item type): 0, -1 out of memory, -2 when an extended slice (step
+ * != 1) is given another number of items than it selects (CPython's ValueError); and
+ * del l[start::step] of those n items. */
+int32_t cj_list_assign_slice(cj_meminfo *dst, int64_t start, int64_t step, int64_t n,
+                             const cj_meminfo *src);
+void cj_list_delete_slice(cj_meminfo *dst, int64_t start, int64_t step, int64_t n);
 
 /* ---- unicode.c, unicode_methods.c: strings (numba's unicode_type), in an NRT allocation ----
  * A string value is the cj_meminfo * of its allocation; its data is a cj_str header. The code
@@ -197,7 +209,16 @@ typedef struct cj_str {
     void *data;       /* the code points, then a 0 */
     PyObject *parent; /* the str it was read from (a strong reference), or NULL */
 } cj_str;
-enum { CJ_STR_ISDIGIT, CJ_STR_ISALPHA, CJ_STR_ISSPACE, CJ_STR_ISUPPER, CJ_STR_ISLOWER };
+enum {
+    CJ_STR_ISDIGIT, CJ_STR_ISALPHA, CJ_STR_ISSPACE, CJ_STR_ISUPPER, CJ_STR_ISLOWER,
+    CJ_STR_ISALNUM, CJ_STR_ISDECIMAL, CJ_STR_ISNUMERIC, CJ_STR_ISTITLE, CJ_STR_ISASCII,
+    CJ_STR_ISPRINTABLE
+};
+/* cj_str_case's mappings (unicode_case.c), CPython's full ones. */
+enum {
+    CJ_CASE_LOWER, CJ_CASE_UPPER, CJ_CASE_CASEFOLD, CJ_CASE_SWAPCASE, CJ_CASE_TITLE,
+    CJ_CASE_CAPITALIZE
+};
 uint32_t cj_str_char(const cj_str *s, int64_t i);
 void cj_str_put(cj_str *s, int64_t i, uint32_t c);
 int cj_str_kind_of(uint32_t maxchar);
@@ -220,15 +241,37 @@ int32_t cj_str_compare(const cj_meminfo *a, const cj_meminfo *b); /* code-point 
 int32_t cj_str_in_list(const cj_meminfo *list, const cj_meminfo *s); /* s in a list of str */
 int64_t cj_str_find(const cj_meminfo *a, const cj_meminfo *sub, int64_t start, int64_t end,
                     int32_t reverse);
+/* s.count(sub) (whole string, the entry cached code calls) and s.count(sub, start, end). */
 int64_t cj_str_count(const cj_meminfo *a, const cj_meminfo *sub);
+int64_t cj_str_count_range(const cj_meminfo *a, const cj_meminfo *sub, int64_t start,
+                           int64_t end);
 int32_t cj_str_startswith(const cj_meminfo *a, const cj_meminfo *prefix, int32_t at_end);
+/* An empty list of strings; appending a[start:stop] to one: 0, or -1 out of memory. */
+cj_meminfo *cj_str_list_new(void);
+int cj_str_list_append_part(cj_meminfo *list, const cj_meminfo *a, int64_t start, int64_t stop);
 cj_meminfo *cj_str_split(const cj_meminfo *a, const cj_meminfo *sep, int64_t maxsplit);
 cj_meminfo *cj_str_join(const cj_meminfo *sep, const cj_meminfo *list);
 cj_meminfo *cj_str_strip(const cj_meminfo *a, const cj_meminfo *chars, int32_t which);
-cj_meminfo *cj_str_case(const cj_meminfo *a, int32_t upper);
+cj_meminfo *cj_str_case(const cj_meminfo *a, int32_t mode); /* CJ_CASE_* */
 cj_meminfo *cj_str_replace(const cj_meminfo *a, const cj_meminfo *old, const cj_meminfo *new_,
                            int64_t count);
 int32_t cj_str_is(const cj_meminfo *a, int32_t what); /* CJ_STR_IS* */
+/* unicode_layout.c: s.center/ljust/rjust (which 0, 1, 2; fill NULL: a space, else its one
+ * character), zfill, expandtabs, partition/rpartition (out[3], new references; 0, or -1
+ * out of memory), rsplit (as split), splitlines, and list(s) (its characters). */
+cj_meminfo *cj_str_pad(const cj_meminfo *a, int64_t width, const cj_meminfo *fill,
+                       int32_t which);
+cj_meminfo *cj_str_zfill(const cj_meminfo *a, int64_t width);
+cj_meminfo *cj_str_expandtabs(const cj_meminfo *a, int64_t tabsize);
+int32_t cj_str_partition(const cj_meminfo *a, const cj_meminfo *sep, int32_t reverse,
+                         cj_meminfo **out);
+cj_meminfo *cj_str_rsplit(const cj_meminfo *a, const cj_meminfo *sep, int64_t maxsplit);
+cj_meminfo *cj_str_splitlines(const cj_meminfo *a, int32_t keepends);
+cj_meminfo *cj_str_chars(const cj_meminfo *a);
+/* unicode_number.c: int(s) and float(s) into *value: 0, -1 not a number, -2 past int64, -3
+ * out of memory. */
+int32_t cj_str_to_int(const cj_meminfo *a, int64_t *value);
+int32_t cj_str_to_float(const cj_meminfo *a, double *value);
 cj_meminfo *cj_str_from_int(int64_t v, int32_t is_unsigned);
 cj_meminfo *cj_str_from_double(double v);
 

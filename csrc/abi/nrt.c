@@ -1,6 +1,7 @@
 /* nrt.c: memory that compiled code owns (numba's NRT): each allocation is a cj_meminfo header
  * with an atomic reference count, then its data, 64-byte aligned (malloc'd with room to align;
- * calloc'd for np.zeros, so large zeroed arrays cost no writes until used). Compiled CPU code
+ * calloc'd for np.zeros, so large zeroed arrays cost no writes until used); a small packed
+ * one (a string) is carved from a slab (nrt_pool.c), its `raw` the slab tagged with bit 0. Compiled CPU code
  * calls these functions by name (target/cpu.c defines them in the JIT) and counts references
  * itself with atomic adds on the header (lower/lower_refs.c), calling cj_nrt_free when one
  * reaches zero; they need no GIL. The counters let tests prove that every allocation is freed. */
@@ -62,7 +63,9 @@ cj_meminfo *cj_nrt_allocate_packed(int64_t nbytes) {
     if (nbytes < 0 || (uint64_t)nbytes > (uint64_t)PY_SSIZE_T_MAX - 4 * ALIGN) {
         return NULL;
     }
-    char *raw = malloc(head + (size_t)nbytes);
+    void *slab = NULL;
+    char *raw = head + (uint64_t)nbytes <= CJ_POOL_MAX ? cj_pool_alloc(head + (size_t)nbytes, &slab)
+                                                       : malloc(head + (size_t)nbytes);
     if (raw == NULL) {
         return NULL;
     }
@@ -70,7 +73,7 @@ cj_meminfo *cj_nrt_allocate_packed(int64_t nbytes) {
     atomic_init(&mi->refcount, 1);
     mi->data = raw + head;
     mi->size = nbytes;
-    mi->raw = raw;
+    mi->raw = slab != NULL ? (char *)slab + 1 : raw; /* tagged: nrt_pool.c's slab */
     mi->dtor = NULL;
     atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
     return mi;
@@ -82,6 +85,10 @@ void cj_nrt_free(cj_meminfo *mi) {
     atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
     if (mi->dtor != NULL) {
         mi->dtor(mi);
+    }
+    if ((uintptr_t)mi->raw & 1) { /* a small packed allocation: its slab's (nrt_pool.c) */
+        cj_pool_free((char *)mi->raw - 1);
+        return;
     }
     free(mi->raw);
 }

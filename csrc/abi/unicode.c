@@ -57,11 +57,32 @@ cj_meminfo *cj_str_alloc(int64_t length, int kind, int is_ascii) {
     return mi;
 }
 
+/* The largest code point of s[start : start + n] in a 2- or 4-byte string: typed loops (split
+ * of a non-ASCII text slices every word). */
+static uint32_t max_char_run(const cj_str *s, int64_t start, int64_t n) {
+    uint32_t m = 0;
+    if (s->kind == 2) {
+        const uint16_t *p = (const uint16_t *)s->data + start;
+        for (int64_t k = 0; k < n; k++) {
+            m = p[k] > m ? p[k] : m;
+        }
+        return m;
+    }
+    const uint32_t *p = (const uint32_t *)s->data + start;
+    for (int64_t k = 0; k < n; k++) {
+        m = p[k] > m ? p[k] : m;
+    }
+    return m;
+}
+
 /* The largest code point of s[start : start + n * step : step]. */
 static uint32_t max_char(const cj_str *s, int64_t start, int64_t step, int64_t n) {
     uint32_t m = 0;
     if (s->is_ascii) {
         return n > 0 ? 127 : 0; /* every part of an ASCII string is ASCII */
+    }
+    if (step == 1 && s->kind > 1) {
+        return max_char_run(s, start, n);
     }
     if (s->kind == 1) {
         for (int64_t k = 0; k < n && m < 128; k++) {
@@ -196,6 +217,14 @@ cj_meminfo *cj_str_slice(const cj_meminfo *am, int64_t start, int64_t step, int6
         memcpy(s->data, (const char *)a->data + start * a->kind, (size_t)(n * a->kind));
         return mi;
     }
+    if (step == 1 && a->kind == 2 && s->kind == 1) { /* the common narrowing, a typed loop */
+        const uint16_t *from = (const uint16_t *)a->data + start;
+        uint8_t *to = s->data;
+        for (int64_t k = 0; k < n; k++) {
+            to[k] = (uint8_t)from[k];
+        }
+        return mi;
+    }
     for (int64_t k = 0; k < n; k++) {
         cj_str_put(s, k, cj_str_char(a, start + k * step));
     }
@@ -305,17 +334,30 @@ int64_t cj_str_find(const cj_meminfo *am, const cj_meminfo *subm, int64_t start,
     return -1;
 }
 
-int64_t cj_str_count(const cj_meminfo *am, const cj_meminfo *subm) {
+/* sub's non-overlapping occurrences in a[start:end] (clamped as Python's); an empty sub
+ * counts the len + 1 places between characters, none where start passes end. */
+int64_t cj_str_count_range(const cj_meminfo *am, const cj_meminfo *subm, int64_t start,
+                           int64_t end) {
     const cj_str *a = am->data, *sub = subm->data;
+    int64_t n = a->length;
+    start = start < 0 ? (start + n < 0 ? 0 : start + n) : start;
+    end = end < 0 ? (end + n < 0 ? 0 : end + n) : (end > n ? n : end);
+    if (end - start < sub->length) {
+        return 0;
+    }
     if (sub->length == 0) {
-        return a->length + 1;
+        return end - start + 1;
     }
     int64_t count = 0;
-    for (int64_t i = cj_str_find(am, subm, 0, a->length, 0); i >= 0;
-         i = cj_str_find(am, subm, i + sub->length, a->length, 0)) {
+    for (int64_t i = cj_str_find(am, subm, start, end, 0); i >= 0;
+         i = cj_str_find(am, subm, i + sub->length, end, 0)) {
         count++;
     }
     return count;
+}
+
+int64_t cj_str_count(const cj_meminfo *am, const cj_meminfo *subm) {
+    return cj_str_count_range(am, subm, 0, ((const cj_str *)am->data)->length);
 }
 
 int32_t cj_str_startswith(const cj_meminfo *am, const cj_meminfo *pm, int32_t at_end) {

@@ -1,8 +1,8 @@
 /* unicode_methods.c: the string methods that make new strings or lists of them (split, join,
- * strip, lower, upper, replace), the character classes (isdigit ...), and str() of numbers
- * (CPython's repr of floats: the shortest digits that read back). Over unicode.c's cj_str;
- * called without the GIL: a NULL result is out of memory. Case mapping is Unicode's simple
- * one (one code point for one, Py_UNICODE_TOUPPER), as the data CPython exports offers. */
+ * strip, replace) and str() of numbers (CPython's repr of floats: the shortest digits that
+ * read back). Over unicode.c's cj_str; called without the GIL: a NULL result is out of
+ * memory. Case mappings and character classes are in unicode_case.c, padding, partition,
+ * rsplit, splitlines and expandtabs in unicode_layout.c. */
 #include "abi/abi.h"
 
 #include <math.h>
@@ -19,13 +19,14 @@ static int is_space(uint32_t c) { return Py_UNICODE_ISSPACE(c); }
 
 /* ---- split and join ---- */
 
-static cj_meminfo *new_str_list(void) {
+cj_meminfo *cj_str_list_new(void) {
     int32_t off = 0;
     return cj_list_new((int64_t)sizeof(void *), 1, &off, 0);
 }
 
 /* Appends a[start:stop] to the list: 0, or -1 out of memory. */
-static int append_part(cj_meminfo *list, const cj_meminfo *am, int64_t start, int64_t stop) {
+int cj_str_list_append_part(cj_meminfo *list, const cj_meminfo *am, int64_t start,
+                             int64_t stop) {
     cj_meminfo *part = cj_str_slice(am, start, 1, stop - start);
     char *items = part != NULL ? cj_list_reserve(list, 1) : NULL;
     if (items == NULL) {
@@ -42,7 +43,7 @@ static int append_part(cj_meminfo *list, const cj_meminfo *am, int64_t start, in
  * sep must not be empty (the caller raises). A list of strings, or NULL. */
 cj_meminfo *cj_str_split(const cj_meminfo *am, const cj_meminfo *sepm, int64_t maxsplit) {
     const cj_str *a = am->data;
-    cj_meminfo *list = new_str_list();
+    cj_meminfo *list = cj_str_list_new();
     int64_t i = 0, n = a->length, splits = 0;
     if (list == NULL) {
         return NULL;
@@ -51,19 +52,22 @@ cj_meminfo *cj_str_split(const cj_meminfo *am, const cj_meminfo *sepm, int64_t m
         const cj_str *sep = sepm->data;
         for (int64_t j; (maxsplit < 0 || splits < maxsplit) &&
                         (j = cj_str_find(am, sepm, i, n, 0)) >= 0; splits++) {
-            if (append_part(list, am, i, j) < 0) {
+            if (cj_str_list_append_part(list, am, i, j) < 0) {
                 goto fail;
             }
             i = j + sep->length;
         }
-        if (append_part(list, am, i, n) < 0) {
+        if (cj_str_list_append_part(list, am, i, n) < 0) {
             goto fail;
         }
         return list;
     }
-    /* runs of whitespace; one-byte strings read their bytes directly (the common case) */
+    /* runs of whitespace; one- and two-byte strings read their code points directly */
     const uint8_t *bytes = a->kind == 1 ? a->data : NULL;
-#define SPACE_AT(k) (bytes ? Py_UNICODE_ISSPACE(bytes[k]) : is_space(cj_str_char(a, k)))
+    const uint16_t *wide = a->kind == 2 ? a->data : NULL;
+#define SPACE_AT(k)                                                                             \
+    (bytes ? Py_UNICODE_ISSPACE(bytes[k])                                                      \
+           : wide ? Py_UNICODE_ISSPACE(wide[k]) : is_space(cj_str_char(a, k)))
     while (i < n) {
         while (i < n && SPACE_AT(i)) {
             i++;
@@ -82,7 +86,7 @@ cj_meminfo *cj_str_split(const cj_meminfo *am, const cj_meminfo *sepm, int64_t m
                 j++;
             }
         }
-        if (append_part(list, am, i, j) < 0) {
+        if (cj_str_list_append_part(list, am, i, j) < 0) {
             goto fail;
         }
         splits++;
@@ -165,21 +169,6 @@ cj_meminfo *cj_str_strip(const cj_meminfo *am, const cj_meminfo *charsm, int32_t
     return cj_str_slice(am, i, 1, j - i);
 }
 
-cj_meminfo *cj_str_case(const cj_meminfo *am, int32_t upper) {
-    const cj_str *a = am->data;
-    uint32_t *buf = malloc((size_t)(a->length > 0 ? a->length : 1) * 4);
-    if (buf == NULL) {
-        return NULL;
-    }
-    for (int64_t i = 0; i < a->length; i++) {
-        uint32_t c = cj_str_char(a, i);
-        buf[i] = upper ? (uint32_t)Py_UNICODE_TOUPPER(c) : (uint32_t)Py_UNICODE_TOLOWER(c);
-    }
-    cj_meminfo *mi = from_ucs4(buf, a->length);
-    free(buf);
-    return mi;
-}
-
 /* Copies a[from:to] into buf at *at. */
 static void put_range(uint32_t *buf, int64_t *at, const cj_str *a, int64_t from, int64_t to) {
     for (int64_t k = from; k < to; k++) {
@@ -216,44 +205,6 @@ cj_meminfo *cj_str_replace(const cj_meminfo *am, const cj_meminfo *oldm,
     cj_meminfo *mi = from_ucs4(buf, at);
     free(buf);
     return mi;
-}
-
-/* ---- character classes: CJ_STR_IS* ---- */
-
-static int char_is(int what, uint32_t c) {
-    switch (what) {
-    case CJ_STR_ISDIGIT:
-        return Py_UNICODE_ISDIGIT(c);
-    case CJ_STR_ISALPHA:
-        return Py_UNICODE_ISALPHA(c);
-    default:
-        return Py_UNICODE_ISSPACE(c);
-    }
-}
-
-int32_t cj_str_is(const cj_meminfo *am, int32_t what) {
-    const cj_str *a = am->data;
-    if (a->length == 0) {
-        return 0;
-    }
-    if (what == CJ_STR_ISUPPER || what == CJ_STR_ISLOWER) { /* CPython: one cased, none other */
-        int cased = 0;
-        for (int64_t i = 0; i < a->length; i++) {
-            uint32_t c = cj_str_char(a, i);
-            int wrong = what == CJ_STR_ISUPPER ? Py_UNICODE_ISLOWER(c) : Py_UNICODE_ISUPPER(c);
-            if (wrong || Py_UNICODE_ISTITLE(c)) {
-                return 0;
-            }
-            cased |= what == CJ_STR_ISUPPER ? Py_UNICODE_ISUPPER(c) : Py_UNICODE_ISLOWER(c);
-        }
-        return cased;
-    }
-    for (int64_t i = 0; i < a->length; i++) {
-        if (!char_is(what, cj_str_char(a, i))) {
-            return 0;
-        }
-    }
-    return 1;
 }
 
 /* ---- numbers ---- */

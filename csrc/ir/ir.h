@@ -104,6 +104,9 @@ typedef struct cj_instr {
 /* Typed with its OptionalType operands as their value types (typing/optional.c), which then
  * reads them through checked copies */
 #define CJ_F_OPT_UNPACK 128
+/* A list operator (typing/list_ops.c: + * += *= == <): lowered by lower/lower_list_concat.c;
+ * `resolved` is its CJ_CALL_LIST record */
+#define CJ_F_LIST_OP 0x100
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

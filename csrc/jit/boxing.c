@@ -263,6 +263,7 @@ static int unbox_tuple(PyObject *value, const cj_type *t, void *dst) {
         PyErr_Format(PyExc_TypeError, "expected a tuple for %s", t->name);
         return -1;
     }
+    memset(dst, 0, cj_abi_size(t)); /* strings not reached yet are NULL for reflect.c */
     for (int i = 0; i < t->n; i++) {
         if (cj_unbox(PyTuple_GET_ITEM(value, i), t->items[i],
                      (char *)dst + cj_abi_tuple_offset(t, i)) < 0) {

@@ -1,6 +1,6 @@
 /* reflect.c: Python lists passed to compiled code (numba's reflected lists); after a call it
- * also drops the strings boxing.c unboxed and hands Python sets to reflect_set.c
- * (cj_reflect_args). A list argument is
+ * also drops the strings boxing.c unboxed, alone or in tuples, and hands Python sets to
+ * reflect_set.c (cj_reflect_args). A list argument is
  * unboxed into a new compiled-code list (abi/list.c) of its items, each unboxed as the first
  * item's type (numba's "can't unbox heterogeneous list" otherwise), with a snapshot of those
  * bytes. After the call (that returned or raised, as numba's), a list whose items or length
@@ -83,6 +83,21 @@ static int write_back(PyObject *value, const cj_type *t, const cj_list *l) {
     return rc;
 }
 
+/* Drops the strings an unboxed str or tuple holds (NULL where unboxing stopped; an array in a
+ * tuple has no meminfo of its own, NULL too). */
+static void drop_strings(const cj_type *t, const void *p) {
+    int32_t offs[CJ_LIST_MAX_REFS];
+    int n = 0;
+    if (cj_abi_ref_offsets(t, 0, offs, &n, CJ_LIST_MAX_REFS) < 0) {
+        n = 0; /* too many to hold: boxing refused it before unboxing any */
+    }
+    for (int k = 0; k < n; k++) {
+        cj_meminfo *mi;
+        memcpy(&mi, (const char *)p + offs[k], sizeof(mi));
+        cj_nrt_decref(mi);
+    }
+}
+
 int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
                     void *const *ptrs, int called) {
     int rc = 0;
@@ -96,10 +111,8 @@ int cj_reflect_args(const cj_type *const *types, int n, PyObject *const *values,
             }
             t = t->dtype;
         }
-        if (t->kind == CJ_UNICODE && values[i] != NULL) { /* boxing.c's unboxed str */
-            cj_meminfo *mi;
-            memcpy(&mi, ptrs[i], sizeof(mi));
-            cj_nrt_decref(mi); /* NULL when its unboxing failed */
+        if ((t->kind == CJ_UNICODE || t->kind == CJ_TUPLE) && values[i] != NULL) {
+            drop_strings(t, ptrs[i]); /* boxing.c's unboxed str, alone or in tuples */
             continue;
         }
         cj_meminfo *mi;

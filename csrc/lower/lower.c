@@ -470,6 +470,9 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     if (in->flags & CJ_F_STR) {
         return cj_lower_str_instr(L, in); /* lower_str_ops.c */
     }
+    if (in->flags & CJ_F_LIST_OP) {
+        return cj_lower_list_operator(L, in); /* lower_list_concat.c */
+    }
     switch (in->op) {
     case CJ_I_CONST:
         return lower_const(L, in);

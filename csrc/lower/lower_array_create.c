@@ -254,6 +254,9 @@ static void store_literal(cj_lower *L, LLVMValueRef arr, const cj_type *dtype, L
 static LLVMValueRef lower_array_of(cj_lower *L, const cj_call *call, const cj_type *rt) {
     LLVMValueRef shape[CJ_MAXDIM];
     const cj_type *t = call->argtypes[0];
+    if (t->kind == CJ_LIST) {
+        return cj_array_from_list(L, cj_load_var(L, call->args[0]), t, rt);
+    }
     for (int d = 0; d < rt->ndim; d++, t = t->items[0]) {
         shape[d] = cj_i64(L, t->n);
     }

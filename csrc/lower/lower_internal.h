@@ -136,6 +136,13 @@ LLVMValueRef cj_lower_list_op(cj_lower *L, cj_instr *in, const cj_call *call,
                               LLVMValueRef list, const cj_type *lt);
 LLVMValueRef cj_lower_list_contains(cj_lower *L, cj_instr *in);
 LLVMValueRef cj_list_slice(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef sl);
+/* lower_list_concat.c: an instruction typing/list_ops.c flagged CJ_F_LIST_OP. */
+int cj_lower_list_operator(cj_lower *L, cj_instr *in);
+/* lower_list_slice.c: list[sl] = src (a list of the same item type; -1 with an exception)
+ * and del list[sl], for a slice value sl. */
+int cj_list_assign_slice_lower(cj_lower *L, LLVMValueRef list, LLVMValueRef sl,
+                               LLVMValueRef src);
+void cj_list_delete_slice_lower(cj_lower *L, LLVMValueRef list, LLVMValueRef sl);
 
 /* ---- lower_str.c, lower_str_ops.c: strings (typing/strings.c), a cj_meminfo * to a cj_str ---- */
 LLVMValueRef cj_str_literal(cj_lower *L, PyObject *s); /* a str constant: an immortal global */
@@ -145,6 +152,13 @@ LLVMValueRef cj_str_len(cj_lower *L, LLVMValueRef s);
 LLVMValueRef cj_str_call(cj_lower *L, const char *name, LLVMTypeRef ret, LLVMValueRef *args,
                          unsigned n);
 LLVMValueRef cj_str_call_new(cj_lower *L, const char *name, LLVMValueRef *args, unsigned n);
+/* A CJ_CALL_STR record's string operand i (NULL when omitted) and int operand (`absent` when
+ * omitted), as a string and an i64. */
+LLVMValueRef cj_str_arg(cj_lower *L, const cj_call *call, int i);
+LLVMValueRef cj_str_arg_int(cj_lower *L, const cj_call *call, int i, long long absent);
+/* lower_str_methods.c: the methods beyond lower_str_ops.c's (case mappings, padding, index,
+ * partition, rsplit, splitlines, expandtabs) and list(s); *fresh 1 (a new value). */
+LLVMValueRef cj_str_method_more(cj_lower *L, const cj_call *call, int *fresh);
 /* a <op> b (CJ_EQ ... CJ_GE) as an i1, and hash(s) as an i64: the one equality, order and
  * hash of strings (abi/unicode.c's), for a dict's keys too. */
 LLVMValueRef cj_str_compare_lower(cj_lower *L, int op, LLVMValueRef a, LLVMValueRef b);
@@ -313,6 +327,10 @@ LLVMValueRef cj_array_copy(cj_lower *L, LLVMValueRef arr, const cj_type *at, con
 
 /* ---- lower_array_create.c: np.arange/linspace/eye/identity/array/asarray ---- */
 LLVMValueRef cj_lower_array_create(cj_lower *L, cj_instr *in, const cj_call *call);
+/* lower_array_from_list.c: np.array(l) of a list of numbers (1-D) or of lists of them (2-D,
+ * every row of one length, else numba's ValueError), as a new array of type rt. */
+LLVMValueRef cj_array_from_list(cj_lower *L, LLVMValueRef list, const cj_type *lt,
+                                const cj_type *rt);
 /* A new array of type `at` and `shape`: C-contiguous, or F-contiguous when at is 'F'. */
 LLVMValueRef cj_new_array_as(cj_lower *L, const cj_type *at, LLVMValueRef *shape, int zeroed);
 

@@ -148,6 +148,10 @@ int cj_lower_list_getitem(cj_lower *L, cj_instr *in) {
 int cj_lower_list_setitem(cj_lower *L, cj_instr *in) {
     const cj_type *lt = CJ_VAR(L->ir, in->args[0])->type;
     LLVMValueRef list = cj_load_var(L, in->args[0]);
+    if (CJ_VAR(L->ir, in->args[1])->type->kind == CJ_SLICE) { /* l[a:b:c] = other */
+        return cj_list_assign_slice_lower(L, list, cj_load_var(L, in->args[1]),
+                                          cj_load_var(L, in->args[2]));
+    }
     LLVMValueRef i = cj_list_checked_index(L, cj_load_var(L, in->args[1]),
                                    CJ_VAR(L->ir, in->args[1])->type, cj_list_len(L, list),
                                    "list assignment index out of range");

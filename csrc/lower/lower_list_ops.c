@@ -1,7 +1,7 @@
 /* lower_list_ops.c: the list methods and builtins beyond the core of lower_list.c (typed by
  * typing/lists.c): extend insert remove index count clear copy reverse sort, del l[i],
  * list(), list(it), sorted(it), sum/min/max, `x in l` and l[a:b:c]. Items compared by value
- * are numbers (they hold no references); items moved by memmove keep theirs. */
+ * are numbers or strings; items moved by memmove keep their references. */
 #include "lower/lower_internal.h"
 
 static LLVMTypeRef item_type(cj_lower *L, const cj_type *lt) {
@@ -21,12 +21,21 @@ static void move_items(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMVa
                      cj_list_item_ptr(L, list, lt, from), 1, bytes);
 }
 
-/* The first index of an item equal to `x` (of type xt), or -1: a loop that stops there. */
+/* v == x: numbers by value, strings by abi/unicode.c's one equality. */
+static LLVMValueRef items_equal(cj_lower *L, LLVMValueRef v, const cj_type *vt, LLVMValueRef x,
+                                const cj_type *xt) {
+    if (cj_type_is_str(vt)) {
+        return cj_str_compare_lower(L, CJ_EQ, v, cj_cast(L, x, xt, cj_t_unicode));
+    }
+    return cj_lower_compare(L, CJ_EQ, v, vt, x, xt, cj_promote(vt, xt));
+}
+
+/* The first index in [from, n) of an item equal to `x` (of type xt), or -1: a loop that stops
+ * there. */
 static LLVMValueRef find(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef x,
-                         const cj_type *xt) {
+                         const cj_type *xt, LLVMValueRef from, LLVMValueRef n) {
     LLVMBuilderRef B = L->b;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-    LLVMValueRef n = cj_list_len(L, list);
     LLVMBasicBlockRef before = LLVMGetInsertBlock(B), head = cj_new_bb(L, "find"),
                       body = cj_new_bb(L, "find_body"), done = cj_new_bb(L, "find_done");
     LLVMBuildBr(B, head);
@@ -34,12 +43,11 @@ static LLVMValueRef find(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVM
     LLVMValueRef i = LLVMBuildPhi(B, i64, "i");
     LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntSLT, i, n, ""), body, done);
     LLVMPositionBuilderAtEnd(B, body);
-    const cj_type *ct = cj_promote(lt->dtype, xt);
-    LLVMValueRef eq = cj_lower_compare(L, CJ_EQ, item(L, list, lt, i), lt->dtype, x, xt, ct);
+    LLVMValueRef eq = items_equal(L, item(L, list, lt, i), lt->dtype, x, xt);
     LLVMValueRef next = LLVMBuildAdd(B, i, cj_i64(L, 1), "");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(B);
     LLVMBuildCondBr(B, eq, done, head);
-    LLVMValueRef in_v[2] = {cj_i64(L, 0), next};
+    LLVMValueRef in_v[2] = {from, next};
     LLVMBasicBlockRef in_b[2] = {before, latch};
     LLVMAddIncoming(i, in_v, in_b, 2);
     LLVMPositionBuilderAtEnd(B, done);
@@ -61,8 +69,7 @@ static void fold_item(cj_lower *L, LLVMValueRef i, void *ctx) {
     LLVMValueRef v = item(L, e->list, e->lt, i), acc = LLVMBuildLoad2(L->b,
                                                      cj_llvm_type(L->ctx, e->at), e->acc, "");
     if (e->op == CJ_LIST_COUNT) {
-        const cj_type *ct = cj_promote(e->lt->dtype, e->xt);
-        LLVMValueRef eq = cj_lower_compare(L, CJ_EQ, v, e->lt->dtype, e->x, e->xt, ct);
+        LLVMValueRef eq = items_equal(L, v, e->lt->dtype, e->x, e->xt);
         acc = LLVMBuildAdd(L->b, acc, LLVMBuildZExt(L->b, eq, LLVMTypeOf(acc), ""), "");
     } else if (e->op == CJ_LIST_SUM) {
         acc = cj_lower_binop(L, CJ_ADD, acc, e->at, cj_cast(L, v, e->lt->dtype, e->at), e->at,
@@ -225,19 +232,41 @@ static void insert(cj_lower *L, LLVMValueRef list, const cj_type *lt, const cj_c
     cj_list_set_len(L, list, LLVMBuildAdd(B, n, cj_i64(L, 1), ""));
 }
 
-/* l.remove(x), l.index(x): the first equal item, else numba's ValueError. */
+/* A start or stop of l.index(): from the end when negative, then within [0, n]. */
+static LLVMValueRef clamp_bound(cj_lower *L, LLVMValueRef v, LLVMValueRef n) {
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, v, cj_i64(L, 0), "");
+    LLVMValueRef up = LLVMBuildAdd(B, v, n, "");
+    up = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, up, cj_i64(L, 0), ""), cj_i64(L, 0),
+                         up, "");
+    LLVMValueRef down = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSGT, v, n, ""), n, v, "");
+    return LLVMBuildSelect(B, neg, up, down, "");
+}
+
+/* l.remove(x), l.index(x[, start[, stop]]): the first equal item, else numba's ValueError. */
 static LLVMValueRef find_or_raise(cj_lower *L, int op, LLVMValueRef list, const cj_type *lt,
                                   const cj_call *call) {
-    LLVMValueRef at = find(L, list, lt, cj_load_var(L, call->args[0]), call->argtypes[0]);
+    LLVMValueRef n = cj_list_len(L, list), from = cj_i64(L, 0), to = n;
+    if (call->nargs > 1) { /* l.index(x, start[, stop]): clamped as a slice's bounds */
+        from = clamp_bound(L, cj_cast(L, cj_load_var(L, call->args[1]), call->argtypes[1],
+                                      cj_t_int64), n);
+    }
+    if (call->nargs > 2) {
+        to = clamp_bound(L, cj_cast(L, cj_load_var(L, call->args[2]), call->argtypes[2],
+                                    cj_t_int64), n);
+    }
+    LLVMValueRef at = find(L, list, lt, cj_load_var(L, call->args[0]), call->argtypes[0], from,
+                           to);
     LLVMValueRef missing = LLVMBuildICmp(L->b, LLVMIntSLT, at, cj_i64(L, 0), "");
     if (cj_emit_raise_text_if(L, missing, PyExc_ValueError, op == CJ_LIST_REMOVE
                               ? "list.remove(x): x not in list" : "value not in list") < 0) {
         return NULL;
     }
-    if (op == CJ_LIST_REMOVE) {
-        LLVMValueRef n = cj_list_len(L, list);
+    if (op == CJ_LIST_REMOVE) { /* the item's references (a string's) go with it */
+        LLVMValueRef n = cj_list_len(L, list), gone = item(L, list, lt, at);
         move_items(L, list, lt, LLVMBuildAdd(L->b, at, cj_i64(L, 1), ""), at, n);
         cj_list_set_len(L, list, LLVMBuildSub(L->b, n, cj_i64(L, 1), ""));
+        cj_decref(L, gone, lt->dtype);
         return cj_empty(L);
     }
     return at;
@@ -246,6 +275,10 @@ static LLVMValueRef find_or_raise(cj_lower *L, int op, LLVMValueRef list, const 
 /* del l[i]: the item's references dropped, the rest moved down. */
 static LLVMValueRef delete_item(cj_lower *L, LLVMValueRef list, const cj_type *lt,
                                 const cj_call *call) {
+    if (call->argtypes[0]->kind == CJ_SLICE) { /* del l[a:b:c] */
+        cj_list_delete_slice_lower(L, list, cj_load_var(L, call->args[0]));
+        return cj_empty(L);
+    }
     LLVMValueRef n = cj_list_len(L, list);
     LLVMValueRef i = cj_list_checked_index(L, cj_load_var(L, call->args[0]), call->argtypes[0],
                                            n, "list assignment index out of range");
@@ -318,8 +351,9 @@ LLVMValueRef cj_lower_list_op(cj_lower *L, cj_instr *in, const cj_call *call,
 
 LLVMValueRef cj_lower_list_contains(cj_lower *L, cj_instr *in) {
     const cj_type *lt = CJ_VAR(L->ir, in->args[1])->type;
-    LLVMValueRef at = find(L, cj_load_var(L, in->args[1]), lt, cj_load_var(L, in->args[0]),
-                           CJ_VAR(L->ir, in->args[0])->type);
+    LLVMValueRef list = cj_load_var(L, in->args[1]);
+    LLVMValueRef at = find(L, list, lt, cj_load_var(L, in->args[0]),
+                           CJ_VAR(L->ir, in->args[0])->type, cj_i64(L, 0), cj_list_len(L, list));
     return LLVMBuildICmp(L->b, in->sub == CJ_IN ? LLVMIntSGE : LLVMIntSLT, at, cj_i64(L, 0),
                          "in");
 }

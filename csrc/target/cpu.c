@@ -73,7 +73,7 @@ static LLVMTargetMachineRef new_host_machine(void) {
 
 /* The run-time functions compiled code calls by name (abi.h), defined in the JIT: cached code
  * finds them in any process (the extension's own symbols are not global). */
-static const struct {
+static const struct runtime_fn {
     const char *name;
     void (*fn)(void);
 } runtime[] = {
@@ -86,6 +86,8 @@ static const struct {
     {"cj_gen_new", (void (*)(void))cj_gen_new},
     {"cj_list_reserve", (void (*)(void))cj_list_reserve},
     {"cj_list_sort", (void (*)(void))cj_list_sort},
+    {"cj_list_assign_slice", (void (*)(void))cj_list_assign_slice},
+    {"cj_list_delete_slice", (void (*)(void))cj_list_delete_slice},
     {"cj_str_from_data", (void (*)(void))cj_str_from_data},
     {"cj_str_concat", (void (*)(void))cj_str_concat},
     {"cj_str_repeat", (void (*)(void))cj_str_repeat},
@@ -99,6 +101,7 @@ static const struct {
     {"cj_str_compare", (void (*)(void))cj_str_compare},
     {"cj_str_find", (void (*)(void))cj_str_find},
     {"cj_str_count", (void (*)(void))cj_str_count},
+    {"cj_str_count_range", (void (*)(void))cj_str_count_range},
     {"cj_str_startswith", (void (*)(void))cj_str_startswith},
     {"cj_str_split", (void (*)(void))cj_str_split},
     {"cj_str_join", (void (*)(void))cj_str_join},
@@ -106,6 +109,15 @@ static const struct {
     {"cj_str_case", (void (*)(void))cj_str_case},
     {"cj_str_replace", (void (*)(void))cj_str_replace},
     {"cj_str_is", (void (*)(void))cj_str_is},
+    {"cj_str_pad", (void (*)(void))cj_str_pad},
+    {"cj_str_zfill", (void (*)(void))cj_str_zfill},
+    {"cj_str_expandtabs", (void (*)(void))cj_str_expandtabs},
+    {"cj_str_partition", (void (*)(void))cj_str_partition},
+    {"cj_str_rsplit", (void (*)(void))cj_str_rsplit},
+    {"cj_str_splitlines", (void (*)(void))cj_str_splitlines},
+    {"cj_str_chars", (void (*)(void))cj_str_chars},
+    {"cj_str_to_int", (void (*)(void))cj_str_to_int},
+    {"cj_str_to_float", (void (*)(void))cj_str_to_float},
     {"cj_str_from_int", (void (*)(void))cj_str_from_int},
     {"cj_str_from_double", (void (*)(void))cj_str_from_double},
     {"cj_dict_new", (void (*)(void))cj_dict_new}, /* abi/dict.h */

@@ -179,7 +179,7 @@ static const cj_type *typeof_typed_dict(PyObject *value) {
 }
 
 const cj_type *cj_typeof(PyObject *value) {
-    return PyUnicode_Check(value)                   ? cj_t_unicode /* not inside tuples yet */
+    return PyUnicode_Check(value)                   ? cj_t_unicode
            : PyList_CheckExact(value)               ? typeof_list(value)
            : PySet_CheckExact(value)                ? cj_typeof_set(value) /* settype.c */
            : Py_TYPE(value) == cj_TypedListType     ? typeof_typed_list(value)
@@ -192,6 +192,9 @@ const cj_type *cj_typeof(PyObject *value) {
 static const cj_type *typeof_nested(PyObject *value, int depth) {
     if (value == Py_None) {
         return cj_t_none;
+    }
+    if (PyUnicode_CheckExact(value)) { /* in a tuple or list: jit/reflect.c drops it after */
+        return cj_t_unicode;
     }
     if (PyBool_Check(value)) {
         return cj_t_bool;
@@ -241,10 +244,8 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
                                                "Cannot determine Numba type of <class 'dict'>; "
                                                "reflected dicts are not supported: pass a "
                                                "cujit.typed.Dict)"
-                       : PyUnicode_Check(value) || PyBytes_Check(value)
-                           ? " (strings inside tuples or lists are not supported as arguments "
-                             "yet)"
-                           : "";
+                       : PyBytes_Check(value) ? " (bytes are not supported as arguments yet)"
+                                              : "";
     PyErr_Format(PyExc_TypeError, "cujit cannot compile for an argument of type %.200s%s",
                  Py_TYPE(value)->tp_name, hint);
     return NULL;

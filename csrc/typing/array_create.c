@@ -224,7 +224,19 @@ static int type_array(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out
         *out = id == CJ_B_NP_ASARRAY ? src : cj_type_array(dtype, src->ndim, 'C', 0);
         return *out ? 1 : -1;
     }
-    if (literal_shape(src, 0, dims, &ndim, &dtype) < 0) {
+    if (src->kind == CJ_LIST) { /* a list of numbers, or of lists of them: 1-D or 2-D */
+        const cj_type *inner = src->dtype != NULL && src->dtype->kind == CJ_LIST ? src->dtype
+                                                                                : NULL;
+        if (src->dtype == NULL || (inner != NULL && inner->dtype == NULL)) {
+            return 0; /* an empty list waits for its first append */
+        }
+        dtype = inner != NULL ? inner->dtype : src->dtype;
+        ndim = inner != NULL ? 2 : 1;
+        if (!cj_type_is_number(dtype)) {
+            return cj_typing_error(c, in, "np.%s() takes a list of numbers or a list of lists "
+                                          "of numbers, not %s", fname, src->name);
+        }
+    } else if (literal_shape(src, 0, dims, &ndim, &dtype) < 0) {
         return cj_typing_error(c, in, "np.%s() takes a number, an array or a (nested) tuple "
                                       "of numbers with every level of one length, not %s",
                                fname, src->name);

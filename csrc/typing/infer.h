@@ -62,6 +62,8 @@ typedef enum cj_list_op {
     CJ_LIST_DELITEM, /* del l[i] (the frontend's l.__delitem__(i)) */
     /* builtins of an argument (args[0]): list(), list(iterable), sorted(), sum(), min(), max() */
     CJ_LIST_NEW, CJ_LIST_SORTED, CJ_LIST_SUM, CJ_LIST_MIN, CJ_LIST_MAX,
+    /* operators (list_ops.c; args: the list, the other operand): + * += *= and comparisons */
+    CJ_LIST_CONCAT, CJ_LIST_REPEAT, CJ_LIST_IADD, CJ_LIST_IMUL, CJ_LIST_COMPARE,
 } cj_list_op;
 /* strings.c's operations; the methods in this order (their result types go by it). */
 typedef enum cj_str_op {
@@ -70,7 +72,13 @@ typedef enum cj_str_op {
     CJ_STR_STARTSWITH, CJ_STR_ENDSWITH, CJ_STR_FIND, CJ_STR_RFIND, CJ_STR_COUNT, CJ_STR_SPLIT,
     CJ_STR_JOIN, CJ_STR_STRIP, CJ_STR_LSTRIP, CJ_STR_RSTRIP, CJ_STR_LOWER, CJ_STR_UPPER,
     CJ_STR_REPLACE, CJ_STR_ISDIGIT_M, CJ_STR_ISALPHA_M, CJ_STR_ISSPACE_M, CJ_STR_ISUPPER_M,
-    CJ_STR_ISLOWER_M,
+    CJ_STR_ISLOWER_M, CJ_STR_ISALNUM_M, CJ_STR_ISDECIMAL_M, CJ_STR_ISNUMERIC_M, CJ_STR_ISTITLE_M,
+    CJ_STR_ISASCII_M, CJ_STR_ISPRINTABLE_M, /* the CJ_STR_IS* order of abi.h */
+    CJ_STR_CASEFOLD, CJ_STR_SWAPCASE, CJ_STR_TITLE, CJ_STR_CAPITALIZE, CJ_STR_CENTER,
+    CJ_STR_LJUST, CJ_STR_RJUST, CJ_STR_ZFILL, CJ_STR_EXPANDTABS, CJ_STR_INDEX, CJ_STR_RINDEX,
+    CJ_STR_PARTITION, CJ_STR_RPARTITION, CJ_STR_RSPLIT, CJ_STR_SPLITLINES,
+    CJ_STR_CHARS, /* list(s) */
+    CJ_STR_TO_INT, CJ_STR_TO_FLOAT, /* int(s), float(s) */
 } cj_str_op;
 
 /* Whether a CJ_CALL_LIST op is a method (its receiver bound by GETATTR). */

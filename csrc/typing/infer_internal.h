@@ -191,6 +191,8 @@ int cj_type_list_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *x, const
 int cj_type_typed_list_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 /* strings.c: an instruction on strings: 1, 0, -1, or 2 when it is none (infer.c types it). */
 int cj_type_str_instr(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* list_ops.c: a list operator (+ * += *= comparisons): 1, 0, -1, or 2 when it is none. */
+int cj_type_list_operator(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 /* lists.c: numba's "Cannot infer the type of variable" for a list (or dict) never refined. */
 int cj_check_list_types(cj_infer_ctx *c);
 /* lists.c: variable `var` and those it was copied from take the refined container type `t`

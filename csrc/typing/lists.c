@@ -128,14 +128,16 @@ static const struct {
 } methods[] = {
     {"append", CJ_LIST_APPEND, 1, 1},   {"pop", CJ_LIST_POP, 0, 1},
     {"extend", CJ_LIST_EXTEND, 1, 1},   {"insert", CJ_LIST_INSERT, 2, 2},
-    {"remove", CJ_LIST_REMOVE, 1, 1},   {"index", CJ_LIST_INDEX, 1, 1},
+    {"remove", CJ_LIST_REMOVE, 1, 1},   {"index", CJ_LIST_INDEX, 1, 3},
     {"count", CJ_LIST_COUNT, 1, 1},     {"clear", CJ_LIST_CLEAR, 0, 0},
     {"copy", CJ_LIST_COPY, 0, 0},       {"reverse", CJ_LIST_REVERSE, 0, 0},
     {"sort", CJ_LIST_SORT, 0, 0},       {"__delitem__", CJ_LIST_DELITEM, 1, 1},
 };
 
 /* Items compared by value (remove, index, count, in, sum/min/max): numbers. */
-static int compares(const cj_type *item) { return cj_type_is_number(item); }
+static int compares(const cj_type *item) {
+    return cj_type_is_number(item) || cj_type_is_str(item);
+}
 
 /* Items sorted (abi/sort.c's kinds): bool, integers, float32/float64; strings (lists). */
 static int sorts(const cj_type *item) {
@@ -195,17 +197,24 @@ static int arguments_fit(cj_infer_ctx *c, cj_instr *in, int op, const cj_type *l
     case CJ_LIST_APPEND:
         return cj_can_convert(a, lt->dtype);
     case CJ_LIST_POP:
-    case CJ_LIST_DELITEM:
         return a == NULL || is_index(a);
+    case CJ_LIST_DELITEM:
+        return a != NULL && (is_index(a) || a->kind == CJ_SLICE);
     case CJ_LIST_EXTEND:
         it = cj_type_iter_of(a);
         return it != NULL && cj_can_convert(it->yield, lt->dtype);
     case CJ_LIST_INSERT:
         return is_index(a) && cj_can_convert(cj_vt(c, in->args[2]), lt->dtype);
+    case CJ_LIST_INDEX: /* index(x[, start[, stop]]) */
+        for (int i = 2; i < in->nargs; i++) {
+            if (!is_index(cj_vt(c, in->args[i]))) {
+                return 0;
+            }
+        }
+        return cj_type_is_str(lt->dtype) ? cj_type_is_str(a) : cj_type_is_number(a);
     case CJ_LIST_REMOVE:
-    case CJ_LIST_INDEX:
     case CJ_LIST_COUNT:
-        return cj_type_is_number(a);
+        return cj_type_is_str(lt->dtype) ? cj_type_is_str(a) : cj_type_is_number(a);
     default:
         return 1;
     }
@@ -246,7 +255,8 @@ int cj_type_list_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     if ((op == CJ_LIST_REMOVE || op == CJ_LIST_INDEX || op == CJ_LIST_COUNT) &&
         !compares(lt->dtype)) {
         return cj_unsupported_error(c, in, "list.%s() of a list of %s is not supported yet "
-                                           "(lists of numbers compare)", name, lt->dtype->name);
+                                           "(lists of numbers and strings compare)", name,
+                                    lt->dtype->name);
     }
     if (cj_plain_call(c, in, CJ_CALL_LIST, op) == NULL) {
         return -1;
@@ -357,11 +367,15 @@ int cj_type_list_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const 
     if (t->dtype == NULL) {
         return 0;
     }
+    if (idx->kind == CJ_SLICE && val->kind == CJ_LIST && val->dtype == NULL) {
+        return 0; /* l[a:b] = [] waits for the list's refinement, else stays untyped */
+    }
+    if (idx->kind == CJ_SLICE) { /* l[a:b:c] = a list of the same items */
+        return val->kind == CJ_LIST && val->dtype == t->dtype ? 1
+                                                              : cj_invalid_use(c, in, "setitem");
+    }
     if (!is_index(idx) || !cj_can_convert(val, t->dtype)) {
-        return idx->kind == CJ_SLICE
-                   ? cj_unsupported_error(c, in, "assigning to a slice of a list is not "
-                                                 "supported yet")
-                   : cj_invalid_use(c, in, "setitem");
+        return cj_invalid_use(c, in, "setitem");
     }
     return 1;
 }

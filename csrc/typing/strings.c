@@ -13,29 +13,52 @@ typedef struct str_method {
     const char *name;
     int op;
     int nparams, required;
-    const char *kinds;  /* per parameter: s str, S str or None, i int, L list of str */
+    const char *kinds;  /* per parameter: s str, S str or None, i int, b bool or int,
+                         * L list of str */
+    char result;        /* b bool, i int64, s str, l list of str, t a 3-tuple of str */
     const char *names[3];
 } str_method;
 
 static const str_method methods[] = {
-    {"startswith", CJ_STR_STARTSWITH, 1, 1, "s", {"prefix"}},
-    {"endswith", CJ_STR_ENDSWITH, 1, 1, "s", {"suffix"}},
-    {"find", CJ_STR_FIND, 3, 1, "sii", {"sub", "start", "end"}},
-    {"rfind", CJ_STR_RFIND, 3, 1, "sii", {"sub", "start", "end"}},
-    {"count", CJ_STR_COUNT, 1, 1, "s", {"sub"}},
-    {"split", CJ_STR_SPLIT, 2, 0, "Si", {"sep", "maxsplit"}},
-    {"join", CJ_STR_JOIN, 1, 1, "L", {"iterable"}},
-    {"strip", CJ_STR_STRIP, 1, 0, "S", {"chars"}},
-    {"lstrip", CJ_STR_LSTRIP, 1, 0, "S", {"chars"}},
-    {"rstrip", CJ_STR_RSTRIP, 1, 0, "S", {"chars"}},
-    {"lower", CJ_STR_LOWER, 0, 0, "", {NULL}},
-    {"upper", CJ_STR_UPPER, 0, 0, "", {NULL}},
-    {"replace", CJ_STR_REPLACE, 3, 2, "ssi", {"old", "new", "count"}},
-    {"isdigit", CJ_STR_ISDIGIT_M, 0, 0, "", {NULL}},
-    {"isalpha", CJ_STR_ISALPHA_M, 0, 0, "", {NULL}},
-    {"isspace", CJ_STR_ISSPACE_M, 0, 0, "", {NULL}},
-    {"isupper", CJ_STR_ISUPPER_M, 0, 0, "", {NULL}},
-    {"islower", CJ_STR_ISLOWER_M, 0, 0, "", {NULL}},
+    {"startswith", CJ_STR_STARTSWITH, 1, 1, "s", 'b', {"prefix"}},
+    {"endswith", CJ_STR_ENDSWITH, 1, 1, "s", 'b', {"suffix"}},
+    {"find", CJ_STR_FIND, 3, 1, "sii", 'i', {"sub", "start", "end"}},
+    {"rfind", CJ_STR_RFIND, 3, 1, "sii", 'i', {"sub", "start", "end"}},
+    {"index", CJ_STR_INDEX, 3, 1, "sii", 'i', {"sub", "start", "end"}},
+    {"rindex", CJ_STR_RINDEX, 3, 1, "sii", 'i', {"sub", "start", "end"}},
+    {"count", CJ_STR_COUNT, 3, 1, "sii", 'i', {"sub", "start", "end"}},
+    {"split", CJ_STR_SPLIT, 2, 0, "Si", 'l', {"sep", "maxsplit"}},
+    {"rsplit", CJ_STR_RSPLIT, 2, 0, "Si", 'l', {"sep", "maxsplit"}},
+    {"splitlines", CJ_STR_SPLITLINES, 1, 0, "b", 'l', {"keepends"}},
+    {"partition", CJ_STR_PARTITION, 1, 1, "s", 't', {"sep"}},
+    {"rpartition", CJ_STR_RPARTITION, 1, 1, "s", 't', {"sep"}},
+    {"join", CJ_STR_JOIN, 1, 1, "L", 's', {"iterable"}},
+    {"strip", CJ_STR_STRIP, 1, 0, "S", 's', {"chars"}},
+    {"lstrip", CJ_STR_LSTRIP, 1, 0, "S", 's', {"chars"}},
+    {"rstrip", CJ_STR_RSTRIP, 1, 0, "S", 's', {"chars"}},
+    {"lower", CJ_STR_LOWER, 0, 0, "", 's', {NULL}},
+    {"upper", CJ_STR_UPPER, 0, 0, "", 's', {NULL}},
+    {"casefold", CJ_STR_CASEFOLD, 0, 0, "", 's', {NULL}},
+    {"swapcase", CJ_STR_SWAPCASE, 0, 0, "", 's', {NULL}},
+    {"title", CJ_STR_TITLE, 0, 0, "", 's', {NULL}},
+    {"capitalize", CJ_STR_CAPITALIZE, 0, 0, "", 's', {NULL}},
+    {"center", CJ_STR_CENTER, 2, 1, "is", 's', {"width", "fillchar"}},
+    {"ljust", CJ_STR_LJUST, 2, 1, "is", 's', {"width", "fillchar"}},
+    {"rjust", CJ_STR_RJUST, 2, 1, "is", 's', {"width", "fillchar"}},
+    {"zfill", CJ_STR_ZFILL, 1, 1, "i", 's', {"width"}},
+    {"expandtabs", CJ_STR_EXPANDTABS, 1, 0, "i", 's', {"tabsize"}},
+    {"replace", CJ_STR_REPLACE, 3, 2, "ssi", 's', {"old", "new", "count"}},
+    {"isdigit", CJ_STR_ISDIGIT_M, 0, 0, "", 'b', {NULL}},
+    {"isalpha", CJ_STR_ISALPHA_M, 0, 0, "", 'b', {NULL}},
+    {"isspace", CJ_STR_ISSPACE_M, 0, 0, "", 'b', {NULL}},
+    {"isupper", CJ_STR_ISUPPER_M, 0, 0, "", 'b', {NULL}},
+    {"islower", CJ_STR_ISLOWER_M, 0, 0, "", 'b', {NULL}},
+    {"isalnum", CJ_STR_ISALNUM_M, 0, 0, "", 'b', {NULL}},
+    {"isdecimal", CJ_STR_ISDECIMAL_M, 0, 0, "", 'b', {NULL}},
+    {"isnumeric", CJ_STR_ISNUMERIC_M, 0, 0, "", 'b', {NULL}},
+    {"istitle", CJ_STR_ISTITLE_M, 0, 0, "", 'b', {NULL}},
+    {"isascii", CJ_STR_ISASCII_M, 0, 0, "", 'b', {NULL}},
+    {"isprintable", CJ_STR_ISPRINTABLE_M, 0, 0, "", 'b', {NULL}},
 };
 #define NMETHODS ((int)(sizeof(methods) / sizeof(methods[0])))
 
@@ -137,8 +160,27 @@ static int arg_fits(char k, const cj_type *t) {
         return cj_type_is_str(t) || t->kind == CJ_NONE;
     case 'i':
         return cj_type_is_integer(t);
+    case 'b':
+        return cj_type_is_integer(t) || t->kind == CJ_BOOL;
     default: /* 'L' */
         return t->kind == CJ_LIST && t->dtype == cj_t_unicode;
+    }
+}
+
+static const cj_type *result_type(char r) {
+    switch (r) {
+    case 'b':
+        return cj_t_bool;
+    case 'i':
+        return cj_t_int64;
+    case 'l':
+        return cj_type_list(cj_t_unicode, 0);
+    case 't': {
+        const cj_type *three[3] = {cj_t_unicode, cj_t_unicode, cj_t_unicode};
+        return cj_type_tuple(3, three);
+    }
+    default:
+        return cj_t_unicode;
     }
 }
 
@@ -168,10 +210,7 @@ static int type_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     if (vars[0] < 0) {
         return cj_unsupported_error(c, in, "a string method called through a variable");
     }
-    const cj_type *rt = m->op <= CJ_STR_ENDSWITH || m->op >= CJ_STR_ISDIGIT_M ? cj_t_bool
-                        : m->op <= CJ_STR_COUNT ? cj_t_int64
-                        : m->op == CJ_STR_SPLIT ? cj_type_list(cj_t_unicode, 0)
-                                                : cj_t_unicode;
+    const cj_type *rt = result_type(m->result);
     return resolve(c, in, m->op, vars, m->nparams + 1, rt, out);
 }
 
@@ -188,6 +227,14 @@ static int type_builtin_call(cj_infer_ctx *c, cj_instr *in, PyObject *f, const c
     if (f == (PyObject *)&PyUnicode_Type &&
         (str_arg || a->kind == CJ_INT || a->kind == CJ_FLOAT)) {
         return resolve(c, in, CJ_STR_FROM, in->args + 1, 1, cj_t_unicode, out);
+    }
+    if (str_arg && (f == (PyObject *)&PyLong_Type || f == (PyObject *)&PyFloat_Type)) {
+        int to_int = f == (PyObject *)&PyLong_Type;
+        return resolve(c, in, to_int ? CJ_STR_TO_INT : CJ_STR_TO_FLOAT, in->args + 1, 1,
+                       to_int ? cj_t_int64 : cj_t_float64, out);
+    }
+    if (str_arg && f == (PyObject *)&PyList_Type) {
+        return resolve(c, in, CJ_STR_CHARS, in->args + 1, 1, cj_type_list(cj_t_unicode, 0), out);
     }
     if (str_arg && f == (PyObject *)&PyBool_Type) {
         return resolve(c, in, CJ_STR_BOOL, in->args + 1, 1, cj_t_bool, out);
