@@ -700,6 +700,7 @@ int cj_lower_call(cj_lower *L, cj_instr *in) {
         break;
     case CJ_CALL_SET: /* lower_set.c */
         r = cj_lower_set_call(L, in, call);
+        break;
     case CJ_CALL_GENERATOR: /* lower_generator.c */
         r = cj_gen_lower_call(L, in, call);
         break;
