@@ -238,6 +238,9 @@ static int op_CALL(cj_builder *b, const cj_bc *in) {
         args[n++] = b->stack[b->sp - argc + i];
     }
     b->sp -= argc + 2;
+    if (cj_fe_made_arguments_as_values(b, args + 1, n - 1) < 0) { /* build_funcvalue.c */
+        return -1;
+    }
     for (int i = 0; i < n; i++) {
         if (cj_fe_check_value(b, args[i]) < 0) {
             return -1;

@@ -54,7 +54,7 @@ int cj_reraise_at(cj_infer_ctx *c, const cj_instr *in, PyObject *prefix);
 /* A NumPy function implemented in Python (cujit.np.arraymath), on the CPU: typed as a call of
  * its jitted implementation (1 or -1), or 2 when `obj` is none of them. */
 int cj_type_library_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
-/* A call of cujit.np.arraymath's jitted `name` with arguments vars[0..nargs) (a variable, or -1
+/* A call of cujit.np.arraymath's jitted `name` ("module:name" another module's) with arguments vars[0..nargs) (a variable, or -1
  * for the constant consts[i], kept alive by the caller, passed as an omitted argument). */
 int cj_type_library_helper_call(cj_infer_ctx *c, cj_instr *in, const char *name, int nargs,
                                 const int *vars, PyObject *const *consts, const cj_type **out);
@@ -178,6 +178,14 @@ int cj_type_list_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const 
 /* lists.c: list(), list(it), sorted(it), and sum/min/max of a list (builtin `id`): 1, 0,
  * -1, or 2 when the arguments are not those (the caller types them). */
 int cj_type_list_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* sort_key.c: sorted(it, key=f, reverse=r), l.sort(key=f, reverse=r) (`list` the receiver's
+ * variable, the call typed None) and min/max(it, key=f), as calls of cujit.cpython.listobj;
+ * whether a key (a variable, -1 when not passed) is given, not None. */
+int cj_sort_key_given(cj_infer_ctx *c, int key);
+int cj_type_sorted_key(cj_infer_ctx *c, cj_instr *in, int iterable, int key, int reverse,
+                       const cj_type **out);
+int cj_type_list_sort_key(cj_infer_ctx *c, cj_instr *in, int list, int key, int reverse);
+int cj_type_minmax_key(cj_infer_ctx *c, cj_instr *in, int is_max, const cj_type **out);
 /* lists.c: `x in l` / `x not in l`. */
 int cj_type_list_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *x, const cj_type *lt,
                           const cj_type **out);

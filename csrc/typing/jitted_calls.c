@@ -8,6 +8,8 @@
  * such calls too, with the receiver of a method or attribute as their first argument. */
 #include "typing/infer_internal.h"
 
+#include <string.h>
+
 /* The passed arguments: positional variables pos[0..npos), then keyword variables kw[0..nkw)
  * named by the tuple `kwnames`. */
 typedef struct passed_args {
@@ -193,7 +195,13 @@ int cj_type_library_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_
 
 int cj_type_library_helper_call(cj_infer_ctx *c, cj_instr *in, const char *name, int nargs,
                                 const int *vars, PyObject *const *consts, const cj_type **out) {
-    PyObject *module = PyImport_ImportModule("cujit.np.arraymath");
+    char module_name[64] = "cujit.np.arraymath";
+    const char *colon = strchr(name, ':'); /* "module:name": another module's helper */
+    if (colon != NULL) {
+        PyOS_snprintf(module_name, sizeof(module_name), "%.*s", (int)(colon - name), name);
+        name = colon + 1;
+    }
+    PyObject *module = PyImport_ImportModule(module_name);
     PyObject *impl = module ? PyObject_GetAttrString(module, name) : NULL;
     Py_XDECREF(module);
     if (impl == NULL) {
