@@ -112,6 +112,10 @@ int cj_fe_refuse_made(cj_builder *b); /* UnsupportedError: a function used as a 
  * a constant) and whether it has defaults at all. */
 PyCodeObject *cj_fe_made_code(cj_builder *b, int marker, PyObject **constant_defaults,
                               int *has_defaults);
+/* ---- build_starcall.c: g(*t) ---- */
+int cj_fe_op_CALL_FUNCTION_EX(cj_builder *b, const cj_bc *in);
+int cj_fe_op_LIST_TO_TUPLE(cj_builder *b, const cj_bc *in);
+int cj_fe_refuse_list_to_tuple(cj_builder *b); /* g(a, *t): UnsupportedError */
 /* ---- build_funcvalue.c: an inner function or lambda passed as an argument ---- */
 /* Replaces each marker among args[0..n) with a variable holding a jitted function of its
  * code (numba's MakeFunctionToJitFunction); -1 with an exception when it cannot be. */

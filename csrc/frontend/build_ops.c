@@ -346,6 +346,9 @@ static int op_CALL_INTRINSIC_1(cj_builder *b, const cj_bc *in) {
     if (in->arg == 5) { /* INTRINSIC_UNARY_POSITIVE */
         return unary(b, CJ_POS);
     }
+    if (in->arg == 6) { /* INTRINSIC_LIST_TO_TUPLE: g(a, *t) (build_starcall.c) */
+        return cj_fe_refuse_list_to_tuple(b);
+    }
     return cj_unsupported_at(b->ir, b->line, "cujit does not support intrinsic #%d", in->arg);
 }
 
@@ -717,7 +720,7 @@ static const struct {
     {"YIELD_VALUE", "generators (yield)"}, {"RETURN_GENERATOR", "generators (yield)"},
     {"GET_YIELD_FROM_ITER", "generators (yield)"}, {"LOAD_BUILD_CLASS", "class definitions"},
     {"IMPORT_NAME", "import statements"}, {"STORE_GLOBAL", "assignment to globals"},
-    {"DELETE_FAST", "del statements"}, {"CALL_FUNCTION_EX", "calls with *args or **kwargs"},
+    {"DELETE_FAST", "del statements"},
     {"UNPACK_EX", "starred assignment"},
 };
 
@@ -733,6 +736,8 @@ static int op_unsupported(cj_builder *b, const cj_bc *in) {
 }
 
 #define op_LOAD_DEREF cj_fe_op_LOAD_DEREF /* build_closure.c */
+#define op_CALL_FUNCTION_EX cj_fe_op_CALL_FUNCTION_EX /* build_starcall.c */
+#define op_LIST_TO_TUPLE cj_fe_op_LIST_TO_TUPLE       /* build_starcall.c */
 #define op_STORE_DEREF cj_fe_op_STORE_DEREF
 #define op_PUSH_EXC_INFO cj_fe_op_PUSH_EXC_INFO /* build_try.c */
 #define op_CHECK_EXC_MATCH cj_fe_op_CHECK_EXC_MATCH

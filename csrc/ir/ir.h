@@ -97,6 +97,8 @@ typedef struct cj_instr {
 #define CJ_F_STR 32
 /* A dict display: BUILD_TUPLE of keys and values interleaved (frontend/build_dict.c) */
 #define CJ_F_DICT 64
+/* A CALL g(*t): its last argument is the tuple of positional arguments (typing/starargs.c) */
+#define CJ_F_STAR_CALL (1 << 12)
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

@@ -723,6 +723,9 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         }
     }
     const cj_type *callee = cj_vt(c, in->args[0]);
+    if (in->flags & CJ_F_STAR_CALL) { /* g(*t) (starargs.c) */
+        return cj_type_star_call(c, in, out);
+    }
     if (callee->kind == CJ_BOUND) {
         return type_method_call(c, in, callee, out);
     }

@@ -178,6 +178,20 @@ int cj_type_list_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const 
 /* lists.c: list(), list(it), sorted(it), and sum/min/max of a list (builtin `id`): 1, 0,
  * -1, or 2 when the arguments are not those (the caller types them). */
 int cj_type_list_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* starargs.c: a call of a jitted function with *args: its last parameter (call->nargs, past
+ * the named ones) the tuple of the `n` positional arguments pos[0..n) past the named ones
+ * (CJ_ARG_PACKED, the variables after it); call->nargs counts it. 0, or -1. */
+int cj_pack_star_arguments(cj_infer_ctx *c, cj_call *call, const int *pos, int n,
+                           const cj_type *star);
+/* The type of a call's argument slot v: a variable's, or item k of `star` (the tuple of a
+ * g(*t) call) for CJ_ARG_STAR_ITEM(k). */
+const cj_type *cj_call_slot_type(cj_infer_ctx *c, int v, const cj_type *star);
+/* starargs.c: g(*t) (a CALL flagged CJ_F_STAR_CALL) of a jitted function. */
+int cj_type_star_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* jitted_calls.c: the call of jitted `callee` with the items of tuple type `star` as its
+ * positional arguments. */
+int cj_type_jitted_star_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                             const cj_type *star, const cj_type **out);
 /* sort_key.c: sorted(it, key=f, reverse=r), l.sort(key=f, reverse=r) (`list` the receiver's
  * variable, the call typed None) and min/max(it, key=f), as calls of cujit.cpython.listobj;
  * whether a key (a variable, -1 when not passed) is given, not None. */
