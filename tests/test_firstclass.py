@@ -275,3 +275,26 @@ def reverse_not_an_integer(a):
 def test_numbas_key_errors(fn, words):
     with pytest.raises(TypingError, match=words):
         njit(fn)([1, 2])
+
+
+def test_a_signature_with_a_function_is_not_cached_on_disk(tmp_path):
+    # its type is this process's function object: another process must compile its own
+    import sys
+    (tmp_path / "fc_mod.py").write_text(
+        "from cujit import njit\n"
+        "@njit\n"
+        "def sq(x):\n    return x * x\n"
+        "@njit(cache=True)\n"
+        "def app(f, x):\n    return f(x)\n"
+        "@njit(cache=True)\n"
+        "def plain(x):\n    return x + 1\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import fc_mod
+        assert fc_mod.app(fc_mod.sq, 3) == 9 and fc_mod.app((fc_mod.sq), 2.0) == 4.0
+        assert fc_mod.plain(1) == 2
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("fc_mod", None)
+    cached = list((tmp_path / "__pycache__").glob("*.cjc"))
+    assert len(cached) == 1  # plain's entry only

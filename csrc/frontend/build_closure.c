@@ -35,8 +35,8 @@ int cj_fe_is_made(int v) { return v <= CJ_MADE_BASE && v > CJ_MADE_BASE - MAX_MA
 
 int cj_fe_refuse_made(cj_builder *b) {
     return cj_unsupported_at(b->ir, b->line, "cujit does not support inner functions or "
-                                             "lambdas as values (passed, returned or stored): "
-                                             "they can only be called");
+                                             "lambdas as values (returned or stored): they can "
+                                             "be called or passed as arguments");
 }
 
 /* How many items the tuple variable `v` just made in the current block has, or -1; `*obj`

@@ -1,0 +1,178 @@
+"""*args (issue 13): a jitted ``def f(a, *rest)`` (its extra positional arguments one tuple,
+numba's StarArgTuple, heterogeneous too) called from Python and from compiled code, and
+``g(*t)`` of a tuple inside compiled code; compared with CPython, exact types. What is not
+compiled (g(a, *t), **kwargs, f(*list), literal_unroll) says so."""
+import numpy as np
+import pytest
+
+from cujit import njit
+from cujit.errors import TypingError, UnsupportedError
+
+pytestmark = pytest.mark.usefixtures("nrt_balanced")
+
+RNG = np.random.default_rng(1314)
+
+
+def exact(got, want):
+    """Equal values of exactly the same Python types, through lists and tuples."""
+    assert type(got) is type(want), (got, want)
+    if isinstance(want, (list, tuple)):
+        assert len(got) == len(want), (got, want)
+        for g, w in zip(got, want):
+            exact(g, w)
+    else:
+        assert got == want, (got, want)
+
+
+def all_args(*args):
+    return args
+
+
+def first_and_rest(a, *rest):
+    return a, rest, len(rest)
+
+
+def summed(a, *rest):
+    s = a
+    for x in rest:
+        s += x
+    return s
+
+
+def with_keyword_only(a, *rest, scale=2):
+    return a * scale + len(rest)
+
+
+def indexed(*args):
+    return args[0] * args[-1]
+
+
+all_j, first_j, summed_j, kwonly_j, indexed_j = (
+    njit(all_args), njit(first_and_rest), njit(summed), njit(with_keyword_only),
+    njit(indexed))
+
+
+def random_args(n):
+    out = []
+    for v in RNG.integers(-9, 9, n):
+        out.append(int(v) if v % 2 else float(v) / 4)
+    return out
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+def test_star_parameters_called_from_python(n):
+    args = random_args(n)
+    exact(all_j(*args), all_args(*args))
+    if n >= 1:
+        exact(first_j(*args), first_and_rest(*args))
+        exact(kwonly_j(*args), with_keyword_only(*args))
+        exact(kwonly_j(*args, scale=3), with_keyword_only(*args, scale=3))
+        exact(indexed_j(*args), indexed(*args))
+    if n >= 2:
+        ints = [int(v) for v in RNG.integers(-9, 9, n)]
+        exact(summed_j(*ints), summed(*ints))
+
+
+def test_heterogeneous_star_arguments():
+    exact(all_j(1, 2.5, True, (1, 2)), (1, 2.5, True, (1, 2)))
+    exact(first_j(1, (2.5, 3)), (1, ((2.5, 3),), 1))
+
+
+def test_binding_errors_are_pythons():
+    with pytest.raises(TypeError, match=r"missing required argument 'a'"):
+        first_j()
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'b'"):
+        first_j(1, b=2)
+    with pytest.raises(TypeError, match=r"multiple values for argument 'a'"):
+        first_j(1, a=2)
+
+
+def calls_star_functions(x, y):
+    return (all_args(x, y, 1.5), first_and_rest(x, y), first_and_rest(x),
+            with_keyword_only(x, y, y, scale=5), all_args())
+
+
+def star_calls_j(x, y):
+    return (all_j(x, y, 1.5), first_j(x, y), first_j(x), kwonly_j(x, y, y, scale=5), all_j())
+
+
+def test_star_functions_called_from_compiled_code():
+    jf = njit(star_calls_j)
+    for x, y in ((1, 2), (3, -4.5), (0, True)):
+        exact(jf(x, y), calls_star_functions(x, y))
+
+
+def add3(a, b, c=10):
+    return a + b * c
+
+
+add3_j = njit(add3)
+
+
+def unpack_call(t):
+    return add3(*t)
+
+
+def unpack_call_j(t):
+    return add3_j(*t)
+
+
+def unpack_into_star(t):
+    return all_args(*t), first_and_rest(*t)
+
+
+def unpack_into_star_j(t):
+    return all_j(*t), first_j(*t)
+
+
+def unpack_built(x):
+    return add3_j(*(x, 2.5))
+
+
+@pytest.mark.parametrize("t", [(1, 2), (1, 2.5, 3), (True, 2, -1), (4.0, 2, 2)])
+def test_star_call_in_compiled_code(t):
+    exact(njit(unpack_call_j)(t), unpack_call(t))
+    exact(njit(unpack_into_star_j)(t), unpack_into_star(t))
+
+
+def test_star_call_of_a_built_tuple():
+    exact(njit(unpack_built)(3), add3(3, 2.5))
+
+
+def mixed_star(x, t):
+    return add3_j(x, *t)
+
+
+def star_of_a_list(lst):
+    return add3_j(*lst)
+
+
+def star_of_python(t):
+    return max(*t)
+
+
+def too_many(t):
+    return add3_j(*t)
+
+
+def test_what_is_not_compiled_says_so():
+    with pytest.raises(UnsupportedError, match=r"a star argument after other arguments"):
+        njit(mixed_star)(1, (2,))
+    with pytest.raises(UnsupportedError, match=r"cujit unpacks tuples only"):
+        njit(star_of_a_list)([1, 2])
+    with pytest.raises(UnsupportedError, match=r"only of a jitted function"):
+        njit(star_of_python)((1, 2))
+    with pytest.raises(TypingError, match=r"too many positional arguments for add3\(\)"):
+        njit(too_many)((1, 2, 3, 4))
+
+
+def test_kwargs_parameters_are_refused():
+    def kw(**kwargs):
+        return 1
+    with pytest.raises(UnsupportedError, match=r"\*\*kwargs parameters"):
+        njit(kw)
+
+
+def test_literal_unroll_says_it_is_missing():
+    with pytest.raises(NotImplementedError, match="literal_unroll"):
+        from cujit import literal_unroll  # noqa: F401
