@@ -176,3 +176,50 @@ def test_kwargs_parameters_are_refused():
 def test_literal_unroll_says_it_is_missing():
     with pytest.raises(NotImplementedError, match="literal_unroll"):
         from cujit import literal_unroll  # noqa: F401
+
+
+def _nvvm_available():
+    try:
+        from cujit import _core
+        _core.nvvm_info()
+        return True
+    except Exception:  # noqa: BLE001  (no libnvvm here: nothing to compile PTX with)
+        return False
+
+
+@pytest.mark.skipif(not _nvvm_available(), reason="libnvvm not found")
+def test_star_arguments_in_cuda_device_code():
+    import shutil
+    import subprocess
+    import tempfile
+    from cujit import cuda, float64
+
+    @cuda.jit(device=True)
+    def dev_sum(a, *rest):
+        s = a
+        for x in rest:
+            s += x
+        return s
+
+    @cuda.jit(device=True)
+    def dev_add(a, b):
+        return a + b
+
+    def kern(out, x):
+        t = (x, 2.0)
+        out[0] = dev_sum(x, 1.0, 3.0) + dev_add(*t)
+
+    ptx, _ = cuda.compile_ptx(kern, (float64[:], float64))
+    body = ptx[ptx.index(".entry"):]
+    # x + 1 + 3 and x + 2: the *args tuple and the g(*t) items are plain registers
+    assert ("0d4010000000000000" in body or "0d3FF0000000000000" in body) and "add.f64" in body
+    assert "0d4000000000000000" in body and "st.global.f64" in body
+    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if shutil.os.path.exists(ptxas):
+        with tempfile.TemporaryDirectory() as tmp:
+            src = shutil.os.path.join(tmp, "k.ptx")
+            with open(src, "w") as f:
+                f.write(ptx)
+            r = subprocess.run([ptxas, "-arch=sm_90", "-o", src + ".cubin", src],
+                               capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
