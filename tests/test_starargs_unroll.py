@@ -1,11 +1,13 @@
 """*args (issue 13): a jitted ``def f(a, *rest)`` (its extra positional arguments one tuple,
 numba's StarArgTuple, heterogeneous too) called from Python and from compiled code, and
 ``g(*t)`` of a tuple inside compiled code; compared with CPython, exact types. What is not
-compiled (g(a, *t), **kwargs, f(*list), literal_unroll) says so."""
+compiled (g(a, *t), **kwargs, f(*list)) says so. ``literal_unroll`` compiles where it changes
+nothing (a tuple of one item type, a list made in the function); numba's unrolling of a
+heterogeneous tuple is an UnsupportedError naming it."""
 import numpy as np
 import pytest
 
-from cujit import njit
+from cujit import literal_unroll, njit
 from cujit.errors import TypingError, UnsupportedError
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
@@ -173,9 +175,44 @@ def test_kwargs_parameters_are_refused():
         njit(kw)
 
 
-def test_literal_unroll_says_it_is_missing():
-    with pytest.raises(NotImplementedError, match="literal_unroll"):
-        from cujit import literal_unroll  # noqa: F401
+# ---- literal_unroll: compiled where it changes nothing; the unrolling proper says so ----
+
+def unroll_sum(t):
+    s = 0.0
+    for x in literal_unroll(t):
+        s += x * 2
+    return s
+
+
+def unroll_local_list(n):
+    s = 0
+    for x in literal_unroll([1, n, 3]):
+        s = s * 10 + x
+    return s
+
+
+def test_literal_unroll_of_one_item_type():
+    assert literal_unroll((1, 2.5)) == (1, 2.5)  # the interpreter's: its argument
+    for t in ((1.0, 2.5, -3.0), (4,), (True, False)):
+        exact(njit(unroll_sum)(t), unroll_sum(t))
+    for n in (0, 7):
+        exact(njit(unroll_local_list)(n), unroll_local_list(n))
+
+
+def unroll_two(t):
+    return literal_unroll(t, t)
+
+
+@pytest.mark.parametrize("fn, arg, words", [
+    (unroll_sum, (1, 2.5), r"literal_unroll over a heterogeneous tuple Tuple\(int64, float64\): "
+                           r"cujit does not unroll a loop per item type yet"),
+    (unroll_sum, [1.0, 2.0], r"Invalid use of literal_unroll with a function argument, only "
+                             r"tuples are supported as function arguments"),
+    (unroll_two, (1,), r"literal_unroll takes one argument, found 2"),
+])
+def test_literal_unroll_what_is_not_compiled_says_so(fn, arg, words):
+    with pytest.raises(UnsupportedError, match=words):
+        njit(fn)(arg)
 
 
 def _nvvm_available():

@@ -758,6 +758,7 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return type_builtin(c, in, id, out);
     }
     int library = cj_type_library_call(c, in, obj, out); /* jitted_calls.c: np.diff ... */
+    library = library == 2 ? cj_type_literal_unroll(c, in, obj, out) : library;
     if (library != 2) {
         return library;
     }

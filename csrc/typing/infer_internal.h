@@ -192,6 +192,8 @@ int cj_type_star_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
  * positional arguments. */
 int cj_type_jitted_star_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
                              const cj_type *star, const cj_type **out);
+/* literal_unroll.c: a call of `obj` when it is cujit.literal_unroll (1 or -1), else 2. */
+int cj_type_literal_unroll(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 /* sort_key.c: sorted(it, key=f, reverse=r), l.sort(key=f, reverse=r) (`list` the receiver's
  * variable, the call typed None) and min/max(it, key=f), as calls of cujit.cpython.listobj;
  * whether a key (a variable, -1 when not passed) is given, not None. */
