@@ -1,7 +1,7 @@
 """*args (issue 13): a jitted ``def f(a, *rest)`` (its extra positional arguments one tuple,
 numba's StarArgTuple, heterogeneous too) called from Python and from compiled code, and
-``g(*t)`` of a tuple inside compiled code; compared with CPython, exact types. What is not
-compiled (g(a, *t), **kwargs, f(*list)) says so. ``literal_unroll`` compiles where it changes
+``g(*t)`` and ``g(a, *t, *u)`` of tuples inside compiled code; compared with CPython, exact types. What is not
+compiled (g(*t, a), **kwargs, f(*list)) says so. ``literal_unroll`` compiles where it changes
 nothing (a tuple of one item type, a list made in the function); numba's unrolling of a
 heterogeneous tuple is an UnsupportedError naming it."""
 import numpy as np
@@ -145,6 +145,30 @@ def mixed_star(x, t):
     return add3_j(x, *t)
 
 
+def mixed_star_py(x, t):
+    return add3(x, *t)
+
+
+def two_stars(x, t, u):
+    return all_j(x, *t, *u), (x, *t)
+
+
+def two_stars_py(x, t, u):
+    return all_args(x, *t, *u), (x, *t)
+
+
+@pytest.mark.parametrize("x, t, u", [(1, (2,), ()), (1.5, (2, 3), (True,)),
+                                     (0, (), (2.5, (1, 2)))])
+def test_star_arguments_after_others(x, t, u):
+    if len(t) in (1, 2):
+        exact(njit(mixed_star)(x, t), mixed_star_py(x, t))
+    exact(njit(two_stars)(x, t, u), two_stars_py(x, t, u))
+
+
+def after_a_star(x, t):
+    return all_j(*t, x)
+
+
 def star_of_a_list(lst):
     return add3_j(*lst)
 
@@ -158,8 +182,8 @@ def too_many(t):
 
 
 def test_what_is_not_compiled_says_so():
-    with pytest.raises(UnsupportedError, match=r"a star argument after other arguments"):
-        njit(mixed_star)(1, (2,))
+    with pytest.raises(UnsupportedError, match=r"an argument after a star argument"):
+        njit(after_a_star)(1, (2,))
     with pytest.raises(UnsupportedError, match=r"cujit unpacks tuples only"):
         njit(star_of_a_list)([1, 2])
     with pytest.raises(UnsupportedError, match=r"only of a jitted function"):

@@ -347,7 +347,7 @@ static int op_CALL_INTRINSIC_1(cj_builder *b, const cj_bc *in) {
         return unary(b, CJ_POS);
     }
     if (in->arg == 6) { /* INTRINSIC_LIST_TO_TUPLE: g(a, *t) (build_starcall.c) */
-        return cj_fe_refuse_list_to_tuple(b);
+        return cj_fe_list_to_tuple(b);
     }
     return cj_unsupported_at(b->ir, b->line, "cujit does not support intrinsic #%d", in->arg);
 }
