@@ -84,6 +84,13 @@ int cj_fold_call_args(PyObject *py_func, int np, PyObject *const *args, Py_ssize
     if (bind_positional(code, np, star, args, nargs, full, defaults) < 0) {
         return -1;
     }
+    int complete = kwnames == NULL; /* every named parameter passed by position */
+    for (int p = 0; complete && p < named; p++) {
+        complete = full[p] != NULL;
+    }
+    if (complete) {
+        return 0; /* the names (a new tuple each time on 3.11) are not needed */
+    }
     PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
     int rc = names == NULL ? -1 : bind_keywords(code, named, names, args, nargs, kwnames, full);
     rc = rc < 0 ? -1 : bind_defaults(py_func, code, named, names, full, defaults);

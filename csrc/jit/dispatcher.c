@@ -326,9 +326,9 @@ static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, si
                                        PyObject *kwnames) {
     cj_dispatcher *d = (cj_dispatcher *)self;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    PyObject *folded[64], *defaults[64] = {NULL};
+    PyObject *folded[64], *defaults[64];
     if (kwnames == NULL && nargs == d->nparams && !d->star) {
-        return call_folded(d, args, defaults);
+        return call_folded(d, args, NULL); /* every argument given: no defaults read */
     }
     if (cj_fold_call_args(d->py_func, d->nparams, args, nargs, kwnames, folded, defaults) < 0) {
         return NULL; /* call_args.c */
