@@ -11,7 +11,7 @@ OUT = os.path.join(ROOT, "docs", "api.md")
 
 SECTIONS = [
     ("cujit", ["jit", "njit", "vectorize", "guvectorize", "DUFunc", "annotate", "objmode", "typeof",
-               "from_dtype", "parse_signature"]),
+               "from_dtype", "parse_signature", "literal_unroll"]),
     ("cujit.types", ["Type", "Number", "Integer", "Float", "Complex", "Boolean", "NoneType",
                      "Optional", "Buffer", "Array", "BaseTuple", "Tuple", "UniTuple", "NamedTuple",
                      "Record", "CPointer", "RawPointer", "Literal", "literal", "unliteral",

@@ -311,9 +311,10 @@ def test_typing_error_of_an_overload_is_its_rejection():
     assert "TypingError: picky wants something else" in msg
 
 
-def test_star_args_implementation_is_refused_clearly():
-    with pytest.raises(TypingError, match=r"\*args"):
-        njit(lambda x: star(x))(1)
+def test_star_args_implementation():
+    # the implementation's *args packs the call's arguments (numba's StarArgTuple)
+    assert njit(lambda x: star(x))(1) == 1
+    assert njit(lambda x: star(x, 2.5, (x, x)))(1) == 1
 
 
 def test_wider_type_later_is_typed_with_it():

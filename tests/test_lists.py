@@ -492,18 +492,6 @@ def test_delete_out_of_range():
         f(3)
 
 
-def test_sort_key_is_not_supported_yet():
-    from cujit.errors import UnsupportedError
-
-    @njit
-    def neg(x):
-        return -x
-
-    with pytest.raises(UnsupportedError, match=r"sort\(key=...\) and sorted\(key=...\) are "
-                                               r"not supported yet"):
-        njit(lambda: sorted([1, 2], key=neg))()
-
-
 # ---- lists passed in from Python (numba's reflected lists) ----
 
 @njit

@@ -290,11 +290,10 @@ static int reject_unsupported_function(cj_func_ir *ir, PyCodeObject *code) {
                                                     "asynchronous generators");
     }
     ir->is_generator = (code->co_flags & CO_GENERATOR) != 0; /* build_generator.c */
-    if (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) {
-        return cj_unsupported_at(ir, ir->firstline,
-                                 "cujit does not support *args or **kwargs parameters");
+    if (code->co_flags & CO_VARKEYWORDS) {
+        return cj_unsupported_at(ir, ir->firstline, "cujit does not support **kwargs parameters");
     }
-    if (code->co_argcount + code->co_kwonlyargcount > CJ_MAX_ARGS) {
+    if (code->co_argcount + code->co_kwonlyargcount + 1 > CJ_MAX_ARGS) {
         return cj_unsupported_at(ir, ir->firstline, "functions of more than %d parameters",
                                  CJ_MAX_ARGS);
     }
@@ -320,7 +319,9 @@ static int make_locals(cj_builder *b) {
     if (rc < 0) {
         return -1;
     }
-    b->ir->nargs = code->co_argcount + code->co_kwonlyargcount;
+    /* a *args parameter (a tuple, numba's StarArgTuple) comes last, as in co_varnames */
+    b->ir->nargs = code->co_argcount + code->co_kwonlyargcount +
+                   ((code->co_flags & CO_VARARGS) != 0);
     b->line = b->ir->firstline;
     for (int i = 0; i < b->ir->nargs; i++) {
         cj_instr *in = cj_ir_emit(b->ir, 0, CJ_I_ARG, b->locals[i], 0, NULL, b->line);

@@ -6,8 +6,9 @@
  * free variables the enclosing code's cell variables, read and written where they live (Python's
  * closures see later assignments, and so do these), its returns jumps back after the CALL with
  * the value. A local that holds a function must get it from one MAKE_FUNCTION only (checked
- * before building: the function is known wherever the local is read). What is not done says
- * so: functions as values (passed, returned, stored), recursion, keyword-only parameters,
+ * before building: the function is known wherever the local is read). Passed as an argument,
+ * it becomes a jitted function (build_funcvalue.c). What is not done says so: functions as
+ * other values (returned, stored), recursion, keyword-only parameters,
  * *args, generators. */
 #include "frontend/build_internal.h"
 
@@ -20,6 +21,7 @@ typedef struct made_fn {
     PyCodeObject *code; /* borrowed from co_consts */
     int defaults;       /* the defaults tuple's variable, or -1 */
     int ndefaults;      /* its length */
+    PyObject *constant_defaults; /* that tuple when a constant (borrowed from co_consts) */
 } made_fn;
 
 static cj_builder *root_of(cj_builder *b) {
@@ -33,16 +35,18 @@ int cj_fe_is_made(int v) { return v <= CJ_MADE_BASE && v > CJ_MADE_BASE - MAX_MA
 
 int cj_fe_refuse_made(cj_builder *b) {
     return cj_unsupported_at(b->ir, b->line, "cujit does not support inner functions or "
-                                             "lambdas as values (passed, returned or stored): "
-                                             "they can only be called");
+                                             "lambdas as values (returned or stored): they can "
+                                             "be called or passed as arguments");
 }
 
-/* How many items the tuple variable `v` just made in the current block has, or -1. */
-static int tuple_length(cj_builder *b, int v) {
+/* How many items the tuple variable `v` just made in the current block has, or -1; `*obj`
+ * the tuple itself when a constant. */
+static int tuple_length(cj_builder *b, int v, PyObject **obj) {
     cj_block *blk = CJ_BLOCK(b->ir, b->cur);
     for (int i = blk->instrs.len - 1; i >= 0; i--) {
         const cj_instr *in = CJ_INSTR(blk, i);
         if (in->dst == v) {
+            *obj = in->op == CJ_I_CONST ? in->obj : NULL;
             return in->op == CJ_I_BUILD_TUPLE                        ? in->nargs
                    : in->op == CJ_I_CONST && PyTuple_Check(in->obj) ? (int)PyTuple_GET_SIZE(in->obj)
                                                                      : -1;
@@ -64,7 +68,8 @@ static int make(cj_builder *b, PyCodeObject *code, int defaults) {
     made_fn *m = &((made_fn *)root->made)[root->nmade];
     m->code = code;
     m->defaults = defaults;
-    m->ndefaults = defaults >= 0 ? tuple_length(b, defaults) : 0;
+    m->constant_defaults = NULL;
+    m->ndefaults = defaults >= 0 ? tuple_length(b, defaults, &m->constant_defaults) : 0;
     if (m->ndefaults < 0) {
         return cj_unsupported_at(b->ir, b->line, "inner function defaults that are not a "
                                                  "tuple built in place");
@@ -220,6 +225,14 @@ int cj_fe_store_function_local(cj_builder *b, int local, int v) {
     }
     b->fn_binding[local] = v;
     return 0;
+}
+
+PyCodeObject *cj_fe_made_code(cj_builder *b, int marker, PyObject **constant_defaults,
+                              int *has_defaults) {
+    const made_fn *m = &((made_fn *)root_of(b)->made)[CJ_MADE_BASE - marker];
+    *constant_defaults = m->constant_defaults;
+    *has_defaults = m->defaults >= 0;
+    return m->code;
 }
 
 /* ---- calls: the function's code inline ---- */

@@ -120,6 +120,18 @@ int cj_fe_make_genexpr(cj_builder *b, PyCodeObject *co, int has_closure);
 int cj_fe_push_value(cj_builder *b, PyObject *v, PyObject *name); /* build_ops.c */
 int cj_fe_is_made(int v);          /* whether a stack value is an inner function's marker */
 int cj_fe_refuse_made(cj_builder *b); /* UnsupportedError: a function used as a value */
+/* The code of marker `marker`, its defaults' constant tuple (borrowed, NULL when none or not
+ * a constant) and whether it has defaults at all. */
+PyCodeObject *cj_fe_made_code(cj_builder *b, int marker, PyObject **constant_defaults,
+                              int *has_defaults);
+/* ---- build_starcall.c: g(*t) ---- */
+int cj_fe_op_CALL_FUNCTION_EX(cj_builder *b, const cj_bc *in);
+int cj_fe_op_LIST_TO_TUPLE(cj_builder *b, const cj_bc *in);
+int cj_fe_list_to_tuple(cj_builder *b); /* the list of g(a, *t) made a tuple */
+/* ---- build_funcvalue.c: an inner function or lambda passed as an argument ---- */
+/* Replaces each marker among args[0..n) with a variable holding a jitted function of its
+ * code (numba's MakeFunctionToJitFunction); -1 with an exception when it cannot be. */
+int cj_fe_made_arguments_as_values(cj_builder *b, int *args, int n);
 int cj_fe_scan_function_locals(cj_builder *b); /* b->fn_binding, before building */
 int cj_fe_load_function_local(cj_builder *b, int local);
 int cj_fe_store_function_local(cj_builder *b, int local, int v);

@@ -238,6 +238,9 @@ static int op_CALL(cj_builder *b, const cj_bc *in) {
         args[n++] = b->stack[b->sp - argc + i];
     }
     b->sp -= argc + 2;
+    if (cj_fe_made_arguments_as_values(b, args + 1, n - 1) < 0) { /* build_funcvalue.c */
+        return -1;
+    }
     for (int i = 0; i < n; i++) {
         if (cj_fe_check_value(b, args[i]) < 0) {
             return -1;
@@ -342,6 +345,9 @@ static int op_UNARY_INVERT(cj_builder *b, const cj_bc *in) { return unary(b, CJ_
 static int op_CALL_INTRINSIC_1(cj_builder *b, const cj_bc *in) {
     if (in->arg == 5) { /* INTRINSIC_UNARY_POSITIVE */
         return unary(b, CJ_POS);
+    }
+    if (in->arg == 6) { /* INTRINSIC_LIST_TO_TUPLE: g(a, *t) (build_starcall.c) */
+        return cj_fe_list_to_tuple(b);
     }
     return cj_unsupported_at(b->ir, b->line, "cujit does not support intrinsic #%d", in->arg);
 }
@@ -714,7 +720,7 @@ static const struct {
     {"GET_YIELD_FROM_ITER", "'yield from'"}, {"SEND", "'yield from' or await"},
     {"LOAD_BUILD_CLASS", "class definitions"},
     {"IMPORT_NAME", "import statements"}, {"STORE_GLOBAL", "assignment to globals"},
-    {"DELETE_FAST", "del statements"}, {"CALL_FUNCTION_EX", "calls with *args or **kwargs"},
+    {"DELETE_FAST", "del statements"},
     {"UNPACK_EX", "starred assignment"},
 };
 
@@ -730,6 +736,8 @@ static int op_unsupported(cj_builder *b, const cj_bc *in) {
 }
 
 #define op_LOAD_DEREF cj_fe_op_LOAD_DEREF /* build_closure.c */
+#define op_CALL_FUNCTION_EX cj_fe_op_CALL_FUNCTION_EX /* build_starcall.c */
+#define op_LIST_TO_TUPLE cj_fe_op_LIST_TO_TUPLE       /* build_starcall.c */
 #define op_STORE_DEREF cj_fe_op_STORE_DEREF
 #define op_PUSH_EXC_INFO cj_fe_op_PUSH_EXC_INFO /* build_try.c */
 #define op_CHECK_EXC_MATCH cj_fe_op_CHECK_EXC_MATCH

@@ -107,6 +107,8 @@ typedef struct cj_instr {
 /* A list operator (typing/list_ops.c: + * += *= == <): lowered by lower/lower_list_concat.c;
  * `resolved` is its CJ_CALL_LIST record */
 #define CJ_F_LIST_OP 0x100
+/* A CALL g(*t): its last argument is the tuple of positional arguments (typing/starargs.c) */
+#define CJ_F_STAR_CALL (1 << 12)
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

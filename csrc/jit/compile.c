@@ -246,11 +246,24 @@ static char *copy_str(const char *s) {
 }
 
 /* The wrapper boxes and unboxes extension types with code pointing at Python objects and
- * CPython's functions (lower_extension.c): kept by the overload, which is then not cached. */
+ * CPython's functions (lower_extension.c): kept by the overload, which is then not cached; so
+ * is a jitted function passed as an argument (its type is the object: another process has
+ * another). */
+static PyObject *passed_dispatcher(const cj_type *t) {
+    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+        PyObject *d = passed_dispatcher(t->items[i]);
+        if (d != NULL) {
+            return d;
+        }
+    }
+    return t->kind == CJ_CONST_OBJ && cj_dispatcher_pyfunc(t->obj) ? t->obj : NULL;
+}
+
 static int keep_extension_types(cj_overload *ov) {
     for (int i = -1; i < ov->nargs; i++) {
         const cj_type *t = i < 0 ? ov->ret : ov->argtypes[i];
-        if (t->kind == CJ_EXT && PyList_Append(ov->keep, t->pyobj) < 0) {
+        PyObject *kept = t->kind == CJ_EXT ? t->pyobj : passed_dispatcher(t);
+        if (kept != NULL && PyList_Append(ov->keep, kept) < 0) {
             return -1;
         }
     }

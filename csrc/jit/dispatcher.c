@@ -17,7 +17,8 @@ struct cj_dispatcher {
     vectorcallfunc vectorcall;
     cj_options opt;
     int locked;            /* explicit signatures: calls convert to them, no new compiles */
-    int nparams;
+    int nparams;           /* a *args parameter last, when `star` (a tuple) */
+    int star;
     cj_overload **ovs;     /* cj_table_reserve's: old arrays stay valid */
     int n, cap;
     PyObject *cache;       /* pkg/cujit/caching.py's Cache, or NULL */
@@ -224,70 +225,6 @@ cj_overload *cj_dispatcher_get_overload(cj_dispatcher *d, const cj_type *const *
 
 /* ---- the call path ---- */
 
-/* Positional, keyword and default arguments in parameter order; *defaults gets the default
- * value for parameters not passed (borrowed), with full[i] = NULL there. */
-static int fold_call_args(cj_dispatcher *d, PyObject *const *args, Py_ssize_t nargs,
-                          PyObject *kwnames, PyObject **full, PyObject **defaults) {
-    PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(d->py_func);
-    int np = d->nparams;
-    if (nargs > code->co_argcount) {
-        PyErr_Format(PyExc_TypeError, "%U() takes %d positional argument%s but %zd %s given",
-                     code->co_qualname, code->co_argcount, code->co_argcount == 1 ? "" : "s",
-                     nargs, nargs == 1 ? "was" : "were");
-        return -1;
-    }
-    for (int i = 0; i < np; i++) {
-        full[i] = i < nargs ? args[i] : NULL;
-        defaults[i] = NULL;
-    }
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
-    if (names == NULL) {
-        return -1;
-    }
-    int rc = 0;
-    for (Py_ssize_t k = 0; rc == 0 && k < nkw; k++) {
-        PyObject *kw = PyTuple_GET_ITEM(kwnames, k);
-        int found = -1;
-        for (int p = 0; p < np; p++) {
-            if (PyUnicode_Compare(PyTuple_GET_ITEM(names, p), kw) == 0) {
-                found = p;
-            }
-        }
-        if (found < 0 || full[found] != NULL) {
-            PyErr_Format(PyExc_TypeError, found < 0 ? "%U() got an unexpected keyword "
-                                                      "argument '%U'"
-                                                    : "%U() got multiple values for "
-                                                      "argument '%U'", code->co_name, kw);
-            rc = -1;
-            break;
-        }
-        full[found] = args[nargs + k];
-    }
-    PyObject *dflt = PyFunction_GetDefaults(d->py_func);
-    PyObject *kwdflt = PyFunction_GetKwDefaults(d->py_func);
-    int ndef = dflt ? (int)PyTuple_GET_SIZE(dflt) : 0;
-    for (int p = 0; rc == 0 && p < np; p++) {
-        if (full[p] != NULL) {
-            continue;
-        }
-        if (p < code->co_argcount && p >= code->co_argcount - ndef) {
-            defaults[p] = PyTuple_GET_ITEM(dflt, p - (code->co_argcount - ndef));
-        } else if (p >= code->co_argcount && kwdflt != NULL) {
-            defaults[p] = PyDict_GetItemWithError(kwdflt, PyTuple_GET_ITEM(names, p));
-        }
-        if (defaults[p] == NULL) {
-            if (!PyErr_Occurred()) {
-                PyErr_Format(PyExc_TypeError, "%U() missing required argument '%U'",
-                             code->co_name, PyTuple_GET_ITEM(names, p));
-            }
-            rc = -1;
-        }
-    }
-    Py_DECREF(names);
-    return rc;
-}
-
 static PyObject *no_match(cj_dispatcher *d, const cj_type *const *types, int nargs) {
     PyObject *sig = cj_signature_new(NULL, nargs, types);
     if (sig != NULL) {
@@ -362,19 +299,9 @@ static void name_the_argument(cj_dispatcher *d, int i) {
     Py_XDECREF(tb);
 }
 
-static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
-                                       PyObject *kwnames) {
-    cj_dispatcher *d = (cj_dispatcher *)self;
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    PyObject *folded[64], *defaults[64];
-    PyObject *const *full = args;
+/* The call with arguments `full` in parameter order (NULL where `defaults` has the value). */
+static PyObject *call_folded(cj_dispatcher *d, PyObject *const *full, PyObject *const *defaults) {
     const cj_type *types[64];
-    if (kwnames != NULL || nargs != d->nparams) {
-        if (fold_call_args(d, args, nargs, kwnames, folded, defaults) < 0) {
-            return NULL;
-        }
-        full = folded;
-    }
     for (int i = 0; i < d->nparams; i++) {
         types[i] = full[i] != NULL ? cj_typeof(full[i]) : cj_type_omitted(defaults[i]);
         if (types[i] == NULL) {
@@ -393,6 +320,24 @@ static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, si
         }
     }
     return invoke(ov, full);
+}
+
+static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                       PyObject *kwnames) {
+    cj_dispatcher *d = (cj_dispatcher *)self;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *folded[64], *defaults[64];
+    if (kwnames == NULL && nargs == d->nparams && !d->star) {
+        return call_folded(d, args, NULL); /* every argument given: no defaults read */
+    }
+    if (cj_fold_call_args(d->py_func, d->nparams, args, nargs, kwnames, folded, defaults) < 0) {
+        return NULL; /* call_args.c */
+    }
+    PyObject *result = call_folded(d, folded, defaults);
+    if (d->star) {
+        Py_DECREF(folded[d->nparams - 1]); /* the *args tuple cj_fold_call_args made */
+    }
+    return result;
 }
 
 /* ---- Python-facing methods ---- */
@@ -459,12 +404,13 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
         return NULL;
     }
     PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(func);
-    if (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) {
-        PyErr_Format(cj_UnsupportedError, "cujit does not support *args or **kwargs "
-                                          "parameters (in %U)", code->co_qualname);
+    if (code->co_flags & CO_VARKEYWORDS) {
+        PyErr_Format(cj_UnsupportedError, "cujit does not support **kwargs parameters (in %U)",
+                     code->co_qualname);
         return NULL;
     }
-    int np = code->co_argcount + code->co_kwonlyargcount;
+    int star = (code->co_flags & CO_VARARGS) != 0;
+    int np = code->co_argcount + code->co_kwonlyargcount + star;
     if (np > 64) {
         PyErr_SetString(cj_UnsupportedError, "functions of more than 64 parameters");
         return NULL;
@@ -480,6 +426,7 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
     Py_INCREF(func);
     d->py_func = func;
     d->nparams = np;
+    d->star = star;
     d->vectorcall = dispatcher_vectorcall;
     d->opt = opt;
     return (PyObject *)d;

@@ -215,6 +215,11 @@ void cj_objmode_release(void);
 /* ---- dispatcher.c ---- */
 extern PyTypeObject *cj_DispatcherType;
 PyObject *cj_dispatcher_pyfunc(PyObject *obj);   /* borrowed, or NULL if not a dispatcher */
+/* call_args.c: the arguments of a Python call of `py_func` (`np` parameters, a *args one
+ * last) in parameter order: full[i] borrowed, or NULL with defaults[i] the default (borrowed);
+ * a *args tuple in full[np - 1] is a new reference. -1 with CPython's TypeError. */
+int cj_fold_call_args(PyObject *py_func, int np, PyObject *const *args, Py_ssize_t nargs,
+                      PyObject *kwnames, PyObject **full, PyObject **defaults);
 const cj_options *cj_dispatcher_options(cj_dispatcher *disp);
 PyObject *cj_dispatcher_func(cj_dispatcher *disp); /* borrowed */
 /* The compiled versions, in the order they were made (borrowed). */

@@ -624,7 +624,11 @@ static LLVMValueRef lower_jitted_call(cj_lower *L, cj_instr *in, const cj_call *
     args[0] = cj_entry_alloca(L, cj_llvm_type(L->ctx, rt), "callret");
     for (int i = 0; i < call->nargs; i++) {
         const cj_type *to = call->argtypes[i];
-        if (call->args[i] < 0 || to->kind == CJ_OMITTED) {
+        if (call->args[i] == CJ_ARG_PACKED || call->args[i] <= CJ_ARG_STAR_ITEM(0)) {
+            if ((args[i + 1] = cj_lower_star_slot(L, in, call, i)) == NULL) { /* *args */
+                return NULL;
+            }
+        } else if (call->args[i] < 0 || to->kind == CJ_OMITTED) {
             args[i + 1] = cj_empty(L);
         } else if ((args[i + 1] = arg_as(L, call, i, to)) == NULL) {
             return NULL;

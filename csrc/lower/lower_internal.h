@@ -278,6 +278,10 @@ LLVMValueRef cj_round_int(cj_lower *L, LLVMValueRef x, LLVMValueRef nd);
 /* lower_array_sort.c: abi/sort.c's kind for a bool, int or float32/64 type. */
 int cj_sort_kind(const cj_type *dtype);
 
+/* ---- lower_starargs.c: a jitted call's argument i when a *args tuple it packs or an item
+ * of its g(*t) tuple (CJ_ARG_PACKED, CJ_ARG_STAR_ITEM), converted to its parameter type ---- */
+LLVMValueRef cj_lower_star_slot(cj_lower *L, const cj_instr *in, const cj_call *call, int i);
+
 /* ---- lower_call.c ---- */
 /* The GETATTR that bound the method `in` calls (its receiver is args[0]); NULL + error. */
 const cj_instr *cj_method_getattr(cj_lower *L, const cj_instr *in);

@@ -2,7 +2,8 @@
  * int -> int64 (uint64 past int64's range), float -> float64, complex -> complex128,
  * NumPy scalars and arrays by dtype, tuples item by item, None -> none, a list -> reflected
  * list of its first item's type, a cujit.typed.List -> its ListType, a cujit.typed.Dict -> its
- * DictType (a Python dict: numba's refusal), a str -> unicode_type (not yet inside tuples or
+ * DictType (a Python dict: numba's refusal), a jitted function its dispatcher type
+ * (dispatcher_type.c), a str -> unicode_type (not yet inside tuples or
  * lists). Also the cached array
  * type of a (type number, rank, layout, read-only), which the kernel launcher and the CUDA
  * ufuncs use too (cj_array_type_of_layout), and that of any dtype, records too
@@ -231,6 +232,10 @@ static const cj_type *typeof_nested(PyObject *value, int depth) {
         return cj_t_float64;
     } else if (PyComplex_Check(value)) {
         return cj_t_complex128;
+    }
+    const cj_type *fn = cj_typeof_dispatcher(value); /* a jitted function as a value */
+    if (fn != NULL || PyErr_Occurred()) {
+        return fn;
     }
     const cj_type *ext = cj_typeof_extension(value); /* cujit.extending.typeof_impl */
     if (ext != NULL || PyErr_Occurred()) {

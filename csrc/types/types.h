@@ -188,6 +188,10 @@ typedef struct cj_typed_list_obj {
     const cj_type *type;
 } cj_typed_list_obj;
 extern PyTypeObject *cj_TypedListType;
+/* ---- dispatcher_type.c: a jitted function as a value (jit/dispatcher.c's objects) ---- */
+extern PyTypeObject *cj_DispatcherType;
+/* Its compile-time type, or NULL (an exception set only on failure) for any other object. */
+const cj_type *cj_typeof_dispatcher(PyObject *value);
 
 int cj_type_is_number(const cj_type *t);     /* bool, int, float, complex */
 int cj_type_is_integer(const cj_type *t);    /* bool or int */

@@ -505,7 +505,7 @@ static int type_array_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_ty
 
 static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     const cj_builtin_info *b = &cj_builtin_table[id];
-    int n = in->nargs - 1;
+    int n = in->nargs - 1, numpy = strcmp(b->module, "numpy") == 0;
     /* keywords: array_new.c, sorted's reverse= (lists.c), print's (objmode_typing.c) */
     if (cj_builtin_makes_array(id) || id == CJ_B_SORTED || id == CJ_B_PRINT) {
         return id == CJ_B_SORTED  ? cj_type_list_builtin(c, in, id, out)
@@ -526,9 +526,10 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     if (rc != 0) {
         return rc;
     }
-    int numpy = strcmp(b->module, "numpy") == 0;
-    if (in->index > 0) {
-        return cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
+    if (in->index > 0) { /* min/max's key= (sort_key.c) */
+        return id == CJ_B_MIN || id == CJ_B_MAX
+                   ? cj_type_minmax_key(c, in, id == CJ_B_MAX, out)
+                   : cj_typing_error(c, in, "%s() takes no keyword arguments in cujit", b->attr);
     }
     if (cj_plain_call(c, in, CJ_CALL_BUILTIN, id) == NULL) {
         return -1;
@@ -742,6 +743,9 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         }
     }
     const cj_type *callee = cj_vt(c, in->args[0]);
+    if (in->flags & CJ_F_STAR_CALL) { /* g(*t) (starargs.c) */
+        return cj_type_star_call(c, in, out);
+    }
     if (callee->kind == CJ_BOUND) {
         return type_method_call(c, in, callee, out);
     }
@@ -774,6 +778,7 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         return type_builtin(c, in, id, out);
     }
     int library = cj_type_library_call(c, in, obj, out); /* jitted_calls.c: np.diff ... */
+    library = library == 2 ? cj_type_literal_unroll(c, in, obj, out) : library;
     if (library != 2) {
         return library;
     }

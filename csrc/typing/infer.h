@@ -84,12 +84,18 @@ typedef enum cj_str_op {
 /* Whether a CJ_CALL_LIST op is a method (its receiver bound by GETATTR). */
 static inline int cj_list_op_is_method(int op) { return op <= CJ_LIST_DELITEM; }
 
+#define CJ_ARG_PACKED (-3)
+/* Item k of the tuple of a call g(*t) (the CALL's last argument, flagged CJ_F_STAR_CALL) */
+#define CJ_ARG_STAR_ITEM(k) (-16 - (k))
+#define CJ_ARG_STAR_INDEX(v) (-16 - (v))
 typedef struct cj_call {
     cj_call_kind kind;
     int builtin;            /* cj_builtin id */
     const void *callee;     /* CJ_CALL_DISPATCHER: opaque handle from the env; OBJMODE: block */
     int nargs;              /* arguments after folding keywords and defaults */
-    int *args;              /* variable per argument, or -1 where the default is used */
+    int *args;              /* variable per argument, or -1 where the default is used, or
+                             * CJ_ARG_PACKED: a *args tuple of args[nargs..] (starargs.c),
+                             * or CJ_ARG_STAR_ITEM(k) */
     PyObject **defaults;    /* borrowed default values (kept by the IR) where args[i] == -1 */
     const cj_type **argtypes;
     PyObject *exception;    /* CJ_CALL_EXCEPTION: the exception instance (kept by the IR) */

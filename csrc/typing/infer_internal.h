@@ -59,7 +59,7 @@ int cj_reraise_at(cj_infer_ctx *c, const cj_instr *in, PyObject *prefix);
 /* A NumPy function implemented in Python (cujit.np.arraymath), on the CPU: typed as a call of
  * its jitted implementation (1 or -1), or 2 when `obj` is none of them. */
 int cj_type_library_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
-/* A call of cujit.np.arraymath's jitted `name` with arguments vars[0..nargs) (a variable, or -1
+/* A call of cujit.np.arraymath's jitted `name` ("module:name" another module's) with arguments vars[0..nargs) (a variable, or -1
  * for the constant consts[i], kept alive by the caller, passed as an omitted argument). */
 int cj_type_library_helper_call(cj_infer_ctx *c, cj_instr *in, const char *name, int nargs,
                                 const int *vars, PyObject *const *consts, const cj_type **out);
@@ -183,6 +183,30 @@ int cj_type_list_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const 
 /* lists.c: list(), list(it), sorted(it), and sum/min/max of a list (builtin `id`): 1, 0,
  * -1, or 2 when the arguments are not those (the caller types them). */
 int cj_type_list_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* starargs.c: a call of a jitted function with *args: its last parameter (call->nargs, past
+ * the named ones) the tuple of the `n` positional arguments pos[0..n) past the named ones
+ * (CJ_ARG_PACKED, the variables after it); call->nargs counts it. 0, or -1. */
+int cj_pack_star_arguments(cj_infer_ctx *c, cj_call *call, const int *pos, int n,
+                           const cj_type *star);
+/* The type of a call's argument slot v: a variable's, or item k of `star` (the tuple of a
+ * g(*t) call) for CJ_ARG_STAR_ITEM(k). */
+const cj_type *cj_call_slot_type(cj_infer_ctx *c, int v, const cj_type *star);
+/* starargs.c: g(*t) (a CALL flagged CJ_F_STAR_CALL) of a jitted function. */
+int cj_type_star_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* jitted_calls.c: the call of jitted `callee` with the items of tuple type `star` as its
+ * positional arguments. */
+int cj_type_jitted_star_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                             const cj_type *star, const cj_type **out);
+/* literal_unroll.c: a call of `obj` when it is cujit.literal_unroll (1 or -1), else 2. */
+int cj_type_literal_unroll(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
+/* sort_key.c: sorted(it, key=f, reverse=r), l.sort(key=f, reverse=r) (`list` the receiver's
+ * variable, the call typed None) and min/max(it, key=f), as calls of cujit.cpython.listobj;
+ * whether a key (a variable, -1 when not passed) is given, not None. */
+int cj_sort_key_given(cj_infer_ctx *c, int key);
+int cj_type_sorted_key(cj_infer_ctx *c, cj_instr *in, int iterable, int key, int reverse,
+                       const cj_type **out);
+int cj_type_list_sort_key(cj_infer_ctx *c, cj_instr *in, int list, int key, int reverse);
+int cj_type_minmax_key(cj_infer_ctx *c, cj_instr *in, int is_max, const cj_type **out);
 /* lists.c: `x in l` / `x not in l`. */
 int cj_type_list_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *x, const cj_type *lt,
                           const cj_type **out);

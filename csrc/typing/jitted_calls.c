@@ -8,6 +8,8 @@
  * such calls too, with the receiver of a method or attribute as their first argument. */
 #include "typing/infer_internal.h"
 
+#include <string.h>
+
 /* The passed arguments: positional variables pos[0..npos), then keyword variables kw[0..nkw)
  * named by the tuple `kwnames`. */
 typedef struct passed_args {
@@ -16,13 +18,14 @@ typedef struct passed_args {
     const int *kw;
     int nkw;
     PyObject *kwnames;
+    const cj_type *star; /* the tuple whose items pos names (CJ_ARG_STAR_ITEM), or NULL */
 } passed_args;
 
 static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_call *call,
                           const passed_args *a) {
     PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
-    int nparams = code->co_argcount + code->co_kwonlyargcount;
-    int nkw = a->nkw, npos = a->npos;
+    int nparams = code->co_argcount + code->co_kwonlyargcount; /* named: *args packed after */
+    int nkw = a->nkw, npos = a->npos, star = (code->co_flags & CO_VARARGS) != 0;
     PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
     if (names == NULL) {
         return -1;
@@ -31,10 +34,10 @@ static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_ca
     for (int i = 0; i < nparams; i++) {
         call->args[i] = -2;
     }
-    if (npos > code->co_argcount) {
+    if (npos > code->co_argcount && !star) {
         rc = cj_typing_error(c, in, "too many positional arguments for %U()", code->co_name);
     }
-    for (int i = 0; rc == 0 && i < npos; i++) {
+    for (int i = 0; rc == 0 && i < npos && i < code->co_argcount; i++) {
         call->args[i] = a->pos[i];
     }
     for (int k = 0; rc == 0 && k < nkw; k++) {
@@ -57,7 +60,7 @@ static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_ca
     int ndef = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
     for (int p = 0; rc == 0 && p < nparams; p++) {
         if (call->args[p] != -2) {
-            call->argtypes[p] = cj_vt(c, call->args[p]);
+            call->argtypes[p] = cj_call_slot_type(c, call->args[p], a->star);
             continue;
         }
         PyObject *d = NULL;
@@ -80,6 +83,11 @@ static int fold_arguments(cj_infer_ctx *c, cj_instr *in, PyObject *pyfunc, cj_ca
     }
     Py_DECREF(names);
     call->nargs = nparams;
+    if (rc == 0 && star) { /* starargs.c */
+        rc = cj_pack_star_arguments(c, call, a->pos + code->co_argcount,
+                                    npos > code->co_argcount ? npos - code->co_argcount : 0,
+                                    a->star);
+    }
     return rc;
 }
 
@@ -137,18 +145,39 @@ static int resolve_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, cj_call
     return 1;
 }
 
-int cj_type_jitted_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
-                        const int *pos, int npos, const int *kw, int nkw, PyObject *label,
-                        const cj_type **out) {
+static int type_jitted_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                            const int *pos, int npos, const int *kw, int nkw, PyObject *label,
+                            const cj_type *star, const cj_type **out) {
     PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
     int nparams = code->co_argcount + code->co_kwonlyargcount;
+    if (code->co_flags & CO_VARARGS) { /* room for the *args tuple and what it packs */
+        nparams += 1 + (npos > code->co_argcount ? npos - code->co_argcount : 0);
+    }
     cj_call *call = cj_call_record(c, in, CJ_CALL_DISPATCHER, nparams);
     passed_args a = {.pos = pos, .npos = npos, .kw = kw, .nkw = nkw,
-                     .kwnames = nkw > 0 ? in->obj : NULL};
+                     .kwnames = nkw > 0 ? in->obj : NULL, .star = star};
     if (call == NULL || fold_arguments(c, in, pyfunc, call, &a) < 0) {
         return -1;
     }
     return resolve_call(c, in, callee, call, label, out);
+}
+
+int cj_type_jitted_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                        const int *pos, int npos, const int *kw, int nkw, PyObject *label,
+                        const cj_type **out) {
+    return type_jitted_call(c, in, callee, pyfunc, pos, npos, kw, nkw, label, NULL, out);
+}
+
+int cj_type_jitted_star_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
+                             const cj_type *star, const cj_type **out) {
+    int pos[CJ_MAX_ARGS];
+    if (star->n > CJ_MAX_ARGS) {
+        return cj_unsupported_error(c, in, "f(*args) of more than %d items", CJ_MAX_ARGS);
+    }
+    for (int k = 0; k < star->n; k++) {
+        pos[k] = CJ_ARG_STAR_ITEM(k);
+    }
+    return type_jitted_call(c, in, callee, pyfunc, pos, star->n, NULL, 0, NULL, star, out);
 }
 
 int cj_type_dispatcher_call(cj_infer_ctx *c, cj_instr *in, PyObject *callee, PyObject *pyfunc,
@@ -196,7 +225,13 @@ int cj_type_library_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_
 
 int cj_type_library_helper_call(cj_infer_ctx *c, cj_instr *in, const char *name, int nargs,
                                 const int *vars, PyObject *const *consts, const cj_type **out) {
-    PyObject *module = PyImport_ImportModule("cujit.np.arraymath");
+    char module_name[64] = "cujit.np.arraymath";
+    const char *colon = strchr(name, ':'); /* "module:name": another module's helper */
+    if (colon != NULL) {
+        PyOS_snprintf(module_name, sizeof(module_name), "%.*s", (int)(colon - name), name);
+        name = colon + 1;
+    }
+    PyObject *module = PyImport_ImportModule(module_name);
     PyObject *impl = module ? PyObject_GetAttrString(module, name) : NULL;
     Py_XDECREF(module);
     if (impl == NULL) {

@@ -167,9 +167,8 @@ static int type_sort_keywords(cj_infer_ctx *c, cj_instr *in, const cj_type *lt) 
     if (cj_fold_args(c, in, 1, names, 2, vars) < 0) {
         return -1;
     }
-    if (vars[0] >= 0 && cj_vt(c, vars[0])->kind != CJ_NONE) {
-        return cj_unsupported_error(c, in, "sort(key=...) and sorted(key=...) are not "
-                                           "supported yet");
+    if (cj_sort_key_given(c, vars[0])) { /* sort_key.c */
+        return cj_type_list_sort_key(c, in, receiver_of(c, in), vars[0], vars[1]);
     }
     if (!sorts(lt->dtype)) {
         return cj_unsupported_error(c, in, "sorting a list of %s is not supported yet (lists "
@@ -285,9 +284,8 @@ static int type_sorted(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (it == NULL) {
         return cj_no_match(c, in, "<built-in function sorted>");
     }
-    if (vars[1] >= 0 && cj_vt(c, vars[1])->kind != CJ_NONE) {
-        return cj_unsupported_error(c, in, "sort(key=...) and sorted(key=...) are not "
-                                           "supported yet");
+    if (cj_sort_key_given(c, vars[1])) { /* sort_key.c */
+        return cj_type_sorted_key(c, in, vars[0], vars[1], vars[2], out);
     }
     if (!sorts(it->yield) || (vars[2] >= 0 && !cj_type_is_integer(cj_vt(c, vars[2])))) {
         return sorts(it->yield) ? cj_no_match(c, in, "<built-in function sorted>")

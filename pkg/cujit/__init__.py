@@ -10,6 +10,7 @@ from .np.numpy_support import from_dtype
 from .typing import parse_signature
 from .np.numpy_support import from_dtype  # numba.from_dtype
 from .withcontexts import objmode
+from .misc.literal import literal_unroll
 from .parallel import get_num_threads, get_thread_id, prange, set_num_threads
 from . import cuda
 

@@ -4,7 +4,6 @@ the module-level __getattr__ of cujit and cujit.cuda; names cujit has never reac
 
 # name -> what it is in numba, and that cujit does not have it yet (the open issues plan each)
 TOP_LEVEL = {
-    "literal_unroll": "numba.literal_unroll: not yet",
     "generated_jit": "numba.generated_jit: not supported (numba removed it in 0.59; use overload)",
     "cfunc": "numba.cfunc (C callbacks): not yet",
     "stencil": "numba.stencil: not yet",

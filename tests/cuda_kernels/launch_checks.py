@@ -338,6 +338,34 @@ def check_record_arrays():
         raise AssertionError("expected TypeError")
 
 
+@cuda.jit
+def apply_to_first(a, f):
+    a[0] = f(a[0])
+
+
+@cuda.jit
+def square_first(a):
+    a[0] = a[0] * a[0]
+
+
+def check_jitted_function_as_kernel_argument():
+    # a jitted function passed to a kernel is a compile-time value: no parameter of its own
+    from cujit import njit
+
+    @njit
+    def sq(x):
+        return x * x
+
+    d = cuda.to_device(np.zeros(4, np.float32))
+    square_first[1, 1](d)
+    plain = params()
+    launches = fake.fake_launches()
+    apply_to_first[1, 1](d, sq)
+    assert fake.fake_launches() == launches + 1
+    assert params() == plain, (params(), plain)
+    assert len(apply_to_first.overloads) == 1
+
+
 for name, fn in list(globals().items()):
     if name.startswith("check_"):
         fn()

@@ -1,0 +1,1 @@
+"""cujit.misc: numba.misc's public helpers (literal_unroll)."""

@@ -1,0 +1,286 @@
+"""*args (issue 13): a jitted ``def f(a, *rest)`` (its extra positional arguments one tuple,
+numba's StarArgTuple, heterogeneous too) called from Python and from compiled code, and
+``g(*t)`` and ``g(a, *t, *u)`` of tuples inside compiled code; compared with CPython, exact types. What is not
+compiled (g(*t, a), **kwargs, f(*list)) says so. ``literal_unroll`` compiles where it changes
+nothing (a tuple of one item type, a list made in the function); numba's unrolling of a
+heterogeneous tuple is an UnsupportedError naming it."""
+import numpy as np
+import pytest
+
+from cujit import literal_unroll, njit
+from cujit.errors import TypingError, UnsupportedError
+
+pytestmark = pytest.mark.usefixtures("nrt_balanced")
+
+RNG = np.random.default_rng(1314)
+
+
+def exact(got, want):
+    """Equal values of exactly the same Python types, through lists and tuples."""
+    assert type(got) is type(want), (got, want)
+    if isinstance(want, (list, tuple)):
+        assert len(got) == len(want), (got, want)
+        for g, w in zip(got, want):
+            exact(g, w)
+    else:
+        assert got == want, (got, want)
+
+
+def all_args(*args):
+    return args
+
+
+def first_and_rest(a, *rest):
+    return a, rest, len(rest)
+
+
+def summed(a, *rest):
+    s = a
+    for x in rest:
+        s += x
+    return s
+
+
+def with_keyword_only(a, *rest, scale=2):
+    return a * scale + len(rest)
+
+
+def indexed(*args):
+    return args[0] * args[-1]
+
+
+all_j, first_j, summed_j, kwonly_j, indexed_j = (
+    njit(all_args), njit(first_and_rest), njit(summed), njit(with_keyword_only),
+    njit(indexed))
+
+
+def random_args(n):
+    out = []
+    for v in RNG.integers(-9, 9, n):
+        out.append(int(v) if v % 2 else float(v) / 4)
+    return out
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+def test_star_parameters_called_from_python(n):
+    args = random_args(n)
+    exact(all_j(*args), all_args(*args))
+    if n >= 1:
+        exact(first_j(*args), first_and_rest(*args))
+        exact(kwonly_j(*args), with_keyword_only(*args))
+        exact(kwonly_j(*args, scale=3), with_keyword_only(*args, scale=3))
+        exact(indexed_j(*args), indexed(*args))
+    if n >= 2:
+        ints = [int(v) for v in RNG.integers(-9, 9, n)]
+        exact(summed_j(*ints), summed(*ints))
+
+
+def test_heterogeneous_star_arguments():
+    exact(all_j(1, 2.5, True, (1, 2)), (1, 2.5, True, (1, 2)))
+    exact(first_j(1, (2.5, 3)), (1, ((2.5, 3),), 1))
+
+
+def test_binding_errors_are_pythons():
+    with pytest.raises(TypeError, match=r"missing required argument 'a'"):
+        first_j()
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'b'"):
+        first_j(1, b=2)
+    with pytest.raises(TypeError, match=r"multiple values for argument 'a'"):
+        first_j(1, a=2)
+
+
+def calls_star_functions(x, y):
+    return (all_args(x, y, 1.5), first_and_rest(x, y), first_and_rest(x),
+            with_keyword_only(x, y, y, scale=5), all_args())
+
+
+def star_calls_j(x, y):
+    return (all_j(x, y, 1.5), first_j(x, y), first_j(x), kwonly_j(x, y, y, scale=5), all_j())
+
+
+def test_star_functions_called_from_compiled_code():
+    jf = njit(star_calls_j)
+    for x, y in ((1, 2), (3, -4.5), (0, True)):
+        exact(jf(x, y), calls_star_functions(x, y))
+
+
+def add3(a, b, c=10):
+    return a + b * c
+
+
+add3_j = njit(add3)
+
+
+def unpack_call(t):
+    return add3(*t)
+
+
+def unpack_call_j(t):
+    return add3_j(*t)
+
+
+def unpack_into_star(t):
+    return all_args(*t), first_and_rest(*t)
+
+
+def unpack_into_star_j(t):
+    return all_j(*t), first_j(*t)
+
+
+def unpack_built(x):
+    return add3_j(*(x, 2.5))
+
+
+@pytest.mark.parametrize("t", [(1, 2), (1, 2.5, 3), (True, 2, -1), (4.0, 2, 2)])
+def test_star_call_in_compiled_code(t):
+    exact(njit(unpack_call_j)(t), unpack_call(t))
+    exact(njit(unpack_into_star_j)(t), unpack_into_star(t))
+
+
+def test_star_call_of_a_built_tuple():
+    exact(njit(unpack_built)(3), add3(3, 2.5))
+
+
+def mixed_star(x, t):
+    return add3_j(x, *t)
+
+
+def mixed_star_py(x, t):
+    return add3(x, *t)
+
+
+def two_stars(x, t, u):
+    return all_j(x, *t, *u), (x, *t)
+
+
+def two_stars_py(x, t, u):
+    return all_args(x, *t, *u), (x, *t)
+
+
+@pytest.mark.parametrize("x, t, u", [(1, (2,), ()), (1.5, (2, 3), (True,)),
+                                     (0, (), (2.5, (1, 2)))])
+def test_star_arguments_after_others(x, t, u):
+    if len(t) in (1, 2):
+        exact(njit(mixed_star)(x, t), mixed_star_py(x, t))
+    exact(njit(two_stars)(x, t, u), two_stars_py(x, t, u))
+
+
+def after_a_star(x, t):
+    return all_j(*t, x)
+
+
+def star_of_a_list(lst):
+    return add3_j(*lst)
+
+
+def star_of_python(t):
+    return max(*t)
+
+
+def too_many(t):
+    return add3_j(*t)
+
+
+def test_what_is_not_compiled_says_so():
+    with pytest.raises(UnsupportedError, match=r"an argument after a star argument"):
+        njit(after_a_star)(1, (2,))
+    with pytest.raises(UnsupportedError, match=r"cujit unpacks tuples only"):
+        njit(star_of_a_list)([1, 2])
+    with pytest.raises(UnsupportedError, match=r"only of a jitted function"):
+        njit(star_of_python)((1, 2))
+    with pytest.raises(TypingError, match=r"too many positional arguments for add3\(\)"):
+        njit(too_many)((1, 2, 3, 4))
+
+
+def test_kwargs_parameters_are_refused():
+    def kw(**kwargs):
+        return 1
+    with pytest.raises(UnsupportedError, match=r"\*\*kwargs parameters"):
+        njit(kw)
+
+
+# ---- literal_unroll: compiled where it changes nothing; the unrolling proper says so ----
+
+def unroll_sum(t):
+    s = 0.0
+    for x in literal_unroll(t):
+        s += x * 2
+    return s
+
+
+def unroll_local_list(n):
+    s = 0
+    for x in literal_unroll([1, n, 3]):
+        s = s * 10 + x
+    return s
+
+
+def test_literal_unroll_of_one_item_type():
+    assert literal_unroll((1, 2.5)) == (1, 2.5)  # the interpreter's: its argument
+    for t in ((1.0, 2.5, -3.0), (4,), (True, False)):
+        exact(njit(unroll_sum)(t), unroll_sum(t))
+    for n in (0, 7):
+        exact(njit(unroll_local_list)(n), unroll_local_list(n))
+
+
+def unroll_two(t):
+    return literal_unroll(t, t)
+
+
+@pytest.mark.parametrize("fn, arg, words", [
+    (unroll_sum, (1, 2.5), r"literal_unroll over a heterogeneous tuple Tuple\(int64, float64\): "
+                           r"cujit does not unroll a loop per item type yet"),
+    (unroll_sum, [1.0, 2.0], r"Invalid use of literal_unroll with a function argument, only "
+                             r"tuples are supported as function arguments"),
+    (unroll_two, (1,), r"literal_unroll takes one argument, found 2"),
+])
+def test_literal_unroll_what_is_not_compiled_says_so(fn, arg, words):
+    with pytest.raises(UnsupportedError, match=words):
+        njit(fn)(arg)
+
+
+def _nvvm_available():
+    try:
+        from cujit import _core
+        _core.nvvm_info()
+        return True
+    except Exception:  # noqa: BLE001  (no libnvvm here: nothing to compile PTX with)
+        return False
+
+
+@pytest.mark.skipif(not _nvvm_available(), reason="libnvvm not found")
+def test_star_arguments_in_cuda_device_code():
+    import shutil
+    import subprocess
+    import tempfile
+    from cujit import cuda, float64
+
+    @cuda.jit(device=True)
+    def dev_sum(a, *rest):
+        s = a
+        for x in rest:
+            s += x
+        return s
+
+    @cuda.jit(device=True)
+    def dev_add(a, b):
+        return a + b
+
+    def kern(out, x):
+        t = (x, 2.0)
+        out[0] = dev_sum(x, 1.0, 3.0) + dev_add(*t)
+
+    ptx, _ = cuda.compile_ptx(kern, (float64[:], float64))
+    body = ptx[ptx.index(".entry"):]
+    # x + 1 + 3 and x + 2: the *args tuple and the g(*t) items are plain registers
+    assert ("0d4010000000000000" in body or "0d3FF0000000000000" in body) and "add.f64" in body
+    assert "0d4000000000000000" in body and "st.global.f64" in body
+    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if shutil.os.path.exists(ptxas):
+        with tempfile.TemporaryDirectory() as tmp:
+            src = shutil.os.path.join(tmp, "k.ptx")
+            with open(src, "w") as f:
+                f.write(ptx)
+            r = subprocess.run([ptxas, "-arch=sm_90", "-o", src + ".cubin", src],
+                               capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
