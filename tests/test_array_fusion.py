@@ -68,7 +68,7 @@ def test_fused_chains_match_numpy_and_make_one_array(f, make, arrays_made):
         want = f(*args)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        numba_type = numba.jitted(f)(*args).dtype
+        numba_type = numba.njit(f)(*args).dtype
     assert got.dtype == numba_type
     np.testing.assert_allclose(got, want, rtol=1e-6)
     assert got.shape == want.shape

@@ -54,7 +54,7 @@ def numba_result(f, args):
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            return numba.jitted(f)(*args)
+            return numba.njit(f)(*args)
     except Exception:  # noqa: BLE001
         return None
 
