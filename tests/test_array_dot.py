@@ -5,6 +5,7 @@ numba's errors (sizes, dtypes, ranks)."""
 import numpy as np
 import pytest
 
+from jitcache import jitted
 from cujit import njit
 from cujit.errors import TypingError
 
@@ -73,17 +74,17 @@ def test_products_match_numpy_for_every_rank_pair_and_layout(f, dtype):
 def test_reversed_and_broadcast_strides_are_copied():
     rng = np.random.default_rng(2)
     a, b = rng.standard_normal((4, 3)), rng.standard_normal(3)
-    np.testing.assert_allclose(njit(dot)(a[::-1, ::-1], b[::-1]), np.dot(a[::-1, ::-1], b[::-1]))
+    np.testing.assert_allclose(jitted(dot)(a[::-1, ::-1], b[::-1]), np.dot(a[::-1, ::-1], b[::-1]))
     bb = np.broadcast_to(b, (4, 3)).T  # zero strides
-    np.testing.assert_allclose(njit(dot)(a, bb), np.dot(a, bb))
-    assert njit(dot)(b[::-1], b) == pytest.approx(np.dot(b[::-1], b))
+    np.testing.assert_allclose(jitted(dot)(a, bb), np.dot(a, bb))
+    assert jitted(dot)(b[::-1], b) == pytest.approx(np.dot(b[::-1], b))
 
 
 def test_vdot_conjugates_its_first_vector():
     rng = np.random.default_rng(3)
     for dtype in DTYPES:
         x, y = sample(dtype, 10, rng), sample(dtype, 10, rng)
-        got = njit(vdot)(x[::2], y[1::2])
+        got = jitted(vdot)(x[::2], y[1::2])
         assert type(got) is (complex if np.dtype(dtype).kind == "c" else float)
         np.testing.assert_allclose(got, np.vdot(x[::2], y[1::2]), rtol=tolerance(dtype))
 
@@ -94,10 +95,10 @@ def test_result_types_are_numbas():
     rng = np.random.default_rng(4)
     for dtype in DTYPES:
         a, b = sample(dtype, 3, rng), sample(dtype, 3, rng)
-        assert type(njit(dot)(a, b)) is (complex if np.dtype(dtype).kind == "c" else float)
+        assert type(jitted(dot)(a, b)) is (complex if np.dtype(dtype).kind == "c" else float)
         m = sample(dtype, (3, 3), rng)
         for x, y in [(m, m), (m, b), (a, m)]:
-            got = njit(dot)(x, y)
+            got = jitted(dot)(x, y)
             assert type(got) is np.ndarray and got.dtype == dtype and got.flags.c_contiguous
 
 
@@ -105,12 +106,12 @@ def test_out_is_written_and_returned():
     rng = np.random.default_rng(5)
     a, b = rng.standard_normal((3, 4)), rng.standard_normal((4, 2))
     out = np.zeros((3, 2))
-    r = njit(dot_out)(a, b, out)
+    r = jitted(dot_out)(a, b, out)
     np.testing.assert_allclose(out, a @ b)
     r[0, 0] = 42.0
     assert out[0, 0] == 42.0
     with pytest.raises(ValueError, match="incompatible output array size"):
-        njit(dot_out)(a, b, np.zeros((2, 3)))
+        jitted(dot_out)(a, b, np.zeros((2, 3)))
 
 
 def test_errors_are_numbas():
@@ -128,8 +129,8 @@ def test_errors_are_numbas():
     with pytest.raises(TypingError, match="float and complex"):
         f(np.zeros(3, np.int64), np.zeros(3, np.int64))
     with pytest.raises(TypingError, match="1-D arrays"):
-        njit(vdot)(np.zeros((2, 2)), np.zeros((2, 2)))
+        jitted(vdot)(np.zeros((2, 2)), np.zeros((2, 2)))
     with pytest.raises(TypingError, match="compatible dimensions"):
-        njit(matmul)(np.zeros((2, 2, 2)), np.zeros((2, 2)))
+        jitted(matmul)(np.zeros((2, 2, 2)), np.zeros((2, 2)))
     with pytest.raises(TypingError, match="C-contiguous"):
-        njit(dot_out)(np.zeros((2, 2)), np.zeros((2, 2)), np.zeros((2, 2)).T)
+        jitted(dot_out)(np.zeros((2, 2)), np.zeros((2, 2)), np.zeros((2, 2)).T)

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
+from jitcache import jitted
 from cujit import _core, njit
 from cujit.errors import TypingError
 
@@ -123,9 +124,9 @@ def test_unary_operators_match_numba(op, dtype):
     ref = reference(numba.njit(f), a)
     if ref is None:
         with pytest.raises(TypingError):
-            njit(f)(a)
+            jitted(f)(a)
         return
-    got = njit(f)(a)
+    got = jitted(f)(a)
     np.testing.assert_array_equal(got, ref[0])
     assert got.dtype == ref[0].dtype
 
@@ -137,7 +138,7 @@ def chained(a, b, c):
 def test_chained_expressions_and_temporaries_are_freed():
     rng = np.random.default_rng(9)
     a, b, c = rng.random((3, 4)), rng.random(4), 0.5
-    np.testing.assert_array_equal(njit(chained)(a, b, c), chained(a, b, c))
+    np.testing.assert_array_equal(jitted(chained)(a, b, c), chained(a, b, c))
 
 
 def inplace_ops(a, b):
@@ -150,11 +151,11 @@ def inplace_ops(a, b):
 def test_inplace_operators_write_the_array():
     a = np.arange(6.0).reshape(2, 3)
     want = inplace_ops(a.copy(), np.array([1.0, 2.0, 3.0]))
-    got = njit(inplace_ops)(a, np.array([1.0, 2.0, 3.0]))
+    got = jitted(inplace_ops)(a, np.array([1.0, 2.0, 3.0]))
     assert got is a
     np.testing.assert_array_equal(a, want)
     ints = np.arange(4)
-    njit(inplace_ops)(ints, 1)  # int64 += int: stays int64
+    jitted(inplace_ops)(ints, 1)  # int64 += int: stays int64
     np.testing.assert_array_equal(ints, (np.arange(4) + 1) * 2 - 1)
 
 
@@ -162,9 +163,9 @@ def test_errors():
     with pytest.raises(ValueError, match="operands could not be broadcast together"):
         njit(lambda a, b: a + b)(np.ones(3), np.ones(4))
     with pytest.raises(ValueError, match="operands could not be broadcast together"):
-        njit(inplace_ops)(np.ones((1, 3)), np.ones((2, 3)))
+        jitted(inplace_ops)(np.ones((1, 3)), np.ones((2, 3)))
     with pytest.raises(TypingError, match="Cannot cast ufunc 'add' output from "
                                           "dtype\\('float64'\\) to dtype\\('int64'\\)"):
-        njit(inplace_ops)(np.arange(3), 1.5)
+        jitted(inplace_ops)(np.arange(3), 1.5)
     with pytest.raises(TypingError, match="not supported for the operand types"):
         njit(lambda a: a & 1.5)(np.ones(3))

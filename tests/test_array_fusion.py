@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
+from jitcache import jitted
 from cujit import _core, njit
 
 numba = pytest.importorskip("numba")
@@ -76,7 +77,7 @@ def test_fused_chains_match_numpy_and_make_one_array(f, make, arrays_made):
 
 def test_fused_chain_broadcast_error_is_numpys():
     with pytest.raises(ValueError, match="broadcast"):
-        njit(five)(np.ones(3), np.ones(3), np.ones(4), np.ones(4), np.ones(3))
+        jitted(five)(np.ones(3), np.ones(3), np.ones(4), np.ones(4), np.ones(3))
 
 
 @njit
@@ -91,7 +92,7 @@ def call_between(a):
 
 def test_no_fusion_across_a_call_that_writes_an_operand():
     a = np.arange(4.0)
-    got = njit(call_between)(a)
+    got = jitted(call_between)(a)
     np.testing.assert_array_equal(got, [1.0, 3.0, 5.0, 7.0])  # a*2 taken before the call
     assert a[0] == 100.0
 
@@ -102,7 +103,7 @@ def walrus(a, b):
 
 def test_no_fusion_across_a_walrus_that_rebinds_an_operand():
     a, b = np.arange(4.0), np.full(4, 10.0)
-    np.testing.assert_array_equal(njit(walrus)(a, b), walrus(a, b))
+    np.testing.assert_array_equal(jitted(walrus)(a, b), walrus(a, b))
 
 
 def inplace_reversed(a):
@@ -112,7 +113,7 @@ def inplace_reversed(a):
 
 def test_inplace_operator_reads_its_operand_whole():
     a = np.arange(6.0)
-    np.testing.assert_array_equal(njit(inplace_reversed)(a.copy()), inplace_reversed(a.copy()))
+    np.testing.assert_array_equal(jitted(inplace_reversed)(a.copy()), inplace_reversed(a.copy()))
 
 
 def reused(a, b):
@@ -122,7 +123,7 @@ def reused(a, b):
 
 def test_named_intermediates_are_arrays_of_their_own():
     a, b = np.arange(5.0), np.arange(5.0) + 1
-    got, t = njit(reused)(a, b)
+    got, t = jitted(reused)(a, b)
     np.testing.assert_array_equal(got, (a * b) * 3)
     np.testing.assert_array_equal(t, a * b)
 
@@ -132,7 +133,7 @@ def zero_d(a, b):
 
 
 def test_zero_d_chains_give_numbers():
-    got = njit(zero_d)(np.array(2.0), np.array(3.0))
+    got = jitted(zero_d)(np.array(2.0), np.array(3.0))
     assert got == 8.0 and isinstance(got, float)
 
 
@@ -143,4 +144,4 @@ def long_chain(a):
 
 def test_chains_longer_than_one_loop_takes_still_compute():
     a = np.linspace(0.0, 1.0, 9)
-    np.testing.assert_allclose(njit(long_chain)(a), long_chain(a))
+    np.testing.assert_allclose(jitted(long_chain)(a), long_chain(a))

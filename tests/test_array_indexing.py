@@ -6,6 +6,7 @@ back to equal."""
 import numpy as np
 import pytest
 
+from jitcache import jitted
 from cujit import njit
 from cujit.errors import TypingError, UnsupportedError
 
@@ -56,23 +57,23 @@ def test_assigning_arrays_into_views_matches_numpy(dtype):
     rng = np.random.default_rng(1)
     for shape in [(5,), (3, 4), (0, 2), (2, 3, 2)]:
         for b in layouts(sample(dtype, shape, rng)):
-            got = njit(fill_all)(np.zeros(shape, np.float64 if dtype != np.complex128
+            got = jitted(fill_all)(np.zeros(shape, np.float64 if dtype != np.complex128
                                           else dtype), b)
             want = fill_all(np.zeros(shape, got.dtype), b)
             np.testing.assert_array_equal(got, want)
     a, b = sample(dtype, (4, 6), rng), sample(dtype, (3,), rng)
-    np.testing.assert_array_equal(njit(fill_rows)(a.copy(), b), fill_rows(a.copy(), b))
+    np.testing.assert_array_equal(jitted(fill_rows)(a.copy(), b), fill_rows(a.copy(), b))
 
 
 def test_overlapping_assignment_reads_the_source_first():
     for f in (shift_right, shift_left):
         a = np.arange(10)
-        np.testing.assert_array_equal(njit(f)(a.copy()), f(a.copy()))
+        np.testing.assert_array_equal(jitted(f)(a.copy()), f(a.copy()))
     a = np.arange(12.0).reshape(3, 4)
-    np.testing.assert_array_equal(njit(fill_all)(a.copy(), a.copy().T[:4, :3].T),
+    np.testing.assert_array_equal(jitted(fill_all)(a.copy(), a.copy().T[:4, :3].T),
                                   fill_all(a.copy(), a.copy().T[:4, :3].T))
     b = np.arange(8.0)
-    np.testing.assert_array_equal(njit(fill_all)(b.copy(), b[::-1]), b[::-1])
+    np.testing.assert_array_equal(jitted(fill_all)(b.copy(), b[::-1]), b[::-1])
 
 
 def select(a, m):
@@ -103,10 +104,10 @@ def test_masks_select_in_c_order(dtype):
     for shape in [(7,), (3, 4), (0, 3), (2, 3, 2)]:
         for a in layouts(sample(dtype, shape, rng)):
             m = rng.integers(0, 2, shape).astype(bool)
-            got = njit(select)(a, m)
+            got = jitted(select)(a, m)
             assert got.dtype == a.dtype and got.ndim == 1
             np.testing.assert_array_equal(got, a[m])
-            np.testing.assert_array_equal(njit(select_positive)(a.real), a.real[a.real > 0])
+            np.testing.assert_array_equal(jitted(select_positive)(a.real), a.real[a.real > 0])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -116,10 +117,10 @@ def test_integer_arrays_take_along_the_first_axis(dtype):
         for a in layouts(sample(dtype, shape, rng)):
             for idx_dtype in (np.int64, np.int32, np.uint8):
                 idx = rng.integers(0, shape[0], 9).astype(idx_dtype)
-                np.testing.assert_array_equal(njit(take)(a, idx), a[idx])
+                np.testing.assert_array_equal(jitted(take)(a, idx), a[idx])
             neg = np.array([-1, 0, -shape[0]])
-            np.testing.assert_array_equal(njit(take)(a, neg), a[neg])
-            np.testing.assert_array_equal(njit(take)(a, neg[:0]), a[neg[:0]])
+            np.testing.assert_array_equal(jitted(take)(a, neg), a[neg])
+            np.testing.assert_array_equal(jitted(take)(a, neg[:0]), a[neg[:0]])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -127,37 +128,37 @@ def test_mask_and_index_assignment_match_numpy(dtype):
     rng = np.random.default_rng(4)
     a = sample(dtype, (4, 5), rng)
     m = rng.integers(0, 2, (4, 5)).astype(bool)
-    np.testing.assert_array_equal(njit(put_mask)(a.copy(), m, 7), put_mask(a.copy(), m, 7))
+    np.testing.assert_array_equal(jitted(put_mask)(a.copy(), m, 7), put_mask(a.copy(), m, 7))
     v = sample(dtype, (int(m.sum()),), rng)
-    np.testing.assert_array_equal(njit(put_mask)(a.copy(), m, v), put_mask(a.copy(), m, v))
+    np.testing.assert_array_equal(jitted(put_mask)(a.copy(), m, v), put_mask(a.copy(), m, v))
     idx = np.array([3, -4, 1])
-    np.testing.assert_array_equal(njit(put_index)(a.copy(), idx, 2),
+    np.testing.assert_array_equal(jitted(put_index)(a.copy(), idx, 2),
                                   put_index(a.copy(), idx, 2))
     rows = sample(dtype, (3, 5), rng)
-    np.testing.assert_array_equal(njit(put_index)(a.copy(), idx, rows),
+    np.testing.assert_array_equal(jitted(put_index)(a.copy(), idx, rows),
                                   put_index(a.copy(), idx, rows))
     row = sample(dtype, (5,), rng)
-    np.testing.assert_array_equal(njit(put_index)(a.copy(), idx, row),
+    np.testing.assert_array_equal(jitted(put_index)(a.copy(), idx, row),
                                   put_index(a.copy(), idx, row))
     flat = a.ravel().copy()
-    np.testing.assert_array_equal(njit(put_index)(flat.copy(), idx, v[:3]),
+    np.testing.assert_array_equal(jitted(put_index)(flat.copy(), idx, v[:3]),
                                   put_index(flat.copy(), idx, v[:3]))
 
 
 def test_errors_are_numpys():
     with pytest.raises(IndexError, match="boolean index did not match"):
-        njit(select)(np.zeros((2, 3)), np.zeros((3, 2), bool))
+        jitted(select)(np.zeros((2, 3)), np.zeros((3, 2), bool))
     with pytest.raises(IndexError):
-        njit(take)(np.zeros(3), np.array([0, 3]))
+        jitted(take)(np.zeros(3), np.array([0, 3]))
     with pytest.raises(IndexError):
-        njit(take)(np.zeros(3), np.array([-4]))
+        jitted(take)(np.zeros(3), np.array([-4]))
     with pytest.raises(ValueError, match="cannot assign input values"):
-        njit(put_mask)(np.zeros(4), np.ones(4, bool), np.zeros(3))
+        jitted(put_mask)(np.zeros(4), np.ones(4, bool), np.zeros(3))
     with pytest.raises(ValueError, match="broadcast"):
-        njit(fill_all)(np.zeros(4), np.zeros(3))
+        jitted(fill_all)(np.zeros(4), np.zeros(3))
     with pytest.raises(TypingError, match="boolean index must have"):
-        njit(select)(np.zeros((2, 3)), np.zeros(3, bool))
+        jitted(select)(np.zeros((2, 3)), np.zeros(3, bool))
     with pytest.raises(UnsupportedError, match="is not supported"):
-        njit(take)(np.zeros((2, 3)), np.zeros((2, 2), np.int64))
+        jitted(take)(np.zeros((2, 3)), np.zeros((2, 2), np.int64))
     with pytest.raises(TypingError):
-        njit(fill_all)(np.zeros(3), np.zeros(3, np.complex128))
+        jitted(fill_all)(np.zeros(3), np.zeros(3, np.complex128))

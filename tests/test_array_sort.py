@@ -5,6 +5,7 @@ errors; the allocation counters back to equal."""
 import numpy as np
 import pytest
 
+from jitcache import jitted
 from cujit import njit
 from cujit.errors import TypingError, UnsupportedError
 
@@ -60,11 +61,11 @@ def test_sort_matches_numpy(dtype):
     for shape in [(0,), (1,), (15,), (16,), (17,), (1000,), (4, 33), (3, 0), (2, 3, 40)]:
         a = sample(dtype, shape, rng)
         for x in [a, a[..., ::-1], np.asfortranarray(a)]:
-            got = njit(sort)(x)
+            got = jitted(sort)(x)
             assert got.dtype == x.dtype and got.flags.c_contiguous
             np.testing.assert_array_equal(got, np.sort(x))
             y = x.copy()
-            njit(sort_in_place)(y)
+            jitted(sort_in_place)(y)
             np.testing.assert_array_equal(y, np.sort(x))
 
 
@@ -77,10 +78,10 @@ def test_argsort_is_numpys_stable_order(dtype):
             a = (a % 7).astype(dtype)  # many ties
         want = np.argsort(a, kind="stable")
         for f in (argsort, argsort_stable, argsort_method):
-            got = njit(f)(a)
+            got = jitted(f)(a)
             assert got.dtype == np.int64
             np.testing.assert_array_equal(got, want)
-        np.testing.assert_array_equal(njit(argsort)(a[..., ::2]),
+        np.testing.assert_array_equal(jitted(argsort)(a[..., ::2]),
                                       np.argsort(a[..., ::2], kind="stable"))
 
 
@@ -88,14 +89,14 @@ def test_sorting_adversarial_inputs_stays_fast_and_right():
     n = 200_000
     for a in [np.zeros(n), np.arange(n, dtype=np.float64), np.arange(n)[::-1].copy(),
               np.tile(np.arange(3), n // 3), np.full(n, np.nan)]:
-        np.testing.assert_array_equal(njit(sort)(a), np.sort(a))
+        np.testing.assert_array_equal(jitted(sort)(a), np.sort(a))
 
 
 def test_sort_errors():
     with pytest.raises(UnsupportedError, match="complex"):
-        njit(sort)(np.zeros(3, np.complex128))
+        jitted(sort)(np.zeros(3, np.complex128))
     with pytest.raises(TypingError, match="at least one dimension"):
-        njit(sort)(np.array(1.0))
+        jitted(sort)(np.array(1.0))
     with pytest.raises(TypingError, match="kind must be"):
         njit(lambda a: np.argsort(a, kind="bogus"))(np.zeros(3))
     with pytest.raises(UnsupportedError, match="only the keyword kind"):

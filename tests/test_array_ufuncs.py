@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
+from jitcache import jitted
 from cujit import _core, njit
 from cujit.errors import TypingError, UnsupportedError
 
@@ -62,7 +63,7 @@ def check(f, args, name):
     want = numba_result(f, args)
     try:
         with np.errstate(all="ignore"):
-            got = njit(f)(*args)
+            got = jitted(f)(*args)
     except UnsupportedError as e:
         complex_gap = name in COMPLEX_GAPS and "complex arrays" in str(e)
         assert want is None or complex_gap, "numba compiles this; cujit refused it"
@@ -125,7 +126,7 @@ def outs(a, b, out):
 def test_out_argument_positional_and_keyword():
     a, b = np.arange(6.0).reshape(2, 3), np.arange(3.0)
     out = np.zeros((2, 3))
-    r = njit(outs)(a, b, out)
+    r = jitted(outs)(a, b, out)
     np.testing.assert_allclose(out, np.sqrt(a * b + 1.0))
     assert r.shape == (2, 3)
     r[0, 0] = -1.0
@@ -138,17 +139,17 @@ def into_bigger(a, out):
 
 def test_out_takes_the_operands_broadcast_to_its_shape():
     a, out = np.array([0.0, 1.0]), np.zeros((3, 2))
-    njit(into_bigger)(a, out)
+    jitted(into_bigger)(a, out)
     np.testing.assert_allclose(out, np.exp(np.broadcast_to(a, (3, 2))))
     with pytest.raises(ValueError):
-        njit(into_bigger)(np.zeros(3), np.zeros((3, 2)))
+        jitted(into_bigger)(np.zeros(3), np.zeros((3, 2)))
 
 
 def test_out_errors():
     with pytest.raises(TypingError, match="same_kind"):
-        njit(into_bigger)(np.zeros(2), np.zeros(2, dtype=np.int64))
+        jitted(into_bigger)(np.zeros(2), np.zeros(2, dtype=np.int64))
     with pytest.raises(TypingError, match="fewer dimensions"):
-        njit(into_bigger)(np.zeros((2, 2)), np.zeros(2))
+        jitted(into_bigger)(np.zeros((2, 2)), np.zeros(2))
     with pytest.raises(TypingError, match="must be an array"):
         njit(lambda a: np.exp(a, out=1.0))(np.zeros(2))
     with pytest.raises(UnsupportedError, match="where"):
@@ -165,7 +166,7 @@ def test_ufuncs_fuse_with_operators_into_one_array():
     rng = np.random.default_rng(3)
     a, b = rng.standard_normal(50), rng.standard_normal(50)
     before = _core.nrt_stats()[0]
-    got = njit(hyp)(a, b)
+    got = jitted(hyp)(a, b)
     assert _core.nrt_stats()[0] - before == 1
     np.testing.assert_allclose(got, hyp(a, b))
 
@@ -199,7 +200,7 @@ def test_where_matches_numba_types_and_numpy_values():
              (rng.integers(0, 3, (4,)), make(np.int64, rng), make(np.float32, rng)),
              (cond[0], 1, 2.0), (True, 1, 2)]
     for args in cases:
-        got = njit(where3)(*args)
+        got = jitted(where3)(*args)
         want = numba_result(where3, args)
         assert isinstance(got, np.ndarray) and got.dtype == want.dtype
         np.testing.assert_array_equal(got, np.where(*args))
@@ -213,14 +214,14 @@ def test_clip_matches_numba_types_and_numpy_values():
              (make(np.int64, rng), 2, 3), (make(np.int16, rng), 1.5, 3),
              (make(np.float32, rng), np.zeros(4, np.float32), np.ones(4, np.float32))]
     for args in cases:
-        got = njit(clip)(*args)
+        got = jitted(clip)(*args)
         want = numba_result(clip, args)
         if want is not None:
             assert got.dtype == want.dtype
         assert got.dtype == args[0].dtype
         np.testing.assert_array_equal(got, np.clip(*args).astype(args[0].dtype))
     out = np.zeros(20)
-    assert njit(clip_out)(a, 0.0, 0.25, out) is not None
+    assert jitted(clip_out)(a, 0.0, 0.25, out) is not None
     np.testing.assert_array_equal(out, np.clip(a, 0.0, 0.25))
 
 
@@ -232,19 +233,19 @@ def test_where_and_clip_fuse():
     rng = np.random.default_rng(13)
     a, b = rng.standard_normal(40), rng.standard_normal(40)
     before = _core.nrt_stats()[0]
-    got = njit(where_chain)(a, b)
+    got = jitted(where_chain)(a, b)
     assert _core.nrt_stats()[0] - before == 1
     np.testing.assert_allclose(got, where_chain(a, b))
 
 
 def test_where_and_clip_errors():
     with pytest.raises(TypingError, match="must set either max or min"):
-        njit(clip)(np.zeros(3), None, None)
+        jitted(clip)(np.zeros(3), None, None)
     with pytest.raises(TypingError, match="must be array-like"):
-        njit(clip)(1.0, 0.0, 2.0)
+        jitted(clip)(1.0, 0.0, 2.0)
     with pytest.raises(TypingError, match="same number of dimensions"):
-        njit(clip_out)(np.zeros((2, 2)), 0.0, 1.0, np.zeros(4))
+        jitted(clip_out)(np.zeros((2, 2)), 0.0, 1.0, np.zeros(4))
     with pytest.raises(TypingError, match="takes 3 input"):
         njit(lambda c, x: np.where(c, x))(np.zeros(2), np.zeros(2))
     with pytest.raises(ValueError):
-        njit(where3)(np.ones(3, dtype=bool), np.zeros(4), 1.0)
+        jitted(where3)(np.ones(3, dtype=bool), np.zeros(4), 1.0)

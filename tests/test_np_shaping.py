@@ -6,6 +6,7 @@ dtypes and shapes, views that write through, error paths in NumPy's/numba's word
 import numpy as np
 import pytest
 
+from jitcache import jitted
 from cujit import njit
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
@@ -93,38 +94,38 @@ def check(got, want):
 def test_flips_match_numpy(dtype):
     rng = np.random.default_rng(1)
     for a in layouts(rng, dtype):
-        check(njit(flip)(a), np.flip(a))
-        check(njit(flipud)(a), np.flipud(a))
+        check(jitted(flip)(a), np.flip(a))
+        check(jitted(flipud)(a), np.flipud(a))
         if a.ndim >= 2:
-            check(njit(fliplr)(a), np.fliplr(a))
+            check(jitted(fliplr)(a), np.fliplr(a))
 
 
 def test_flips_are_views_and_every_rank():
     a = np.arange(24.0).reshape(2, 3, 4)
-    v = njit(flip)(a)
+    v = jitted(flip)(a)
     v[0, 0, 0] = -1.0
     assert a[-1, -1, -1] == -1.0
-    njit(fliplr)(a)[0, 0, 0] = -2.0
+    jitted(fliplr)(a)[0, 0, 0] = -2.0
     assert a[0, -1, 0] == -2.0
     for nd in range(9):
         b = np.arange(2 ** nd, dtype=np.int16).reshape((2,) * nd)
-        check(njit(flip)(b), np.flip(b))
-    check(njit(flip)(np.arange(3.0)[:, None].T), np.flip(np.arange(3.0)[:, None].T))
+        check(jitted(flip)(b), np.flip(b))
+    check(jitted(flip)(np.arange(3.0)[:, None].T), np.flip(np.arange(3.0)[:, None].T))
 
 
 def test_flip_errors():
     with pytest.raises(ValueError, match=r"Input must be >= 2-d\."):
-        njit(fliplr)(np.arange(3))
+        jitted(fliplr)(np.arange(3))
     with pytest.raises(ValueError, match=r"Input must be >= 1-d\."):
-        njit(flipud)(np.array(1.0))
+        jitted(flipud)(np.array(1.0))
     with pytest.raises(NotImplementedError, match="more than 8 dimensions"):
-        njit(flip)(np.zeros((1,) * 9))
+        jitted(flip)(np.zeros((1,) * 9))
 
     def flip_axis(a):
         return np.flip(a, axis=0)  # numba's np.flip takes no axis either
 
     with pytest.raises(Exception, match="axis"):
-        njit(flip_axis)(np.zeros(3))
+        jitted(flip_axis)(np.zeros(3))
 
 
 @pytest.mark.parametrize("dtype", sweep(DTYPES))
@@ -135,21 +136,21 @@ def test_outer_matches_numpy(dtype):
                  (np.asfortranarray(sample(rng, (3, 2), dtype)), sample(rng, 5, dtype)[::-1]),
                  (np.zeros(0, dtype), sample(rng, 3, dtype)),
                  (sample(rng, (2, 2, 2), dtype), sample(rng, 2, dtype))]:
-        check(njit(outer)(a, b), np.outer(a, b))
+        check(jitted(outer)(a, b), np.outer(a, b))
 
 
 def test_outer_out_and_scalars():
     a, b = np.arange(3.0), np.arange(1.0, 5.0)
     out = np.zeros((3, 4))
-    r = njit(outer_out)(a, b, out)
+    r = jitted(outer_out)(a, b, out)
     assert r is out
     np.testing.assert_array_equal(out, np.outer(a, b))
     out_f = np.zeros((3, 4), order="F")
-    njit(outer_out)(a, b, out_f)
+    jitted(outer_out)(a, b, out_f)
     np.testing.assert_array_equal(out_f, np.outer(a, b))
-    check(njit(outer)(2.5, b), np.outer(2.5, b))
+    check(jitted(outer)(2.5, b), np.outer(2.5, b))
     with pytest.raises(ValueError):
-        njit(outer_out)(a, b, np.zeros((4, 3)))
+        jitted(outer_out)(a, b, np.zeros((4, 3)))
 
 
 def numpy_cross(a, b):
@@ -172,7 +173,7 @@ def test_cross_matches_numpy(dtype):
     for sa, sb in cases:
         a, b = sample(rng, sa, dtype), sample(rng, sb, dtype)
         want = numpy_cross(a, b)
-        got = njit(cross)(a, b)
+        got = jitted(cross)(a, b)
         assert got.dtype == want.dtype and got.shape == want.shape
         if np.dtype(dtype).kind in "fc":
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
@@ -182,7 +183,7 @@ def test_cross_matches_numpy(dtype):
     a = np.asfortranarray(sample(rng, (4, 3), np.float32))
     b = sample(rng, (4, 6), np.int16)[:, ::2]
     want = np.cross(a, b)
-    got = njit(cross)(a, b)
+    got = jitted(cross)(a, b)
     assert got.dtype == want.dtype
     np.testing.assert_allclose(got, want, rtol=1e-6)
 
@@ -190,11 +191,11 @@ def test_cross_matches_numpy(dtype):
 def test_cross_errors():
     with pytest.raises(ValueError, match=r"Incompatible dimensions for cross product\n"
                                          r"\(dimension must be 2 or 3\)"):
-        njit(cross)(np.zeros(4), np.zeros(3))
+        jitted(cross)(np.zeros(4), np.zeros(3))
     with pytest.raises(ValueError, match="Dimensions for both inputs is 2"):
-        njit(cross)(np.zeros(2), np.zeros(2))
+        jitted(cross)(np.zeros(2), np.zeros(2))
     with pytest.raises(ValueError):
-        njit(cross)(np.zeros((2, 3)), np.zeros((4, 3)))  # shapes do not broadcast
+        jitted(cross)(np.zeros((2, 3)), np.zeros((4, 3)))  # shapes do not broadcast
 
 
 @pytest.mark.parametrize("dtype", sweep(DTYPES))
@@ -202,24 +203,24 @@ def test_roll_any_rank_matches_numpy(dtype):
     rng = np.random.default_rng(4)
     for a in layouts(rng, dtype):
         for s in (0, 1, 7, -3, 61, -200):
-            check(njit(roll)(a, s), np.roll(a, s))
+            check(jitted(roll)(a, s), np.roll(a, s))
     a = sample(rng, (2, 3), dtype)
-    check(njit(roll)(a, True), np.roll(a, 1))
-    check(njit(roll)(np.array(dtype(1)), 4), np.roll(np.array(dtype(1)), 4))
+    check(jitted(roll)(a, True), np.roll(a, 1))
+    check(jitted(roll)(np.array(dtype(1)), 4), np.roll(np.array(dtype(1)), 4))
 
 
 @pytest.mark.parametrize("dtype", sweep(DTYPES))
 def test_diff_any_rank_matches_numpy(dtype):
     rng = np.random.default_rng(5)
     a = sample(rng, (3, 4), dtype)
-    check(njit(diff1)(a), np.diff(a))
+    check(jitted(diff1)(a), np.diff(a))
     for a in layouts(rng, dtype):
         for n in (0, 1, 2, 4, 5, 9):
-            check(njit(diff)(a, n), np.diff(a, n))
+            check(jitted(diff)(a, n), np.diff(a, n))
 
 
 def test_diff_errors():
     with pytest.raises(ValueError, match=r"diff\(\): order must be non-negative"):
-        njit(diff)(np.zeros((2, 3)), -1)
+        jitted(diff)(np.zeros((2, 3)), -1)
     with pytest.raises(ValueError, match="at least one dimensional"):
-        njit(diff1)(np.array(1.0))
+        jitted(diff1)(np.array(1.0))

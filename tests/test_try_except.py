@@ -380,3 +380,55 @@ def test_try_in_a_cuda_kernel_is_refused():
             a[0] = 0
     with pytest.raises(UnsupportedError, match="try/except is not supported in CUDA kernels"):
         cuda.compile_ptx(kernel, "void(int64[:])")
+
+
+# ---- raise with run-time arguments (numba's dynamic exceptions) ----
+
+@cujit.njit
+def raise_runtime(x):
+    if x > 0:
+        raise ValueError("bad value", x, x * 0.5)
+    return x
+
+
+@cujit.njit
+def catch_runtime_in_loop(a):
+    caught = 0
+    for x in a:
+        try:
+            if x < 0:
+                raise KeyError(x)
+        except KeyError:
+            caught += 1
+    return caught
+
+
+@cujit.njit
+def reraise_runtime(x):
+    try:
+        raise ValueError(f"x={x}")
+    except ValueError:
+        if x > 5:
+            raise
+    return 0
+
+
+def test_raise_with_run_time_arguments():
+    assert raise_runtime(-2) == -2
+    with pytest.raises(ValueError) as info:
+        raise_runtime(3)
+    assert info.value.args == ("bad value", 3, 1.5)
+    assert catch_runtime_in_loop([1, -2, -3, 4] * 500) == 1000
+    assert reraise_runtime(1) == 0
+    with pytest.raises(ValueError) as info:
+        reraise_runtime(9)
+    assert info.value.args == ("x=9",)
+
+
+def test_raise_with_run_time_arguments_is_cpu_only():
+    from cujit import cuda
+
+    def k(a):
+        raise ValueError(a[0])
+    with pytest.raises(UnsupportedError, match="constant arguments only"):
+        cuda.compile_ptx(k, "void(float32[:])")

@@ -43,8 +43,13 @@ int cj_exc_register_at(int id, PyObject *exc);
 PyObject *cj_exc_lookup(int id);
 /* try/except in compiled code (lower/lower_try.c), with or without the GIL held. The id a
  * handler catches for `status`: a Python exception that is set (CJ_EXC_PYTHON) is taken out of
- * the thread state and registered, so handlers deal only in ids. */
+ * the thread state and kept as the thread's caught exception (CJ_EXC_CAUGHT, which lookup,
+ * match and raise read), so handlers deal only in ids and a loop that catches does not grow
+ * the registry. */
 int32_t cj_exc_catch(int32_t status);
+/* A callable that raises cls(*args): a raise with run-time arguments calls it from compiled
+ * CPU code as an objmode call (typing/objmode_typing.c). New reference, or NULL. */
+PyObject *cj_exc_raiser(PyObject *cls);
 /* 1 when the exception of id `status` is an instance of the class registered at `cls_id`. */
 int32_t cj_exc_match(int32_t status, int32_t cls_id);
 /* Ids of the built-in errors (numba's messages). */
@@ -108,6 +113,7 @@ enum {
                                * taken'): np.random.choice(n) */
     CJ_EXC_RANDOM_N,          /* ValueError('n < 0'): np.random.binomial */
     CJ_EXC_RANDOM_P,          /* ValueError('p < 0, p > 1 or p is NaN') */
+    CJ_EXC_CAUGHT,            /* the Python exception this thread's handler caught last */
     CJ_EXC_BUILTIN_COUNT,
 };
 int cj_excinfo_init(PyObject *module);

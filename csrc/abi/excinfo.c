@@ -4,12 +4,16 @@
  * Ids are stable across processes (a hash of the exception's class and arguments), so cached
  * code can be loaded by another process: the built-in errors have fixed small ids.
  * try/except in compiled code asks here whether a caught id is an instance of a class (also
- * registered by id), and turns a Python exception it catches into an id. */
+ * registered by id), and turns a Python exception it catches into an id: CJ_EXC_CAUGHT, the
+ * thread's last caught exception (a handler that catches another before re-raising the first
+ * re-raises the second). A raise with run-time arguments calls cj_exc_raiser's callable. */
 #include "abi/abi.h"
 
 #define FIRST_HASHED_ID 64
+_Static_assert(CJ_EXC_BUILTIN_COUNT <= FIRST_HASHED_ID, "the fixed ids must stay below the hashed");
 
 static PyObject *registry; /* dict: id -> exception class or instance */
+static _Thread_local PyObject *caught; /* CJ_EXC_CAUGHT: this thread's last caught exception */
 static PyObject *by_identity; /* dict: id(obj) -> id, so one object hashes once */
 
 /* "module.qualname(args repr)" of an exception class or instance (new reference). */
@@ -106,6 +110,9 @@ int cj_exc_register(PyObject *exc) {
 }
 
 PyObject *cj_exc_lookup(int id) {
+    if (id == CJ_EXC_CAUGHT) {
+        return caught;
+    }
     PyObject *key = PyLong_FromLong(id);
     if (key == NULL) {
         return NULL;
@@ -155,21 +162,34 @@ int32_t cj_exc_catch(int32_t status) {
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
     PyErr_NormalizeException(&type, &value, &tb);
-    int id = value != NULL ? cj_exc_register(value) : -1;
-    if (id < 0) { /* not describable: the handler sees a SystemError that says so */
-        PyErr_Clear();
-        PyObject *why = PyObject_CallFunction(PyExc_SystemError, "s", "cujit: an exception "
-                                              "caught in compiled code could not be kept");
-        id = why != NULL ? cj_exc_register(why) : -1;
-        Py_XDECREF(why);
+    if (value == NULL) { /* not set after all: the handler sees a SystemError that says so */
+        value = PyObject_CallFunction(PyExc_SystemError, "s", "cujit: compiled code caught "
+                                      "a Python exception that was not set");
         PyErr_Clear();
     }
+    Py_XSETREF(caught, value);
     Py_XDECREF(type);
-    Py_XDECREF(value);
     Py_XDECREF(tb);
     PyGILState_Release(gil);
-    return id < 0 ? CJ_EXC_MEMORY : id;
+    return caught != NULL ? CJ_EXC_CAUGHT : CJ_EXC_MEMORY;
 }
+
+/* raiser(*args): raises cls(*args), cls being the function's self. */
+static PyObject *raise_new(PyObject *cls, PyObject *args) {
+    PyObject *exc = PyObject_Call(cls, args, NULL);
+    if (exc != NULL && PyExceptionInstance_Check(exc)) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    } else if (exc != NULL) {
+        PyErr_SetString(PyExc_TypeError, "exceptions must derive from BaseException");
+    }
+    Py_XDECREF(exc);
+    return NULL;
+}
+
+static PyMethodDef raise_new_def = {"raise_new", raise_new, METH_VARARGS,
+                                    "raises self(*args) (compiled code's raise)"};
+
+PyObject *cj_exc_raiser(PyObject *cls) { return PyCFunction_New(&raise_new_def, cls); }
 
 int32_t cj_exc_match(int32_t status, int32_t cls_id) {
     PyGILState_STATE gil = PyGILState_Ensure();

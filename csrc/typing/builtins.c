@@ -584,7 +584,8 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     return cj_no_match(c, in, b->attr);
 }
 
-/* raise SomeError("constant", 3): the exception is made now, from the constants. */
+/* raise SomeError("constant", 3): the exception is made now, from the constants; with run-time
+ * arguments, when the raise runs. */
 static int type_exception_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls,
                                const cj_type **out) {
     if (in->index > 0) {
@@ -596,10 +597,9 @@ static int type_exception_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls,
     }
     for (int i = 1; i < in->nargs; i++) {
         PyObject *v = cj_const_of(c, in->args[i]);
-        if (v == NULL) {
+        if (v == NULL) { /* made at run time (objmode_typing.c) */
             Py_DECREF(args);
-            return cj_unsupported_error(c, in, "exceptions can only be made from constant "
-                                               "arguments in cujit");
+            return PyErr_Occurred() ? -1 : cj_type_raise_call(c, in, cls, out);
         }
         Py_INCREF(v);
         PyTuple_SET_ITEM(args, i - 1, v);

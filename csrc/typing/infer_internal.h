@@ -128,6 +128,8 @@ int cj_reduction_by_name(const char *name); /* the builtin id of a.<name>(), or 
 int cj_is_objmode_block(PyObject *obj);
 int cj_type_objmode_call(cj_infer_ctx *c, cj_instr *in, PyObject *block, const cj_type **out);
 int cj_type_print_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out); /* CPU print() */
+/* raise cls(args...) with run-time arguments (objmode_typing.c). */
+int cj_type_raise_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls, const cj_type **out);
 /* cuda_strings.c: UnsupportedError for a string where CUDA code cannot have one; 0 else. */
 int cj_cuda_reject_strings(cj_infer_ctx *c, cj_instr *in);
 /* try_except.c: CJ_I_CATCH and CJ_I_EXC_MATCH */

@@ -168,7 +168,7 @@ static int type_sort_keywords(cj_infer_ctx *c, cj_instr *in, const cj_type *lt) 
         return -1;
     }
     if (cj_sort_key_given(c, vars[0])) { /* sort_key.c */
-        return cj_type_list_sort_key(c, in, receiver_of(c, in), vars[0], vars[1]);
+        return cj_type_list_sort_key(c, in, cj_method_receiver(c, in), vars[0], vars[1]);
     }
     if (!sorts(lt->dtype)) {
         return cj_unsupported_error(c, in, "sorting a list of %s is not supported yet (lists "

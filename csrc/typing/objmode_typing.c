@@ -3,7 +3,9 @@
  * values Python can see (numbers, arrays, None, tuples of them), and the call's type is the
  * outputs' declared type, which the block resolves (`_cujit_type_()`: none, one type, or a
  * tuple). And print(): Python's own print of the boxed arguments (numba prints through
- * sys.stdout too, so a notebook shows it). CPU only: CUDA code cannot call into Python. */
+ * sys.stdout too, so a notebook shows it). And `raise E(args)` with run-time arguments: a call
+ * of cj_exc_raiser(E) with the boxed arguments, which raises E(*args) as Python would (numba's
+ * dynamic exceptions). CPU only: CUDA code cannot call into Python. */
 #include "typing/infer_internal.h"
 
 int cj_is_objmode_block(PyObject *obj) {
@@ -147,4 +149,29 @@ int cj_type_print_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     call->callee = print;
     *out = cj_t_none;
     return 1;
+}
+
+int cj_type_raise_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls, const cj_type **out) {
+    if (c->env->target == CJ_TARGET_CUDA) {
+        return cj_unsupported_error(c, in, "exceptions raised in CUDA code take constant "
+                                           "arguments only");
+    }
+    for (int i = 1; i < in->nargs; i++) {
+        const cj_type *t = cj_vt(c, in->args[i]);
+        if (!printable(t)) {
+            return cj_unsupported_error(c, in, "an exception argument of type %s (numbers, "
+                                               "strings, arrays, lists, records, None and "
+                                               "tuples of them are supported)", t->name);
+        }
+    }
+    PyObject *raiser = cj_exc_raiser(cls);
+    cj_call *call = raiser ? cj_plain_call(c, in, CJ_CALL_OBJMODE, -1) : NULL;
+    if (call == NULL || cj_ir_keep(c->ir, raiser) == NULL) {
+        Py_XDECREF(raiser);
+        return -1;
+    }
+    Py_DECREF(raiser); /* the IR keeps it */
+    call->callee = raiser;
+    *out = cj_type_const_obj(cls); /* what `raise` sees; the call itself never returns */
+    return *out ? 1 : -1;
 }

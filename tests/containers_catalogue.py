@@ -1,0 +1,1633 @@
+"""The functions of the containers differential suite (test_containers_differential.py): plain
+Python over lists, dicts, strings, tuples, comprehensions, closures and exceptions, each
+registered with the kinds of its arguments. The suite compiles each with njit and checks it
+against CPython on random inputs (see ARG_KINDS there). Functions stay within what numba
+types: homogeneous containers, ints that do not overflow int64."""
+CASES = []
+
+
+def case(kinds):
+    """Registers the decorated function with its argument kinds ("L i": a list of ints and an
+    int; see test_containers_differential.ARG_KINDS)."""
+    def register(fn):
+        CASES.append((fn, tuple(kinds.split())))
+        return fn
+    return register
+
+
+# ---- lists: building ----
+
+@case("i")
+def l_literal(x):
+    return [x, x + 1, x * 2]
+
+
+@case("n")
+def l_append_range(n):
+    out = []
+    for i in range(n):
+        out.append(i * i)
+    return out
+
+
+@case("n")
+def l_list_range(n):
+    return list(range(n))
+
+
+@case("n")
+def l_comprehension(n):
+    return [i * 3 for i in range(n)]
+
+
+@case("n")
+def l_comprehension_if(n):
+    return [i for i in range(n) if i % 3 != 1]
+
+
+@case("n")
+def l_nested_comprehension(n):
+    return [i * j for i in range(n) for j in range(i)]
+
+
+@case("L")
+def l_copy_by_comprehension(a):
+    return [x for x in a]
+
+
+@case("L")
+def l_filter_empty(a):
+    return [x for x in a if x > 1000]
+
+
+@case("L")
+def l_map_float(a):
+    return [x / 2 for x in a]
+
+
+@case("L")
+def l_of_tuples(a):
+    return [(x, -x) for x in a]
+
+
+@case("F")
+def l_float_square(a):
+    return [x * x for x in a]
+
+
+@case("n")
+def l_of_lists(n):
+    return [[j for j in range(i)] for i in range(n)]
+
+
+@case("L")
+def l_list_of_list_arg(a):
+    return list(a)
+
+
+@case("n")
+def l_extend(n):
+    out = [0]
+    out.extend([i for i in range(n)])
+    out.extend(range(3))
+    return out
+
+
+@case("L i")
+def l_insert(a, x):
+    a.insert(len(a) // 2, x)
+    a.insert(0, -1)
+    a.insert(100, 7)
+    a.insert(-100, 8)
+    return a
+
+
+# ---- lists: reading ----
+
+@case("L")
+def l_len(a):
+    return len(a)
+
+
+@case("L i")
+def l_index_get(a, i):
+    return a[i]
+
+
+@case("L")
+def l_first_last(a):
+    return a[0], a[-1]
+
+
+@case("L")
+def l_slice(a):
+    return a[1:], a[:-1], a[::2], a[::-1], a[1:4:2]
+
+
+@case("L i i")
+def l_slice_args(a, i, j):
+    return a[i:j]
+
+
+@case("L i")
+def l_contains(a, x):
+    return x in a, x not in a
+
+
+@case("L i")
+def l_count(a, x):
+    return a.count(x) + a.count(a[0])
+
+
+@case("L i")
+def l_index_of(a, x):
+    return a.index(x)
+
+
+@case("L")
+def l_index_of_first(a):
+    return a.index(a[-1])
+
+
+@case("L")
+def l_sum(a):
+    return sum(a)
+
+
+@case("F")
+def l_sum_float(a):
+    return sum(a)
+
+
+@case("L")
+def l_min_max(a):
+    return min(a), max(a)
+
+
+@case("F")
+def l_min_max_float(a):
+    return min(a), max(a)
+
+
+@case("L")
+def l_sorted(a):
+    return sorted(a)
+
+
+@case("F")
+def l_sorted_float(a):
+    return sorted(a)
+
+
+@case("L")
+def l_sorted_reverse(a):
+    return sorted(a, reverse=True)
+
+
+@case("L")
+def l_iterate_sum(a):
+    t = 0
+    for x in a:
+        t += x
+    return t
+
+
+@case("L")
+def l_enumerate(a):
+    t = 0
+    for i, x in enumerate(a):
+        t += i * x
+    return t
+
+
+@case("L L")
+def l_zip(a, b):
+    return [x - y for x, y in zip(a, b)]
+
+
+@case("L")
+def l_reversed_by_index(a):
+    return [a[i] for i in range(len(a) - 1, -1, -1)]
+
+
+@case("L")
+def l_truth(a):
+    b = [x for x in a if x > 10]
+    return bool(a), bool(b), len(b) == 0
+
+
+@case("L L")
+def l_equal(a, b):
+    return a == b, a == a, a != b
+
+
+@case("S")
+def l_of_str_join(a):
+    return "|".join(a)
+
+
+@case("S")
+def l_of_str_sorted(a):
+    return sorted(a)
+
+
+@case("S s")
+def l_of_str_contains(a, s):
+    return s in a, a.count(s)
+
+
+@case("S")
+def l_of_str_lengths(a):
+    return [len(s) for s in a]
+
+
+# ---- lists: mutating (reflected: the caller sees the changes) ----
+
+@case("L i")
+def l_setitem(a, x):
+    a[0] = x
+    a[-1] = x + 1
+    return a
+
+
+@case("L")
+def l_pop(a):
+    last = a.pop()
+    return last, a
+
+
+@case("L")
+def l_pop_index(a):
+    first = a.pop(0)
+    return first, len(a)
+
+
+@case("L")
+def l_pop_until_empty(a):
+    t = 0
+    while len(a) > 0:
+        t = t * 3 + a.pop()
+    return t, a
+
+
+@case("L i")
+def l_remove(a, x):
+    a.append(x)
+    a.remove(x)
+    return a
+
+
+@case("L")
+def l_clear(a):
+    a.clear()
+    a.append(5)
+    return a
+
+
+@case("L")
+def l_reverse(a):
+    a.reverse()
+    return a
+
+
+@case("L")
+def l_sort(a):
+    a.sort()
+    return a
+
+
+@case("L")
+def l_sort_reverse(a):
+    a.sort(reverse=True)
+    return a
+
+
+@case("F")
+def l_sort_float(a):
+    a.sort()
+    return a[0], a[-1]
+
+
+@case("L")
+def l_copy_independent(a):
+    b = a.copy()
+    b.append(99)
+    return len(a), len(b)
+
+
+@case("L")
+def l_del_item(a):
+    del a[0]
+    return a
+
+
+@case("L")
+def l_augmented_items(a):
+    for i in range(len(a)):
+        a[i] += i
+    return a
+
+
+@case("L n")
+def l_grow_and_shrink(a, n):
+    for i in range(n * 10):
+        a.append(i)
+    for i in range(n * 5):
+        a.pop()
+    return len(a), sum(a)
+
+
+@case("L")
+def l_append_self_items(a):
+    n = len(a)
+    for i in range(n):
+        a.append(a[i] * 2)
+    return a
+
+
+# ---- lists: errors ----
+
+@case("L")
+def l_index_error(a):
+    return a[len(a) + 2]
+
+
+@case("L")
+def l_pop_empty_error(a):
+    b = [x for x in a if x > 1000]
+    return b.pop()
+
+
+@case("L")
+def l_remove_missing(a):
+    a.remove(12345)
+    return a
+
+
+@case("L")
+def l_index_missing(a):
+    return a.index(12345)
+
+
+@case("L")
+def l_min_empty(a):
+    return min([x for x in a if x > 1000])
+
+
+@case("L")
+def l_setitem_out_of_range(a):
+    a[100] = 1
+    return a
+
+
+# ---- lists: algorithms ----
+
+@case("L")
+def l_running_max(a):
+    out = []
+    best = a[0]
+    for x in a:
+        if x > best:
+            best = x
+        out.append(best)
+    return out
+
+
+@case("L")
+def l_dedup_sorted(a):
+    b = sorted(a)
+    out = [b[0]]
+    for x in b[1:]:
+        if x != out[-1]:
+            out.append(x)
+    return out
+
+
+@case("L")
+def l_bubble_sort(a):
+    n = len(a)
+    for i in range(n):
+        for j in range(n - 1 - i):
+            if a[j] > a[j + 1]:
+                a[j], a[j + 1] = a[j + 1], a[j]
+    return a
+
+
+@case("L")
+def l_prefix_sums(a):
+    out = [0]
+    for x in a:
+        out.append(out[-1] + x)
+    return out
+
+
+@case("L")
+def l_partition(a):
+    lo = [x for x in a if x < 0]
+    hi = [x for x in a if x >= 0]
+    return lo, hi
+
+
+@case("n")
+def l_primes(n):
+    limit = n * 5 + 2
+    sieve = [True for _ in range(limit)]
+    out = []
+    for i in range(2, limit):
+        if sieve[i]:
+            out.append(i)
+            for j in range(i * i, limit, i):
+                sieve[j] = False
+    return out
+
+
+@case("L")
+def l_stack_matching(a):
+    stack = []
+    pairs = 0
+    for x in a:
+        if x >= 0:
+            stack.append(x)
+        elif len(stack) > 0:
+            stack.pop()
+            pairs += 1
+    return pairs, stack
+
+
+@case("L i")
+def l_binary_search(a, x):
+    b = sorted(a)
+    lo, hi = 0, len(b)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if b[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@case("n")
+def l_fibonacci(n):
+    f = [0, 1]
+    for i in range(n):
+        f.append(f[-1] + f[-2])
+    return f
+
+
+@case("L")
+def l_transpose_pairs(a):
+    rows = [[x, x + 1] for x in a]
+    return [[r[0] for r in rows], [r[1] for r in rows]]
+
+
+# ---- dicts ----
+
+@case("L")
+def d_histogram(a):
+    d = {}
+    for x in a:
+        if x in d:
+            d[x] += 1
+        else:
+            d[x] = 1
+    return len(d), d[a[0]]
+
+
+@case("L")
+def d_items_sorted(a):
+    d = {a[0]: 0}
+    for x in a:
+        d[x] = d.get(x, 0) + 1
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("L")
+def d_keys_order(a):
+    d = {}
+    for x in a:
+        d[x] = 1
+    return [k for k in d]
+
+
+@case("L")
+def d_values_sum(a):
+    d = {}
+    for i, x in enumerate(a):
+        d[x] = i
+    return sum([v for v in d.values()])
+
+
+@case("L")
+def d_keys_list(a):
+    d = {x: x * x for x in a}
+    return [k for k in d.keys()]
+
+
+@case("i")
+def d_literal(x):
+    d = {1: x, 2: x * 2, 3: x * 3}
+    return d[1] + d[2] + d[3], len(d)
+
+
+@case("L i")
+def d_get_default(a, x):
+    d = {}
+    for v in a:
+        d[v] = v * 10
+    return d.get(x, -1), d.get(a[0], -1)
+
+
+@case("L i")
+def d_contains(a, x):
+    d = {v: True for v in a}
+    return x in d, x not in d
+
+
+@case("L")
+def d_pop(a):
+    d = {v: v + 1 for v in a}
+    p = d.pop(a[0])
+    return p, len(d), a[0] in d
+
+
+@case("L i")
+def d_pop_default(a, x):
+    d = {v: v + 1 for v in a}
+    return d.pop(x, -7), len(d)
+
+
+@case("L")
+def d_setdefault(a):
+    d = {-1: 0}
+    for v in a:
+        d.setdefault(v % 3, v)
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("L")
+def d_delete_reinsert(a):
+    d = {v: 1 for v in a}
+    for v in a:
+        if v in d:
+            del d[v]
+    for v in a:
+        d[v] = 2
+    return [(k, v) for k, v in d.items()]
+
+
+@case("n")
+def d_grow(n):
+    d = {}
+    for i in range(n * 50):
+        d[i] = i * 2
+    t = 0
+    for i in range(n * 50):
+        t += d[i]
+    return t, len(d)
+
+
+@case("n")
+def d_grow_delete(n):
+    d = {}
+    for i in range(n * 40):
+        d[i] = i
+    for i in range(0, n * 40, 2):
+        del d[i]
+    return len(d), sum([k for k in d])
+
+
+@case("L")
+def d_clear(a):
+    d = {v: v for v in a}
+    d.clear()
+    d[5] = 6
+    return len(d), d[5]
+
+
+@case("L")
+def d_copy(a):
+    d = {v: v for v in a}
+    e = d.copy()
+    e[1000] = 1
+    return len(d), len(e)
+
+
+@case("L")
+def d_update(a):
+    d = {v: 0 for v in a}
+    e = {v + 1: 1 for v in a}
+    d.update(e)
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("L")
+def d_popitem(a):
+    d = {v: v * 2 for v in a}
+    k, v = d.popitem()
+    return k, v, len(d)
+
+
+@case("L")
+def d_missing_key(a):
+    d = {v: v for v in a}
+    return d[12345]
+
+
+@case("F")
+def d_float_keys(a):
+    d = {a[0]: 0}
+    for x in a:
+        d[x] = d.get(x, 0) + 1
+    return len(d)
+
+
+@case("L")
+def d_float_values(a):
+    d = {}
+    for x in a:
+        d[x] = x / 4
+    return sorted([v for v in d.values()])
+
+
+@case("L")
+def d_tuple_keys(a):
+    d = {}
+    for x in a:
+        d[(x % 3, x % 2)] = x
+    return sorted([k for k in d])
+
+
+@case("L")
+def d_tuple_values(a):
+    d = {}
+    for i, x in enumerate(a):
+        d[x] = (i, x)
+    return sorted([v for v in d.values()])
+
+
+@case("S")
+def d_str_keys(a):
+    d = {}
+    for s in a:
+        d[s] = d.get(s, 0) + len(s)
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("s")
+def d_char_count(s):
+    d = {}
+    for c in s:
+        if c in d:
+            d[c] += 1
+        else:
+            d[c] = 1
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("s")
+def d_word_count(s):
+    d = {"": 0}
+    del d[""]
+    for w in s.split():
+        d[w] = d.get(w, 0) + 1
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("L")
+def d_list_values(a):
+    d = {}
+    for x in a:
+        k = x % 3
+        if k not in d:
+            d[k] = [x]
+        else:
+            d[k].append(x)
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("L")
+def d_nested(a):
+    d = {}
+    for x in a:
+        inner = {x: x * 2}
+        d[x % 2] = inner
+    return len(d)
+
+
+@case("L")
+def d_bool_keys(a):
+    d = {}
+    for x in a:
+        d[x > 0] = x
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("L")
+def d_len_after_overwrite(a):
+    d = {}
+    for x in a:
+        d[0] = x
+    return len(d), d[0]
+
+
+@case("L")
+def d_invert(a):
+    d = {i: x for i, x in enumerate(a)}
+    inv = {}
+    for k, v in d.items():
+        inv[v] = k
+    return sorted([(k, v) for k, v in inv.items()])
+
+
+@case("L L")
+def d_two_lists(a, b):
+    d = {}
+    for x, y in zip(a, b):
+        d[x] = y
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("L")
+def d_empty_iter(a):
+    d = {x: x for x in a if x > 1000}
+    t = 0
+    for k in d:
+        t += k
+    return t, len(d)
+
+
+@case("L")
+def d_in_loop_condition(a):
+    seen = {}
+    first_dup = -1
+    for x in a:
+        if x in seen:
+            first_dup = x
+            break
+        seen[x] = 1
+    return first_dup
+
+
+@case("n")
+def d_memo_fib(n):
+    memo = {0: 0, 1: 1}
+    for i in range(2, n + 2):
+        memo[i] = memo[i - 1] + memo[i - 2]
+    return memo[n + 1]
+
+
+@case("L")
+def d_max_by_value(a):
+    d = {a[0]: 0}
+    for x in a:
+        d[x] = d.get(x, 0) + 1
+    best, count = a[0], 0
+    for k, v in d.items():
+        if v > count:
+            best, count = k, v
+    return best, count
+
+
+@case("S")
+def d_group_by_length(a):
+    d = {}
+    for s in a:
+        n = len(s)
+        if n in d:
+            d[n] = d[n] + "," + s
+        else:
+            d[n] = s
+    return sorted([(k, v) for k, v in d.items()])
+
+
+# ---- strings ----
+
+@case("s")
+def s_len(s):
+    return len(s)
+
+
+@case("s")
+def s_concat(s):
+    return s + "!" + s
+
+
+@case("s n")
+def s_repeat(s, n):
+    return s * n, n * s
+
+
+@case("s s")
+def s_compare(a, b):
+    return a == b, a != b, a < b, a <= b, a > b, a >= b
+
+
+@case("s s")
+def s_contains(a, b):
+    return a in b, b in a, "é" in a
+
+
+@case("s i")
+def s_index(s, i):
+    return s[i]
+
+
+@case("s")
+def s_slices(s):
+    return s[1:], s[:3], s[::-1], s[::2], s[-2:]
+
+
+@case("s i i")
+def s_slice_args(s, i, j):
+    return s[i:j]
+
+
+@case("s")
+def s_iterate(s):
+    out = []
+    for c in s:
+        out.append(c)
+    return out
+
+
+@case("s")
+def s_ord_sum(s):
+    t = 0
+    for c in s:
+        t += ord(c)
+    return t
+
+
+@case("s")
+def s_chr_shift(s):
+    out = ""
+    for c in s:
+        out += chr(ord(c) + 1)
+    return out
+
+
+@case("s")
+def s_upper_lower(s):
+    return s.upper(), s.lower()
+
+
+@case("s")
+def s_strip(s):
+    return s.strip(), s.lstrip(), s.rstrip(), s.strip(" a")
+
+
+@case("s")
+def s_split_ws(s):
+    return s.split()
+
+
+@case("s")
+def s_split_sep(s):
+    return s.split("a")
+
+
+@case("s")
+def s_split_max(s):
+    return s.split(" ", 1)
+
+
+@case("s")
+def s_split_join(s):
+    return "-".join(s.split())
+
+
+@case("s s")
+def s_startswith(a, b):
+    return a.startswith(b), a.endswith(b), a.startswith(a[:2])
+
+
+@case("s s")
+def s_find(a, b):
+    return a.find(b), a.find("a"), a.find(b, 1)
+
+
+@case("s s")
+def s_replace(a, b):
+    return a.replace("a", b), a.replace(b, "Z")
+
+
+@case("s")
+def s_isdigit_alpha(s):
+    return s.isdigit(), s.isalpha()
+
+
+@case("s")
+def s_char_classes(s):
+    d, a = 0, 0
+    for c in s:
+        if c.isdigit():
+            d += 1
+        elif c.isalpha():
+            a += 1
+    return d, a
+
+
+@case("i")
+def s_str_int(x):
+    return str(x)
+
+
+@case("f")
+def s_str_float(x):
+    return str(x)
+
+
+@case("i f")
+def s_fstring(x, y):
+    return f"{x}:{y}"
+
+
+@case("s i")
+def s_fstring_str(s, x):
+    return f"<{s}|{x}>"
+
+
+@case("s")
+def s_hash_stable(s):
+    return hash(s) == hash(s + ""), hash(s[:]) == hash(s)
+
+
+@case("s")
+def s_truth(s):
+    return bool(s), not s, len(s) > 0
+
+
+@case("s")
+def s_reverse_words(s):
+    return " ".join(s.split()[::-1])
+
+
+@case("s")
+def s_palindrome(s):
+    t = s.lower()
+    return t == t[::-1]
+
+
+@case("s")
+def s_count_char(s):
+    n = 0
+    for c in s:
+        if c == "a" or c == "é":
+            n += 1
+    return n
+
+
+@case("s")
+def s_caesar(s):
+    out = ""
+    for c in s:
+        if "a" <= c <= "z":
+            out += chr((ord(c) - 97 + 3) % 26 + 97)
+        else:
+            out += c
+    return out
+
+
+@case("s")
+def s_build_list_join(s):
+    parts = []
+    for c in s:
+        parts.append(c + c)
+    return "".join(parts)
+
+
+@case("s s")
+def s_concat_compare(a, b):
+    return (a + b) == (a + b), (a + b)[len(a):] == b
+
+
+@case("s")
+def s_index_error(s):
+    return s[len(s) + 3]
+
+
+@case("s")
+def s_tuple_of_str(s):
+    return (s, s + "x", len(s))
+
+
+@case("S")
+def s_longest(a):
+    best = a[0]
+    for s in a:
+        if len(s) > len(best):
+            best = s
+    return best
+
+
+@case("S")
+def s_sort_strings(a):
+    a.sort()
+    return a
+
+
+@case("s")
+def s_count_words(s):
+    return len(s.split())
+
+
+@case("s")
+def s_compare_chars(s):
+    return [c < "m" for c in s]
+
+
+@case("s n")
+def s_pad(s, n):
+    out = s
+    while len(out) < n:
+        out = "." + out
+    return out
+
+
+@case("s")
+def s_in_literal_list(s):
+    return s in ["a", "é", "", "中文"]
+
+
+@case("s")
+def s_split_then_len(s):
+    return [len(w) for w in s.split("-")]
+
+
+@case("s")
+def s_find_all(s):
+    out = []
+    i = s.find("a")
+    while i >= 0:
+        out.append(i)
+        i = s.find("a", i + 1)
+    return out
+
+
+@case("s")
+def s_replace_remove(s):
+    return s.replace(" ", "")
+
+
+@case("n")
+def s_digits(n):
+    return [c for c in str(n * 12345)]
+
+
+@case("i")
+def s_str_roundtrip_len(x):
+    return len(str(x)), str(x) == str(x)
+
+
+# ---- tuples ----
+
+@case("T")
+def t_unpack(t):
+    a, b, c = t
+    return c, b, a
+
+
+@case("T")
+def t_index(t):
+    return t[0] + t[1] * t[2], t[-1]
+
+
+@case("T")
+def t_len_iter(t):
+    s = 0
+    for x in t:
+        s += x
+    return len(t), s
+
+
+@case("T")
+def t_slice(t):
+    return t[1:], t[::-1]
+
+
+@case("T T")
+def t_compare(a, b):
+    return a == b, a < b, a != b
+
+
+@case("T")
+def t_concat(t):
+    return t + (7,), t + t
+
+
+@case("T")
+def t_contains(t):
+    return 3 in t, t[0] in t
+
+
+@case("i f")
+def t_hetero(x, y):
+    t = (x, y, x > 0)
+    return t[2], t[1] * 2, t
+
+
+@case("L")
+def t_list_of_tuples_sort(a):
+    return sorted([(x % 3, x) for x in a])
+
+
+@case("T")
+def t_hash(t):
+    return hash(t) == hash((t[0], t[1], t[2]))
+
+
+@case("T")
+def t_nested(t):
+    u = (t, (t[0], 1.5))
+    return u[0][1], u[1][1], u
+
+
+@case("T")
+def t_min_max(t):
+    return min(t), max(t)
+
+
+@case("T")
+def t_sum_args(t):
+    return sum(t)
+
+
+# ---- comprehensions and control flow ----
+
+@case("n")
+def c_squares_dict(n):
+    return sorted([(k, v) for k, v in {i: i * i for i in range(n)}.items()])
+
+
+@case("L")
+def c_nested_if(a):
+    return [x * y for x in a for y in a if x < y]
+
+
+@case("L")
+def c_conditional_expr(a):
+    return [x if x > 0 else -x for x in a]
+
+
+@case("n")
+def c_break_continue(n):
+    out = []
+    for i in range(n * 3):
+        if i % 4 == 3:
+            continue
+        if i > 20:
+            break
+        out.append(i)
+    return out
+
+
+@case("n")
+def c_while_else(n):
+    i = 0
+    found = -1
+    while i < n:
+        if i * i > 30:
+            found = i
+            break
+        i += 1
+    else:
+        found = -2
+    return found
+
+
+@case("L")
+def c_for_else(a):
+    for x in a:
+        if x == 7:
+            break
+    else:
+        return -1
+    return 1
+
+
+@case("L")
+def c_comprehension_of_str(a):
+    return [str(x) for x in a]
+
+
+@case("L")
+def c_sum_generator_like(a):
+    return sum([x * x for x in a])
+
+
+@case("L")
+def c_nested_loops_list(a):
+    out = []
+    for i in range(len(a)):
+        for j in range(i):
+            if a[i] == a[j]:
+                out.append((j, i))
+    return out
+
+
+@case("L")
+def c_zip_comprehension(a):
+    return [x + y for x, y in zip(a, a[1:])]
+
+
+@case("L")
+def c_enumerate_comprehension(a):
+    return [i * x for i, x in enumerate(a)]
+
+
+@case("n")
+def c_matrix(n):
+    m = [[i * n + j for j in range(n)] for i in range(n)]
+    return [m[i][i] for i in range(n)]
+
+
+# ---- closures and lambdas ----
+
+@case("i")
+def f_lambda(x):
+    f = lambda y: y * 2 + x  # noqa: E731
+    return f(3), f(x)
+
+
+@case("L")
+def f_inner_over_list(a):
+    def total():
+        return sum(a)
+    return total() * 2
+
+
+@case("i")
+def f_default_arg(x):
+    def g(y, z=10):
+        return y + z
+    return g(x), g(x, 1)
+
+
+@case("i")
+def f_keyword_call(x):
+    def g(a, b):
+        return a - b
+    return g(b=x, a=1)
+
+
+@case("n")
+def f_nonlocal(n):
+    count = 0
+
+    def bump(k):
+        nonlocal count
+        count += k
+    for i in range(n):
+        bump(i)
+    return count
+
+
+@case("L")
+def f_lambda_in_loop(a):
+    sq = lambda v: v * v  # noqa: E731
+    return [sq(x) for x in a]
+
+
+@case("i")
+def f_nested_inner(x):
+    def outer(y):
+        def inner(z):
+            return z + 1
+        return inner(y) * 2
+    return outer(x)
+
+
+@case("i")
+def f_closure_sees_update(x):
+    k = 1
+
+    def g():
+        return x * k
+    k = 3
+    return g()
+
+
+@case("s")
+def f_closure_str(s):
+    def wrap(t):
+        return "[" + t + "]"
+    return wrap(s), wrap(s[::-1])
+
+
+@case("i")
+def f_multiple_returns(x):
+    def sign(v):
+        if v > 0:
+            return 1
+        if v < 0:
+            return -1
+        return 0
+    return sign(x), sign(-x), sign(0)
+
+
+@case("L")
+def f_closure_builds_list(a):
+    out = []
+
+    def add(v):
+        out.append(v * 2)
+    for x in a:
+        add(x)
+    return out
+
+
+# ---- exceptions ----
+
+@case("i")
+def e_catch_value_error(x):
+    try:
+        if x > 0:
+            raise ValueError("positive")
+        r = 0
+    except ValueError:
+        r = 1
+    return r
+
+
+@case("L")
+def e_catch_index(a):
+    try:
+        return a[10]
+    except IndexError:
+        return -1
+
+
+@case("L i")
+def e_catch_key(a, x):
+    d = {v: v for v in a}
+    try:
+        return d[x]
+    except KeyError:
+        return -1
+
+
+@case("i")
+def e_catch_zero_div(x):
+    try:
+        return 10 // x
+    except ZeroDivisionError:
+        return 0
+
+
+@case("i")
+def e_finally(x):
+    out = []
+    try:
+        if x > 0:
+            raise ValueError
+        out.append(1)
+    except ValueError:
+        out.append(2)
+    finally:
+        out.append(3)
+    return out
+
+
+@case("i")
+def e_else(x):
+    try:
+        y = 100 // (x + 1000)
+    except ZeroDivisionError:
+        y = -1
+    else:
+        y += 1
+    return y
+
+
+@case("i")
+def e_bare_except(x):
+    try:
+        if x % 2 == 0:
+            raise KeyError(x)
+        return 1
+    except:  # noqa: E722
+        return 2
+
+
+@case("i")
+def e_tuple_of_classes(x):
+    try:
+        if x > 10:
+            raise IndexError
+        if x < -10:
+            raise KeyError
+        return 0
+    except (IndexError, KeyError):
+        return 1
+
+
+@case("i")
+def e_exception_base(x):
+    try:
+        if x > 0:
+            raise ValueError("x")
+        return 0
+    except Exception:
+        return 1
+
+
+@case("L")
+def e_in_loop(a):
+    bad = 0
+    for x in a:
+        try:
+            if x < 0:
+                raise ValueError
+        except ValueError:
+            bad += 1
+    return bad
+
+
+@case("i")
+def e_reraise(x):
+    try:
+        raise ValueError("inner")
+    except ValueError:
+        if x > 0:
+            raise
+    return 0
+
+
+@case("i")
+def e_uncaught(x):
+    if x > 0:
+        raise ValueError("bad value")
+    return x
+
+
+@case("i")
+def e_assert(x):
+    assert x < 20, "too big"
+    return x
+
+
+@case("L")
+def e_catch_pop_empty(a):
+    b = [x for x in a if x > 1000]
+    try:
+        return b.pop()
+    except IndexError:
+        return -5
+
+
+@case("s")
+def e_catch_str_index(s):
+    try:
+        return s[20]
+    except IndexError:
+        return "none"
+
+
+@case("i")
+def e_nested_try(x):
+    r = 0
+    try:
+        try:
+            if x > 0:
+                raise KeyError
+        except KeyError:
+            r += 1
+            if x > 10:
+                raise ValueError
+    except ValueError:
+        r += 10
+    return r
+
+
+@case("i")
+def e_other_class_escapes(x):
+    try:
+        if x > 0:
+            raise KeyError(x)
+    except ValueError:
+        return -1
+    return 0
+
+
+# ---- mixed ----
+
+@case("s")
+def m_word_lengths_dict(s):
+    d = {}
+    for w in s.split():
+        d[w] = len(w)
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("S")
+def m_index_of_words(a):
+    d = {}
+    for i, w in enumerate(a):
+        if w not in d:
+            d[w] = [i]
+        else:
+            d[w].append(i)
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("L")
+def m_run_lengths(a):
+    out = []
+    cur, n = a[0], 0
+    for x in a:
+        if x == cur:
+            n += 1
+        else:
+            out.append((cur, n))
+            cur, n = x, 1
+    out.append((cur, n))
+    return out
+
+
+@case("s")
+def m_tokenize(s):
+    tokens = []
+    cur = ""
+    for c in s:
+        if c == " " or c == "-":
+            if len(cur) > 0:
+                tokens.append(cur)
+            cur = ""
+        else:
+            cur += c
+    if len(cur) > 0:
+        tokens.append(cur)
+    return tokens
+
+
+@case("L")
+def m_two_sum(a):
+    seen = {}
+    for i, x in enumerate(a):
+        if 10 - x in seen:
+            return (seen[10 - x], i)
+        seen[x] = i
+    return (-1, -1)
+
+
+@case("L")
+def m_stats(a):
+    n = len(a)
+    mean = sum(a) / n
+    var = sum([(x - mean) ** 2 for x in a]) / n
+    return mean, var
+
+
+@case("S")
+def m_anagram_groups(a):
+    d = {"": 0}
+    for w in a:
+        key = "".join(sorted([c for c in w]))
+        d[key] = d.get(key, 0) + 1
+    return sorted([v for v in d.values()])
+
+
+@case("n")
+def m_collatz(n):
+    x = n + 1
+    steps = []
+    while x != 1:
+        steps.append(x)
+        x = x // 2 if x % 2 == 0 else 3 * x + 1
+    return len(steps), steps[:5]
+
+
+@case("L")
+def m_queue_simulation(a):
+    q = list(a)
+    out = []
+    while len(q) > 0:
+        x = q.pop(0)
+        if x > 0 and x % 2 == 0:
+            q.append(x // 2)
+        out.append(x)
+    return out
+
+
+@case("s")
+def m_vowel_dict(s):
+    vowels = {"a": 0, "e": 0, "é": 0, "o": 0}
+    for c in s:
+        if c in vowels:
+            vowels[c] += 1
+    return sorted([(k, v) for k, v in vowels.items()])
+
+
+@case("L")
+def m_matrix_rows(a):
+    rows = [a[i:i + 3] for i in range(0, len(a), 3)]
+    return [sum(r) for r in rows]
+
+
+@case("L")
+def m_dict_of_lists_sum(a):
+    d = {0: [0], 1: [0]}
+    for x in a:
+        d[x % 2].append(x)
+    return sum(d[0]), sum(d[1])
