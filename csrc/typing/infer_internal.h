@@ -209,6 +209,11 @@ int cj_type_sorted_key(cj_infer_ctx *c, cj_instr *in, int iterable, int key, int
                        const cj_type **out);
 int cj_type_list_sort_key(cj_infer_ctx *c, cj_instr *in, int list, int key, int reverse);
 int cj_type_minmax_key(cj_infer_ctx *c, cj_instr *in, int is_max, const cj_type **out);
+/* sorted(it) and l.sort() of items the C sort does not take (tuples, strings): compiled
+ * cujit/cpython/listobj.py, comparing with `<`. */
+int cj_type_sorted_items(cj_infer_ctx *c, cj_instr *in, int iterable, int reverse,
+                         const cj_type **out);
+int cj_type_list_sort_items(cj_infer_ctx *c, cj_instr *in, int list, int reverse);
 /* lists.c: `x in l` / `x not in l`. */
 int cj_type_list_contains(cj_infer_ctx *c, cj_instr *in, const cj_type *x, const cj_type *lt,
                           const cj_type **out);

@@ -170,9 +170,8 @@ static int type_sort_keywords(cj_infer_ctx *c, cj_instr *in, const cj_type *lt) 
     if (cj_sort_key_given(c, vars[0])) { /* sort_key.c */
         return cj_type_list_sort_key(c, in, cj_method_receiver(c, in), vars[0], vars[1]);
     }
-    if (!sorts(lt->dtype)) {
-        return cj_unsupported_error(c, in, "sorting a list of %s is not supported yet (lists "
-                                           "of numbers sort)", lt->dtype->name);
+    if (!sorts(lt->dtype)) { /* tuples, strings: sort_key.c */
+        return cj_type_list_sort_items(c, in, cj_method_receiver(c, in), vars[1]);
     }
     if (vars[1] >= 0 && !cj_type_is_integer(cj_vt(c, vars[1]))) {
         return cj_invalid_use(c, in, "BoundFunction(list.sort)");
@@ -287,10 +286,11 @@ static int type_sorted(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (cj_sort_key_given(c, vars[1])) { /* sort_key.c */
         return cj_type_sorted_key(c, in, vars[0], vars[1], vars[2], out);
     }
-    if (!sorts(it->yield) || (vars[2] >= 0 && !cj_type_is_integer(cj_vt(c, vars[2])))) {
-        return sorts(it->yield) ? cj_no_match(c, in, "<built-in function sorted>")
-               : cj_unsupported_error(c, in, "sorted() of %s items is not supported yet "
-                                             "(numbers sort)", it->yield->name);
+    if (!sorts(it->yield)) { /* tuples, strings: sort_key.c */
+        return cj_type_sorted_items(c, in, vars[0], vars[2], out);
+    }
+    if (vars[2] >= 0 && !cj_type_is_integer(cj_vt(c, vars[2]))) {
+        return cj_no_match(c, in, "<built-in function sorted>");
     }
     cj_call *call = cj_call_record(c, in, CJ_CALL_LIST, 2);
     if (call == NULL) {

@@ -58,6 +58,31 @@ int cj_type_list_sort_key(cj_infer_ctx *c, cj_instr *in, int list, int key, int 
     return rc <= 0 ? rc : 0;
 }
 
+int cj_type_sorted_items(cj_infer_ctx *c, cj_instr *in, int iterable, int reverse,
+                         const cj_type **out) {
+    if (reverse >= 0 && !cj_type_is_integer(cj_vt(c, reverse))) {
+        return cj_no_match(c, in, "<built-in function sorted>");
+    }
+    int vars[2] = {iterable, reverse};
+    PyObject *consts[2] = {NULL, Py_False};
+    return cj_type_library_helper_call(c, in, HELPERS "sorted_items", 2, vars, consts, out);
+}
+
+int cj_type_list_sort_items(cj_infer_ctx *c, cj_instr *in, int list, int reverse) {
+    if (list < 0) {
+        return cj_unsupported_error(c, in, "list.sort() of these items can only be called "
+                                           "where the method is read (l.sort())");
+    }
+    if (reverse >= 0 && !cj_type_is_integer(cj_vt(c, reverse))) {
+        return cj_invalid_use(c, in, "BoundFunction(list.sort)");
+    }
+    int vars[2] = {list, reverse};
+    PyObject *consts[2] = {NULL, Py_False};
+    const cj_type *ret;
+    int rc = cj_type_library_helper_call(c, in, HELPERS "sort_items", 2, vars, consts, &ret);
+    return rc <= 0 ? rc : 0;
+}
+
 int cj_type_minmax_key(cj_infer_ctx *c, cj_instr *in, int is_max, const cj_type **out) {
     static const char *const names[2] = {"iterable", "key"};
     const char *what = is_max ? "max" : "min";

@@ -2,7 +2,8 @@
 compiles list.sort: ``sorted(it, key=f, reverse=r)``, ``l.sort(key=f, reverse=r)`` and
 ``min/max(it, key=f)`` in jitted code are typed and compiled as calls of the functions below
 (csrc/typing/sort_key.c), the key a jitted function passed as a value (an njit function, or an
-inner function or lambda jitted where it is passed). Python's semantics: the key is called once
+inner function or lambda jitted where it is passed); so are sorts without a key of items the C
+sort does not take (tuples, strings: ``sorted_items``, ``sort_items``). Python's semantics: the key is called once
 per item, in order; the sort is stable, ``reverse=True`` keeps equal items in their order;
 only ``<`` compares keys (``>`` for max, as CPython's max does)."""
 import sys
@@ -72,6 +73,22 @@ def sorted_key(iterable, key, reverse=False):
 def sort_key(lst, key, reverse=False):
     keys = [key(x) for x in lst]
     order = _stable_order(keys, reverse)
+    items = [lst[i] for i in order]
+    for m in range(len(items)):
+        lst[m] = items[m]
+
+
+@njit
+def sorted_items(iterable, reverse=False):
+    """sorted() of items the C sort does not take (tuples, strings): compared with `<`."""
+    items = [x for x in iterable]
+    order = _stable_order(items, reverse)
+    return [items[i] for i in order]
+
+
+@njit
+def sort_items(lst, reverse=False):
+    order = _stable_order(lst, reverse)
     items = [lst[i] for i in order]
     for m in range(len(items)):
         lst[m] = items[m]
