@@ -2,7 +2,13 @@
 Python over lists, dicts, strings, tuples, comprehensions, closures and exceptions, each
 registered with the kinds of its arguments. The suite compiles each with njit and checks it
 against CPython on random inputs (see ARG_KINDS there). Functions stay within what numba
-types: homogeneous containers, ints that do not overflow int64."""
+types: homogeneous containers, ints that do not overflow int64. The helpers the functions call
+are register_jitable: plain Python when CPython runs a function, compiled inside compiled code."""
+import numpy as np
+
+from cujit import njit
+from cujit.extending import register_jitable
+
 CASES = []
 
 
@@ -668,7 +674,7 @@ def d_tuple_values(a):
 
 @case("S")
 def d_str_keys(a):
-    d = {}
+    d = {a[0]: 0}
     for s in a:
         d[s] = d.get(s, 0) + len(s)
     return sorted([(k, v) for k, v in d.items()])
@@ -1631,3 +1637,585 @@ def m_dict_of_lists_sum(a):
     for x in a:
         d[x % 2].append(x)
     return sum(d[0]), sum(d[1])
+
+
+# ---- sets ----
+
+@case("L")
+def set_from_list(a):
+    return sorted(set(a))
+
+
+@case("L L")
+def set_operators(a, b):
+    x, y = set(a), set(b)
+    return sorted(x | y), sorted(x & y), sorted(x - y), sorted(x ^ y)
+
+
+@case("L L")
+def set_methods(a, b):
+    x = set(a)
+    return (sorted(x.union(b)), sorted(x.intersection(b)), sorted(x.difference(b)),
+            x.issubset(set(b)), x.isdisjoint(set(b)))
+
+
+@case("L i")
+def set_add_discard(a, v):
+    s = set(a)
+    s.add(v)
+    s.discard(a[0])
+    return sorted(s), v in s, len(s)
+
+
+@case("L")
+def set_remove_missing(a):
+    s = set(a)
+    s.remove(12345)
+    return len(s)
+
+
+@case("L")
+def set_comprehension(a):
+    return sorted({x * x for x in a if x != 0})
+
+
+@case("L L")
+def set_compare(a, b):
+    x, y = set(a), set(b)
+    return x == y, x <= y, x < (x | y), x >= x
+
+
+@case("L")
+def set_inplace(a):
+    s = set(a)
+    s |= {100, 101}
+    s -= {a[0]}
+    s &= set(a) | {100}
+    return sorted(s)
+
+
+@case("s")
+def set_of_chars(s):
+    return sorted(set(s))
+
+
+@case("S")
+def set_of_strings(a):
+    s = set(a)
+    return len(s), sorted(s)
+
+
+@case("L")
+def set_empty_then_refined(a):
+    s = set()
+    for x in a:
+        if x > 0:
+            s.add(x)
+    return sorted(s), len(s) == 0
+
+
+@case("L")
+def set_pop_all(a):
+    s = set(a)
+    total = 0
+    while len(s) > 0:
+        total += s.pop()
+    return total
+
+
+@case("F")
+def set_of_floats(a):
+    return sorted(set(a))
+
+
+@case("n")
+def set_grow(n):
+    s = set()
+    for i in range(n * 100):
+        s.add(i % (n * 7 + 1))
+    return len(s), sum(s)
+
+
+@case("L")
+def set_sum_min_max(a):
+    s = set(a)
+    return sum(s), min(s), max(s)
+
+
+@case("L")
+def set_tuples(a):
+    s = {(x % 3, x % 2) for x in a}
+    return len(s), (0, 0) in s
+
+
+# ---- Optional and isinstance ----
+
+@case("L i")
+def o_find_index(a, x):
+    for i in range(len(a)):
+        if a[i] == x:
+            return i
+    return None
+
+
+@case("i")
+def o_maybe(x):
+    r = None
+    if x > 0:
+        r = x * 2
+    if r is None:
+        return -1
+    return r + 1
+
+
+@case("L i")
+def o_dict_get(a, x):
+    d = {v: v * 3 for v in a}
+    r = d.get(x)
+    return -1 if r is None else r
+
+
+@case("i")
+def o_none_or_value(x):
+    if x % 2 == 0:
+        return None
+    return x
+
+
+@case("i")
+def o_value_used(x):
+    v = None if x > 100 else x
+    return v + 1
+
+
+@case("i")
+def o_none_used(x):
+    v = None if x < 100 else x
+    return v + 1
+
+
+@case("i")
+def i_isinstance_int(x):
+    return isinstance(x, int), isinstance(x, float), isinstance(x, (float, int))
+
+
+@case("s")
+def i_isinstance_str(s):
+    if isinstance(s, str):
+        return len(s)
+    return -1
+
+
+@case("L")
+def i_isinstance_list(a):
+    return isinstance(a, list), isinstance(a, tuple)
+
+
+@case("T")
+def i_isinstance_tuple(t):
+    return isinstance(t, tuple), isinstance(t[0], int)
+
+
+# ---- generators ----
+
+@register_jitable
+def _gen_count_up(n):
+    for i in range(n):
+        yield i * i
+
+
+@register_jitable
+def _gen_pairs(a):
+    for i in range(len(a) - 1):
+        yield (a[i], a[i + 1])
+
+
+@register_jitable
+def _jit_apply(f, a):
+    return [f(x) for x in a]
+
+
+@register_jitable
+def _jit_square(v):
+    return v * v
+
+
+@register_jitable
+def _jit_star_sum(first, *rest):
+    t = first
+    for r in rest:
+        t += r
+    return t
+
+
+@njit
+def _jit_three(a, b, c):
+    return a * 100 + b * 10 + c
+
+
+@case("n")
+def g_sum_generator(n):
+    t = 0
+    for v in _gen_count_up(n):
+        t += v
+    return t
+
+
+@case("n")
+def g_list_of_generator(n):
+    return list(_gen_count_up(n))
+
+
+@case("n")
+def g_genexpr_sum(n):
+    return sum(x * 3 for x in range(n))
+
+
+@case("n")
+def g_genexpr_list(n):
+    return list(x for x in range(n) if x % 2 == 0)
+
+
+@case("n")
+def g_next_until_stop(n):
+    g = _gen_count_up(n)
+    out = []
+    try:
+        while True:
+            out.append(next(g))
+    except StopIteration:
+        pass
+    return out
+
+
+@case("L")
+def g_generator_over_list(a):
+    return list(_gen_pairs(a))
+
+
+@case("n")
+def g_max_of_generator(n):
+    return max(_gen_count_up(n + 1))
+
+
+# ---- first-class functions, key=, *args ----
+
+@case("L")
+def k_sorted_key(a):
+    return sorted(a, key=lambda v: -v)
+
+
+@case("L")
+def k_sorted_key_abs_reverse(a):
+    return sorted(a, key=lambda v: abs(v), reverse=True)
+
+
+@case("S")
+def k_sorted_by_length(a):
+    return sorted(a, key=lambda s: len(s))
+
+
+@case("L")
+def k_sort_key_in_place(a):
+    a.sort(key=lambda v: v % 5)
+    return a
+
+
+@case("L")
+def k_min_max_key(a):
+    return min(a, key=lambda v: abs(v - 3)), max(a, key=lambda v: v % 7)
+
+
+@case("L")
+def k_apply_lambda(a):
+    return _jit_apply(lambda v: v * 2 + 1, a)
+
+
+@case("L")
+def k_apply_jitted(a):
+    return _jit_apply(_jit_square, a)
+
+
+@case("i i")
+def k_star_args(x, y):
+    return _jit_star_sum(x, y, 3), _jit_star_sum(x, y)
+
+
+@case("T")
+def k_star_call(t):
+    return _jit_three(*t)
+
+
+# ---- lists: more operators ----
+
+@case("L L")
+def l_concat(a, b):
+    return a + b
+
+
+@case("L n")
+def l_repeat(a, n):
+    return a * (n % 4), (n % 3) * a
+
+
+@case("L L")
+def l_iadd(a, b):
+    a += b
+    return a
+
+
+@case("L L")
+def l_compare_lists(a, b):
+    return a == b, a != b, a < b, a <= b, a > b
+
+
+@case("L L")
+def l_slice_assign(a, b):
+    a[1:3] = b
+    return a
+
+
+@case("L")
+def l_del_slice(a):
+    del a[::2]
+    return a
+
+
+@case("L")
+def l_np_array_roundtrip(a):
+    return int((np.array(a) * 2).sum()), len(np.asarray(a))
+
+
+@case("S")
+def l_of_str_index(a):
+    return a.index(a[-1]), a.count(a[0])
+
+
+# ---- strings: more methods ----
+
+@case("s")
+def s_case_methods(s):
+    return s.title(), s.capitalize(), s.swapcase(), s.casefold()
+
+
+@case("s n")
+def s_padding(s, n):
+    return s.center(n), s.ljust(n, "*"), s.rjust(n), s.zfill(n)
+
+
+@case("s")
+def s_partition(s):
+    return s.partition(" "), s.rpartition("-")
+
+
+@case("s")
+def s_rsplit_splitlines(s):
+    return s.rsplit(" ", 1), s.splitlines()
+
+
+@case("i")
+def s_int_of_str(x):
+    return int(str(x)) + 1, float(str(x)) / 2
+
+
+@case("s")
+def s_int_bad(s):
+    return int(s + "x")
+
+
+@case("s")
+def s_more_predicates(s):
+    return s.isalnum(), s.isdecimal(), s.isnumeric(), s.istitle(), s.isascii()
+
+
+@case("s s")
+def s_index_rindex(a, b):
+    return a.index(b), a.rindex(b)
+
+
+@case("s")
+def s_count_range(s):
+    return s.count("a", 1), s.count("", 2, 5)
+
+
+@case("s")
+def s_upper_sharp_s(s):
+    return (s + "ß").upper(), ("Σ" + s).lower()
+
+
+# ---- more mixed cases ----
+
+@case("L")
+def x_dict_of_sets(a):
+    d = {0: {a[0]}, 1: {a[0]}}
+    for x in a:
+        d[x % 2].add(x)
+    return sorted(d[0]), sorted(d[1])
+
+
+@case("S")
+def x_set_of_lengths(a):
+    return sorted({len(s) for s in a})
+
+
+@case("L")
+def x_list_of_sets_sizes(a):
+    groups = [set(a[:i + 1]) for i in range(len(a))]
+    return [len(g) for g in groups]
+
+
+@case("s")
+def x_char_set_ops(s):
+    vowels = set("aeiouéΩ")
+    letters = set(s)
+    return sorted(letters & vowels), len(letters - vowels)
+
+
+@case("L")
+def x_tuple_list_unpack(a):
+    pairs = [(x, x * x) for x in a]
+    t = 0
+    for p, q in pairs:
+        t += q - p
+    return t
+
+
+@case("L")
+def x_dict_tuple_values(a):
+    d = {x: (x, -x) for x in a}
+    return sum([v[1] for v in d.values()])
+
+
+@case("n")
+def x_nested_dicts(n):
+    outer = {i: {j: i * j for j in range(i)} for i in range(n)}
+    return [len(outer[i]) for i in range(n)]
+
+
+@case("s")
+def x_reverse_each_word(s):
+    return " ".join([w[::-1] for w in s.split()])
+
+
+@case("s")
+def x_upper_first_letters(s):
+    return [w[0].upper() for w in s.split() if len(w) > 0]
+
+
+@case("S")
+def x_join_sorted(a):
+    return ",".join(sorted(a))
+
+
+@case("L")
+def x_enumerate_dict(a):
+    d = {}
+    for i, x in enumerate(a):
+        d[i] = x
+    return [d[i] for i in range(len(a))]
+
+
+@case("L")
+def x_list_of_lists_sum(a):
+    rows = [[x, x + 1, x + 2] for x in a]
+    return [sum(r) for r in rows]
+
+
+@case("L")
+def x_sliding_max(a):
+    out = []
+    for i in range(len(a) - 2):
+        out.append(max(a[i:i + 3]))
+    return out
+
+
+@case("L")
+def x_count_pairs(a):
+    counts = {}
+    for i in range(len(a) - 1):
+        key = (a[i] % 3, a[i + 1] % 3)
+        counts[key] = counts.get(key, 0) + 1 if key in counts else 1
+    return sorted([(k, v) for k, v in counts.items()])
+
+
+@case("s")
+def x_string_to_codes(s):
+    return [ord(c) for c in s], "".join([chr(ord(c)) for c in s])
+
+
+@case("L i")
+def x_try_index_default(a, x):
+    try:
+        return a.index(x)
+    except ValueError:
+        return -1
+
+
+@case("L")
+def x_try_dict_missing(a):
+    d = {v: 1 for v in a}
+    n = 0
+    for v in range(-5, 5):
+        try:
+            n += d[v]
+        except KeyError:
+            n -= 1
+    return n
+
+
+@case("i")
+def x_raise_runtime_caught(x):
+    try:
+        if x > 3:
+            raise ValueError("big", x)
+        return 0
+    except ValueError:
+        return 1
+
+
+@case("i")
+def x_raise_runtime_escapes(x):
+    if x > 3:
+        raise IndexError("index", x, "too big")
+    return x
+
+
+@case("L")
+def x_closure_counter(a):
+    seen = {a[0]: 0}
+
+    def note(v):
+        seen[v] = seen.get(v, 0) + 1
+    for v in a:
+        note(v)
+    return sorted([(k, c) for k, c in seen.items()])
+
+
+@case("S")
+def x_strings_in_tuple(a):
+    t = (a[0], len(a[0]))
+    return t, t[0] + "!"
+
+
+@case("L")
+def x_optional_max(a):
+    best = None
+    for x in a:
+        if x > 0 and (best is None or x > best):
+            best = x
+    return best
+
+
+@case("n")
+def x_generator_filter(n):
+    return [v for v in _gen_count_up(n) if v % 2 == 1]
+
+
+@case("L")
+def x_sorted_tuples_reverse(a):
+    return sorted([(x % 4, -x) for x in a], reverse=True)
+
+
+@case("L")
+def x_min_of_tuples(a):
+    return min([(abs(x), x) for x in a])

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from cujit import njit
+from cujit.errors import CujitError
 
 from containers_catalogue import CASES
 
@@ -43,6 +44,37 @@ ARG_KINDS = {
 
 COMPILED = {}
 
+# what the suite found that cujit does not compile yet (numba does): each an UnsupportedError or
+# TypingError today; strict, so a gap that closes fails here until it is taken off the list
+KNOWN_GAPS = {
+    "l_truth": "bool() of a list",
+    "l_transpose_pairs": "a list of lists refined inside a comprehension",
+    "t_slice": "slicing a tuple",
+    "t_contains": "`in` over a tuple",
+    "t_sum_args": "sum() of a tuple",
+    "c_squares_dict": "a comprehension over a dict comprehension's items()",
+    "f_lambda_in_loop": "a lambda called inside a comprehension (3.11's nested code)",
+    # `<` of tuples holding strings or lists (sorted() of them compares with it)
+    "d_char_count": "< of tuples holding strings",
+    "d_word_count": "< of tuples holding strings",
+    "d_list_values": "< of tuples holding lists",
+    "d_group_by_length": "< of tuples holding strings",
+    "m_word_lengths_dict": "< of tuples holding strings",
+    "m_index_of_words": "< of tuples holding strings",
+    "m_vowel_dict": "< of tuples holding strings",
+    "d_str_keys": "< of tuples holding strings",
+    "g_generator_over_list": "a reflected list passed to a generator",
+    "x_nested_dicts": "a dict comprehension whose values are dict comprehensions",
+    "x_list_of_lists_sum": "a list of lists refined inside a comprehension",
+    "x_min_of_tuples": "min() of a list of tuples",
+}
+
+
+def _param(fn, kinds):
+    gap = KNOWN_GAPS.get(fn.__name__)
+    marks = [pytest.mark.xfail(raises=CujitError, strict=True, reason=gap)] if gap else []
+    return pytest.param(fn, kinds, id=fn.__name__, marks=marks)
+
 
 def exact(got, want):
     """Equal values of exactly the same types, through lists and tuples."""
@@ -64,7 +96,7 @@ def outcome(fn, args):
         return "raised", type(exc)
 
 
-@pytest.mark.parametrize("fn,kinds", CASES, ids=[fn.__name__ for fn, _ in CASES])
+@pytest.mark.parametrize("fn,kinds", [_param(fn, kinds) for fn, kinds in CASES])
 def test_against_cpython(fn, kinds):
     compiled = COMPILED.setdefault(fn, njit(fn))
     rng = random.Random(fn.__name__)
@@ -73,6 +105,8 @@ def test_against_cpython(fn, kinds):
         py_args, jit_args = copy.deepcopy(args), copy.deepcopy(args)
         want = outcome(fn, py_args)
         got = outcome(compiled, jit_args)
+        if got[0] == "raised" and issubclass(got[1], CujitError):
+            compiled(*copy.deepcopy(args))  # a compile error: raised again, with its text
         assert got[0] == want[0], (fn.__name__, args, want, got)
         if want[0] == "raised":
             assert issubclass(got[1], want[1]), (fn.__name__, args, want, got)
@@ -84,4 +118,5 @@ def test_against_cpython(fn, kinds):
 def test_the_suite_is_large_and_distinct():
     names = [fn.__name__ for fn, _ in CASES]
     assert len(set(names)) == len(names)
-    assert len(CASES) >= 200
+    assert len(CASES) >= 300
+    assert set(KNOWN_GAPS) <= set(names)

@@ -116,6 +116,9 @@ int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *lt, int
 
 int cj_method_receiver(cj_infer_ctx *c, const cj_instr *in) {
     const cj_instr *get = c->def[in->args[0]];
+    for (int hops = 0; get != NULL && get->op == CJ_I_COPY && hops < 64; hops++) {
+        get = c->def[get->args[0]]; /* a bound method kept across an inlined comprehension */
+    }
     return get != NULL && get->op == CJ_I_GETATTR ? get->args[0] : -1;
 }
 

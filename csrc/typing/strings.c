@@ -196,6 +196,9 @@ static int type_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     }
     for (int p = 0; p < m->nparams; p++) {
         const cj_type *t = vars[p + 1] >= 0 ? cj_vt(c, vars[p + 1]) : NULL;
+        if (t != NULL && t->kind == CJ_LIST && t->dtype == NULL) {
+            return 0; /* a list its appends have not refined yet: typed again then */
+        }
         if ((t == NULL && p < m->required) || (t != NULL && !arg_fits(m->kinds[p], t))) {
             char fname[64];
             PyOS_snprintf(fname, sizeof(fname), "<method '%s' of 'str' objects>", m->name);
@@ -205,8 +208,7 @@ static int type_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
             vars[p + 1] = -1; /* s.split(None): as if not given */
         }
     }
-    const cj_instr *get = c->def[in->args[0]];
-    vars[0] = get != NULL && get->op == CJ_I_GETATTR ? get->args[0] : -1;
+    vars[0] = cj_method_receiver(c, in); /* lists.c */
     if (vars[0] < 0) {
         return cj_unsupported_error(c, in, "a string method called through a variable");
     }
