@@ -433,6 +433,34 @@ static PyObject *box_list(const void *src, const cj_type *t) {
     return out;
 }
 
+/* A float of 64, 32 or 16 bits as a Python float. */
+static PyObject *box_float(const void *src, const cj_type *t) {
+    if (t->bits == 64) {
+        double d;
+        memcpy(&d, src, 8);
+        return PyFloat_FromDouble(d);
+    }
+    if (t->bits == 32) {
+        float f;
+        memcpy(&f, src, 4);
+        return PyFloat_FromDouble(f);
+    }
+    uint16_t h;
+    memcpy(&h, src, 2);
+    return PyFloat_FromDouble(half_to_double(h));
+}
+
+static PyObject *box_complex(const void *src, const cj_type *t) {
+    if (t->bits == 128) {
+        double parts[2];
+        memcpy(parts, src, 16);
+        return PyComplex_FromDoubles(parts[0], parts[1]);
+    }
+    float parts[2];
+    memcpy(parts, src, 8);
+    return PyComplex_FromDoubles(parts[0], parts[1]);
+}
+
 PyObject *cj_box(const void *src, const cj_type *t) {
     switch (t->kind) {
     case CJ_EXT: /* the object the wrapper's box made (a new reference: taken over) */
@@ -442,31 +470,9 @@ PyObject *cj_box(const void *src, const cj_type *t) {
     case CJ_INT:
         return box_int(src, t);
     case CJ_FLOAT:
-        if (t->bits == 64) {
-            double d;
-            memcpy(&d, src, 8);
-            return PyFloat_FromDouble(d);
-        }
-        if (t->bits == 32) {
-            float f;
-            memcpy(&f, src, 4);
-            return PyFloat_FromDouble(f);
-        }
-        {
-            uint16_t h;
-            memcpy(&h, src, 2);
-            return PyFloat_FromDouble(half_to_double(h));
-        }
+        return box_float(src, t);
     case CJ_COMPLEX:
-        if (t->bits == 128) {
-            double parts[2];
-            memcpy(parts, src, 16);
-            return PyComplex_FromDoubles(parts[0], parts[1]);
-        } else {
-            float parts[2];
-            memcpy(parts, src, 8);
-            return PyComplex_FromDoubles(parts[0], parts[1]);
-        }
+        return box_complex(src, t);
     case CJ_TUPLE: {
         PyObject *tup = PyTuple_New(t->n);
         for (int i = 0; tup != NULL && i < t->n; i++) {

@@ -372,6 +372,22 @@ static int type_len(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
 }
 
 /* The builtins typed by their own rule rather than by a row of the table's rules. */
+/* min, max, list, sorted, sum, next of an iterable: a set's (sets.c), a generator's
+ * (generators.c), a list's or any iterable's (lists.c), else min/max of numbers. */
+static int type_iterable_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
+    int n = in->nargs - 1;
+    const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
+    const char *name = cj_builtin_table[id].attr;
+    if (n == 1 && a->kind == CJ_SET && id != CJ_B_LIST && id != CJ_B_SORTED && id != CJ_B_NEXT) {
+        return cj_type_set_builtin(c, in, id, out); /* sets.c: sum, min, max */
+    }
+    int list = cj_type_generator_call(c, in, id, out);
+    list = list == 2 && id != CJ_B_NEXT ? cj_type_list_builtin(c, in, id, out) : list;
+    return list != 2                          ? list
+           : id == CJ_B_MIN || id == CJ_B_MAX ? type_minmax(c, in, out, name)
+                                              : cj_no_match(c, in, name);
+}
+
 static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     int n = in->nargs - 1;
     const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
@@ -406,17 +422,8 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     case CJ_B_LIST:
     case CJ_B_SORTED:
     case CJ_B_SUM:
-    case CJ_B_NEXT: { /* of a generator: generators.c */
-        if (n == 1 && a->kind == CJ_SET && id != CJ_B_LIST && id != CJ_B_SORTED &&
-            id != CJ_B_NEXT) {
-            return cj_type_set_builtin(c, in, id, out); /* sets.c: sum, min, max */
-        }
-        int list = cj_type_generator_call(c, in, id, out);
-        list = list == 2 && id != CJ_B_NEXT ? cj_type_list_builtin(c, in, id, out) : list;
-        return list != 2                          ? list
-               : id == CJ_B_MIN || id == CJ_B_MAX ? type_minmax(c, in, out, name)
-                                                  : cj_no_match(c, in, name);
-    }
+    case CJ_B_NEXT:
+        return type_iterable_builtin(c, in, id, out);
     case CJ_B_DICT:
     case CJ_B_HASH:
         return cj_type_dict_builtin(c, in, id, out); /* dicts.c */
@@ -584,42 +591,6 @@ static int type_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
     return cj_no_match(c, in, b->attr);
 }
 
-/* raise SomeError("constant", 3): the exception is made now, from the constants; with run-time
- * arguments, when the raise runs. */
-static int type_exception_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls,
-                               const cj_type **out) {
-    if (in->index > 0) {
-        return cj_unsupported_error(c, in, "exception constructors with keyword arguments");
-    }
-    PyObject *args = PyTuple_New(in->nargs - 1);
-    if (args == NULL) {
-        return -1;
-    }
-    for (int i = 1; i < in->nargs; i++) {
-        PyObject *v = cj_const_of(c, in->args[i]);
-        if (v == NULL) { /* made at run time (objmode_typing.c) */
-            Py_DECREF(args);
-            return PyErr_Occurred() ? -1 : cj_type_raise_call(c, in, cls, out);
-        }
-        Py_INCREF(v);
-        PyTuple_SET_ITEM(args, i - 1, v);
-    }
-    PyObject *exc = PyObject_Call(cls, args, NULL);
-    Py_DECREF(args);
-    if (exc == NULL || cj_ir_keep(c->ir, exc) == NULL) {
-        Py_XDECREF(exc);
-        return -1;
-    }
-    Py_DECREF(exc); /* the IR keeps it */
-    cj_call *call = cj_plain_call(c, in, CJ_CALL_EXCEPTION, -1);
-    if (call == NULL) {
-        return -1;
-    }
-    call->exception = exc;
-    *out = cj_type_const_obj(cls);
-    return *out ? 1 : -1;
-}
-
 static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
                             const cj_type **out) {
     const char *name = PyUnicode_AsUTF8(bound->obj);
@@ -784,7 +755,7 @@ int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     }
     if (PyType_Check(obj) &&
         PyType_IsSubtype((PyTypeObject *)obj, (PyTypeObject *)PyExc_BaseException)) {
-        return type_exception_call(c, in, obj, out);
+        return cj_type_exception_call(c, in, obj, out); /* try_except.c */
     }
     PyObject *pyfunc = c->env->dispatcher_pyfunc ? c->env->dispatcher_pyfunc(obj) : NULL;
     if (pyfunc != NULL) {

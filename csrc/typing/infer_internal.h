@@ -128,6 +128,9 @@ int cj_reduction_by_name(const char *name); /* the builtin id of a.<name>(), or 
 int cj_is_objmode_block(PyObject *obj);
 int cj_type_objmode_call(cj_infer_ctx *c, cj_instr *in, PyObject *block, const cj_type **out);
 int cj_type_print_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out); /* CPU print() */
+/* SomeError(args...), the exception a raise raises (try_except.c): made now from constant
+ * arguments, or at run time (cj_type_raise_call). */
+int cj_type_exception_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls, const cj_type **out);
 /* raise cls(args...) with run-time arguments (objmode_typing.c). */
 int cj_type_raise_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls, const cj_type **out);
 /* cuda_strings.c: UnsupportedError for a string where CUDA code cannot have one; 0 else. */

@@ -304,9 +304,8 @@ def test_try_compiles():  # tests/test_try_except.py covers them
 
 
 @numba_supports
-def test_yield_is_unsupported():
-    msg = _unsupported(uses_yield, 1)
-    assert re.search(r"(?i)yield|generator", msg), msg
+def test_yield_makes_a_generator():  # tests/test_generators.py covers them
+    assert list(H.njit(uses_yield)(3)) == [3]
 
 
 def test_list_comprehension_compiles():  # tests/test_lists.py covers them

@@ -117,8 +117,8 @@ def test_bad_options():
         cuda.jit(nonsense=True)
     with pytest.raises(ValueError, match="max_registers"):
         cuda.jit(max_registers=1000)
-    with pytest.raises(NotImplementedError, match="lto=True"):
-        cuda.jit(lto=True)
+    with pytest.raises(ValueError, match="lto must be between 0 and 1"):
+        _core.cuda_compile(reciprocal, (), False, {"lto": 2})
     with pytest.raises(ValueError):
         _core.cuda_compile(reciprocal, (), False, {"cc": "sm_90"})
     with pytest.raises(TypeError):
