@@ -114,12 +114,41 @@ int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *lt, int
     return 0;
 }
 
-int cj_method_receiver(cj_infer_ctx *c, const cj_instr *in) {
-    const cj_instr *get = c->def[in->args[0]];
-    for (int hops = 0; get != NULL && get->op == CJ_I_COPY && hops < 64; hops++) {
-        get = c->def[get->args[0]]; /* a bound method kept across an inlined comprehension */
+/* The GETATTR a bound method variable comes from, through the copies that keep it across an
+ * inlined comprehension: 3.11's nested code copies it, 3.12's loop carries it as a stack
+ * variable each predecessor block copies into (several definitions: each must lead to the
+ * same GETATTR, or be the loop's copy of itself). NULL when there is none. */
+static const cj_instr *bound_from(cj_infer_ctx *c, int var, int depth) {
+    const cj_instr *get = c->def[var];
+    if (get != NULL) {
+        return get->op == CJ_I_COPY && depth < 64 ? bound_from(c, get->args[0], depth + 1)
+               : get->op == CJ_I_GETATTR          ? get
+                                                  : NULL;
     }
-    return get != NULL && get->op == CJ_I_GETATTR ? get->args[0] : -1;
+    const cj_instr *found = NULL;
+    for (int b = 0; b < c->ir->blocks.len && depth < 64; b++) {
+        cj_block *blk = CJ_BLOCK(c->ir, b);
+        for (int i = 0; i < blk->instrs.len; i++) {
+            const cj_instr *d = CJ_INSTR(blk, i);
+            if (d->dst != var) {
+                continue;
+            }
+            const cj_instr *g = d->op == CJ_I_COPY && d->args[0] != var
+                                    ? bound_from(c, d->args[0], depth + 8)
+                                    : NULL;
+            if ((d->op != CJ_I_COPY || g == NULL || (found && g != found)) &&
+                !(d->op == CJ_I_COPY && d->args[0] == var)) {
+                return NULL;
+            }
+            found = g ? g : found;
+        }
+    }
+    return found;
+}
+
+int cj_method_receiver(cj_infer_ctx *c, const cj_instr *in) {
+    const cj_instr *get = bound_from(c, in->args[0], 0);
+    return get != NULL ? get->args[0] : -1;
 }
 
 /* An index argument: an integer (numba: no bool). */
