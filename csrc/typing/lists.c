@@ -115,40 +115,52 @@ int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *lt, int
 }
 
 /* The GETATTR a bound method variable comes from, through the copies that keep it across an
- * inlined comprehension: 3.11's nested code copies it, 3.12's loop carries it as a stack
- * variable each predecessor block copies into (several definitions: each must lead to the
- * same GETATTR, or be the loop's copy of itself). NULL when there is none. */
-static const cj_instr *bound_from(cj_infer_ctx *c, int var, int depth) {
-    const cj_instr *get = c->def[var];
-    if (get != NULL) {
-        return get->op == CJ_I_COPY && depth < 64 ? bound_from(c, get->args[0], depth + 1)
-               : get->op == CJ_I_GETATTR          ? get
-                                                  : NULL;
+ * inlined comprehension: 3.11's nested code copies it, 3.12's loop carries it in stack
+ * variables each predecessor block copies into (several definitions, in a cycle through the
+ * loop: each must lead to the same GETATTR or back to a variable being resolved). NULL when
+ * there is none; &in_cycle for a copy that only leads back. */
+static const cj_instr in_cycle;
+
+static const cj_instr *bound_from(cj_infer_ctx *c, int var, int *path, int depth) {
+    for (int k = 0; k < depth; k++) {
+        if (path[k] == var) {
+            return &in_cycle;
+        }
     }
-    const cj_instr *found = NULL;
-    for (int b = 0; b < c->ir->blocks.len && depth < 64; b++) {
+    const cj_instr *get = c->def[var];
+    if (get != NULL && get->op != CJ_I_COPY) {
+        return get->op == CJ_I_GETATTR ? get : NULL;
+    }
+    if (depth >= 32) {
+        return NULL;
+    }
+    path[depth] = var;
+    if (get != NULL) {
+        return bound_from(c, get->args[0], path, depth + 1);
+    }
+    const cj_instr *found = &in_cycle;
+    for (int b = 0; b < c->ir->blocks.len; b++) {
         cj_block *blk = CJ_BLOCK(c->ir, b);
         for (int i = 0; i < blk->instrs.len; i++) {
             const cj_instr *d = CJ_INSTR(blk, i);
             if (d->dst != var) {
                 continue;
             }
-            const cj_instr *g = d->op == CJ_I_COPY && d->args[0] != var
-                                    ? bound_from(c, d->args[0], depth + 8)
-                                    : NULL;
-            if ((d->op != CJ_I_COPY || g == NULL || (found && g != found)) &&
-                !(d->op == CJ_I_COPY && d->args[0] == var)) {
+            const cj_instr *g = d->op == CJ_I_COPY ? bound_from(c, d->args[0], path, depth + 1)
+                                                   : NULL;
+            if (g == NULL || (g != &in_cycle && found != &in_cycle && g != found)) {
                 return NULL;
             }
-            found = g ? g : found;
+            found = g == &in_cycle ? found : g;
         }
     }
     return found;
 }
 
 int cj_method_receiver(cj_infer_ctx *c, const cj_instr *in) {
-    const cj_instr *get = bound_from(c, in->args[0], 0);
-    return get != NULL ? get->args[0] : -1;
+    int path[32];
+    const cj_instr *get = bound_from(c, in->args[0], path, 0);
+    return get != NULL && get != &in_cycle ? get->args[0] : -1;
 }
 
 /* An index argument: an integer (numba: no bool). */
