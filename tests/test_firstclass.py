@@ -9,21 +9,13 @@ import pytest
 
 from cujit import njit
 from cujit.errors import TypingError, UnsupportedError
+from exactness import exact
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
 
 RNG = np.random.default_rng(1313)
 
 
-def exact(got, want):
-    """Equal values of exactly the same Python types, through lists and tuples."""
-    assert type(got) is type(want), (got, want)
-    if isinstance(want, (list, tuple)):
-        assert len(got) == len(want), (got, want)
-        for g, w in zip(got, want):
-            exact(g, w)
-    else:
-        assert got == want, (got, want)
 
 
 def ints(n, lo=-20, hi=20):

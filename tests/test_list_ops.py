@@ -11,22 +11,13 @@ import pytest
 
 from cujit import njit
 from cujit.errors import TypingError
+from exactness import exact
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
 
 RNG = random.Random(2024)
 
 
-def exact(got, want):
-    assert type(got) is type(want), (got, want)
-    if isinstance(want, (list, tuple)):
-        assert len(got) == len(want), (got, want)
-        for g, w in zip(got, want):
-            exact(g, w)
-    elif isinstance(want, np.ndarray):
-        np.testing.assert_array_equal(got, want)
-    else:
-        assert got == want, (got, want)
 
 
 def _ints(n):

@@ -10,24 +10,13 @@ from cujit import njit
 from cujit.errors import TypingError
 
 from cujit.typed import List as TypedList
+from exactness import exact
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
 
 RNG = np.random.default_rng(13)
 
 
-def exact(got, want):
-    """Equal values of exactly the same Python types, through lists and tuples."""
-    assert type(got) is type(want), (got, want)
-    if isinstance(want, (list, tuple)):
-        assert len(got) == len(want), (got, want)
-        for g, w in zip(got, want):
-            exact(g, w)
-    elif isinstance(want, np.ndarray):
-        assert got.dtype == want.dtype and got.shape == want.shape
-        np.testing.assert_array_equal(got, want)
-    else:
-        assert got == want or (want != want and got != got), (got, want)
 
 
 # ---- literals ----

@@ -12,28 +12,13 @@ import pytest
 
 from cujit import njit, typeof, types
 from cujit.errors import TypingError
+from exactness import exact
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
 
 RNG = np.random.default_rng(1313)
 
 
-def exact(got, want):
-    """Equal values of exactly the same Python types (floats: same sign of zero)."""
-    assert type(got) is type(want), (got, want)
-    if isinstance(want, (list, tuple)):
-        assert len(got) == len(want), (got, want)
-        for g, w in zip(got, want):
-            exact(g, w)
-    elif isinstance(want, (set, frozenset)):
-        assert len(got) == len(want) and got == want, (got, want)
-        for g in got:
-            exact(g, next(w for w in want if w == g))
-    elif isinstance(want, float):
-        assert (got == want and math.copysign(1, got) == math.copysign(1, want)) or (
-            want != want and got != got), (got, want)
-    else:
-        assert got == want, (got, want)
 
 
 def same_floats(got, want):
