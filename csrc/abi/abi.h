@@ -280,6 +280,9 @@ int32_t cj_str_to_int(const cj_meminfo *a, int64_t *value);
 int32_t cj_str_to_float(const cj_meminfo *a, double *value);
 cj_meminfo *cj_str_from_int(int64_t v, int32_t is_unsigned);
 cj_meminfo *cj_str_from_double(double v);
+/* unicode_repr.c */
+cj_meminfo *cj_str_from_bool(int32_t v);
+cj_meminfo *cj_str_repr(const cj_meminfo *am);
 
 /* ---- blas.c: np.dot / np.vdot / @ through the process's BLAS (found at run time) ---- */
 /* kind: 0 float32, 1 float64, 2 complex64, 3 complex128. Strides in bytes, any sign. */

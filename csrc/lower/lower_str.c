@@ -138,6 +138,10 @@ LLVMValueRef cj_str_from_lower(cj_lower *L, int var, int *fresh) {
         *fresh = 0;
         return operand(L, var);
     }
+    if (t->kind == CJ_BOOL) {
+        LLVMValueRef v = LLVMBuildZExt(L->b, cj_load_var(L, var), i32_t(L), "");
+        return cj_str_call_new(L, "cj_str_from_bool", &v, 1);
+    }
     if (t->kind == CJ_FLOAT) {
         LLVMValueRef d = cj_cast(L, cj_load_var(L, var), t, cj_t_float64);
         return cj_str_call_new(L, "cj_str_from_double", &d, 1);

@@ -1,5 +1,5 @@
 /* lower_str_ops.c: the instructions typing/strings.c marked CJ_F_STR, one CJ_CALL_STR record
- * each: operators, s[i], s[a:b:c], len/str/ord/chr/hash, iter(s) and the methods, over
+ * each: operators, s[i], s[a:b:c], len/str/repr/ord/chr/hash, iter(s) and the methods, over
  * lower_str.c's helpers and abi/unicode.c's functions. A new string or list is handed over
  * to the instruction's variable. */
 #include "lower/lower_internal.h"
@@ -139,6 +139,9 @@ static LLVMValueRef operation(cj_lower *L, cj_instr *in, const cj_call *call, in
         return cj_str_getitem_lower(L, in, cj_str_arg(L, call, 0));
     case CJ_STR_FROM:
         return cj_str_from_lower(L, call->args[0], fresh);
+    case CJ_STR_REPR:
+        args[0] = cj_str_arg(L, call, 0);
+        return cj_str_call_new(L, "cj_str_repr", args, 1);
     case CJ_STR_CHR:
         return cj_str_ord_chr(L, op, call->args[0]);
     default:

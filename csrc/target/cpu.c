@@ -120,6 +120,8 @@ static const struct runtime_fn {
     {"cj_str_to_float", (void (*)(void))cj_str_to_float},
     {"cj_str_from_int", (void (*)(void))cj_str_from_int},
     {"cj_str_from_double", (void (*)(void))cj_str_from_double},
+    {"cj_str_from_bool", (void (*)(void))cj_str_from_bool},
+    {"cj_str_repr", (void (*)(void))cj_str_repr},
     {"cj_dict_new", (void (*)(void))cj_dict_new}, /* abi/dict.h */
     {"cj_dict_len", (void (*)(void))cj_dict_len},
     {"cj_dict_lookup", (void (*)(void))cj_dict_lookup},

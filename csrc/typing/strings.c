@@ -216,7 +216,7 @@ static int type_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     return resolve(c, in, m->op, vars, m->nparams + 1, rt, out);
 }
 
-/* len(s), str(x), ord(s), chr(i), hash(s): 2 when the call is none of them. */
+/* len(s), str(x), repr(x), ord(s), chr(i), hash(s): 2 when the call is none of them. */
 static int type_builtin_call(cj_infer_ctx *c, cj_instr *in, PyObject *f, const cj_type **out) {
     const cj_type *a = in->nargs == 2 && in->index == 0 ? cj_vt(c, in->args[1]) : NULL;
     if (a == NULL) {
@@ -226,9 +226,14 @@ static int type_builtin_call(cj_infer_ctx *c, cj_instr *in, PyObject *f, const c
     if (str_arg && cj_builtin_lookup(f) == CJ_B_LEN) {
         return resolve(c, in, CJ_STR_LEN, in->args + 1, 1, cj_t_int64, out);
     }
-    if (f == (PyObject *)&PyUnicode_Type &&
-        (str_arg || a->kind == CJ_INT || a->kind == CJ_FLOAT)) {
+    int scalar = a->kind == CJ_INT || a->kind == CJ_FLOAT || a->kind == CJ_BOOL;
+    int to_repr = is_builtin(f, "repr");
+    if ((f == (PyObject *)&PyUnicode_Type && (str_arg || scalar)) || (to_repr && scalar)) {
         return resolve(c, in, CJ_STR_FROM, in->args + 1, 1, cj_t_unicode, out);
+    }
+    if (to_repr) { /* repr of what has no text form here: numba's words */
+        return str_arg ? resolve(c, in, CJ_STR_REPR, in->args + 1, 1, cj_t_unicode, out)
+                       : cj_no_match(c, in, "<built-in function repr>");
     }
     if (str_arg && (f == (PyObject *)&PyLong_Type || f == (PyObject *)&PyFloat_Type)) {
         int to_int = f == (PyObject *)&PyLong_Type;
