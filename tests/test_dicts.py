@@ -153,6 +153,41 @@ def test_display_and_comprehension_types():
         typeof(t)) == "DictType[Tuple(int64, float64),bool]<iv=None>"
 
 
+@njit
+def from_zip(keys, values):
+    return dict(zip(keys, values))
+
+
+@njit
+def from_pair_list(words):
+    return dict([(w, len(w)) for w in words])
+
+
+@njit
+def from_enumerate(n):
+    return dict(enumerate([i * 0.5 for i in range(n)]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_dict_of_pairs_matches_cpython(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 12))
+    keys = [int(k) for k in rng.integers(-4, 5, n)]  # repeats: a later value replaces
+    values = [float(v) for v in rng.random(n)]
+    got = from_zip(keys, values)
+    assert isinstance(got, Dict) and list(got.items()) == list(dict(zip(keys, values)).items())
+    words = ["".join(rng.choice(list("abé😀"), int(rng.integers(0, 4)))) for _ in range(n)]
+    assert list(from_pair_list(words).items()) == list(dict([(w, len(w)) for w in words]).items())
+    assert list(from_enumerate(n).items()) == list(dict(enumerate([i * 0.5 for i in range(n)])).items())
+
+
+def test_dict_of_what_is_not_pairs_is_numbas_no_match():
+    with pytest.raises(TypingError, match="No implementation of function Function\\(<class 'dict'>\\)"):
+        njit(lambda a: dict(a))([1, 2])
+    with pytest.raises(TypingError, match="No implementation of function Function\\(<class 'dict'>\\)"):
+        njit(lambda a: dict(a))([(1, 2, 3)])
+
+
 # ---- methods ----
 
 @njit

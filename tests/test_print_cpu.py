@@ -22,6 +22,12 @@ def containers(n):
     print(a, a.reshape(2, -1), items, (n, 1.5, (True, 2)))
 
 
+def dicts_and_sets(n, s):
+    d = {s: 1.5, "é" + s: float(n)}
+    print(d, {k: [k, k + 1] for k in range(n)}, {k % 3 for k in range(n)}, set([s]))
+    print(repr(s), str(n > 2))
+
+
 def loop(n):
     for k in range(n):
         print("step", k, k * 1.5)
@@ -33,6 +39,8 @@ def loop(n):
     (scalars, (-12345678901, float("nan"), False, 0j)),
     (containers, (4,)),
     (containers, (6,)),
+    (dicts_and_sets, (4, "ab")),
+    (dicts_and_sets, (0, "ζ")),
     (loop, (3,)),
     (loop, (0,)),
 ])

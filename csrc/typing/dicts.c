@@ -257,7 +257,25 @@ int cj_type_dict_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
     return cj_plain_call(c, in, CJ_CALL_DICT, methods[m].op) ? 1 : -1;
 }
 
-/* dict(), dict(d) (a copy), len(d), hash(x). */
+/* dict(iterable) of (key, value) pairs: compiled from Python (cujit.cpython.dictobj), as
+ * numba builds it; numba's no-match error for other items. */
+static int type_dict_from_pairs(cj_infer_ctx *c, cj_instr *in, const cj_type *a,
+                                const cj_type **out) {
+    const cj_type *iter = cj_type_iter_of(a);
+    const cj_type *item = iter != NULL ? iter->yield : NULL;
+    if (item == NULL || item->kind != CJ_TUPLE || item->n != 2) {
+        return cj_no_match(c, in, "<class 'dict'>");
+    }
+    if (c->env->target == CJ_TARGET_CUDA) {
+        return cj_unsupported_error(c, in, "dicts are not supported in CUDA code");
+    }
+    int vars[1] = {in->args[1]};
+    PyObject *consts[1] = {NULL};
+    return cj_type_library_helper_call(c, in, "cujit.cpython.dictobj:dict_from_pairs", 1, vars,
+                                       consts, out);
+}
+
+/* dict(), dict(d) (a copy), dict(pairs), len(d), hash(x). */
 int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     int n = in->nargs - 1 - in->index;
     const cj_type *a = n == 1 ? cj_vt(c, in->args[1]) : NULL;
@@ -268,6 +286,9 @@ int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
                         : id == CJ_B_LEN ? "<built-in function len>" : "<class 'dict'>";
     if (n == 1 && a == NULL) {
         return 0;
+    }
+    if (id == CJ_B_DICT && n == 1 && in->index == 0 && a->kind != CJ_DICT) {
+        return type_dict_from_pairs(c, in, a, out);
     }
     if (in->index > 0 || n > 1 || (id != CJ_B_DICT && n != 1) ||
         (id == CJ_B_LEN && a->kind != CJ_DICT) || (id == CJ_B_DICT && a && a->kind != CJ_DICT)) {

@@ -111,6 +111,8 @@ int cj_type_objmode_call(cj_infer_ctx *c, cj_instr *in, PyObject *block, const c
 static int printable(const cj_type *t) {
     switch (t->kind) {
     case CJ_LIST:
+    case CJ_DICT:
+    case CJ_SET:
     case CJ_RECORD:
     case CJ_UNICODE:
         return 1;
@@ -137,8 +139,8 @@ int cj_type_print_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         const cj_type *t = cj_vt(c, in->args[i]);
         if (!printable(t)) {
             return cj_unsupported_error(c, in, "print() of a value of type %s is not supported "
-                                               "(numbers, strings, arrays, lists, records, None "
-                                               "and tuples of them are)", t->name);
+                                               "(numbers, strings, arrays, lists, dicts, sets, "
+                                               "records, None and tuples of them are)", t->name);
         }
     }
     PyObject *print = PyDict_GetItemString(PyEval_GetBuiltins(), "print"); /* borrowed */
@@ -160,8 +162,8 @@ int cj_type_raise_call(cj_infer_ctx *c, cj_instr *in, PyObject *cls, const cj_ty
         const cj_type *t = cj_vt(c, in->args[i]);
         if (!printable(t)) {
             return cj_unsupported_error(c, in, "an exception argument of type %s (numbers, "
-                                               "strings, arrays, lists, records, None and "
-                                               "tuples of them are supported)", t->name);
+                                               "strings, arrays, lists, dicts, sets, records, "
+                                               "None and tuples of them are supported)", t->name);
         }
     }
     PyObject *raiser = cj_exc_raiser(cls);
