@@ -91,6 +91,13 @@ def _error_class(name):
     return cls
 
 
+def test_every_example_is_marked():
+    """No unverified example: each ```python block of the page follows a marker."""
+    with open(PAGE, encoding="utf-8") as fh:
+        blocks = fh.read().count("```python")
+    assert blocks == len(EXAMPLES), (blocks, len(EXAMPLES))
+
+
 def test_page_has_examples():
     kinds = [kind for _, kind, _, _ in EXAMPLES]
     assert kinds.count("check") >= 25 and kinds.count("refused") >= 40, kinds
