@@ -74,8 +74,8 @@ CASES = [
     ("float_and", "def f(x):\n    return x & 1\n", (1.5,), TypingError, "No implementation"),
     ("unpack_count", "def f(x):\n    a, b = (1, 2, 3)\n    return a\n", (1,), TypingError,
      "cannot unpack"),
-    ("raise_var_array_dict", "def f(x):\n    raise ValueError({1: x})\n", (1,), UnsupportedError,
-     "an exception argument of type DictType"),
+    ("raise_var_range", "def f(x):\n    raise ValueError(range(x))\n", (1,), UnsupportedError,
+     "an exception argument of type range"),
     ("reraise", "def f(x):\n    raise\n", (1,), UnsupportedError, "re-raise"),
     ("recursive_def", "def f(x):\n    def g(y):\n        return g(y - 1) if y else 0\n"
      "    return g(x)\n", (1,), UnsupportedError, "recursion"),
