@@ -128,6 +128,9 @@ PyCodeObject *cj_fe_made_code(cj_builder *b, int marker, PyObject **constant_def
 int cj_fe_op_CALL_FUNCTION_EX(cj_builder *b, const cj_bc *in);
 int cj_fe_op_LIST_TO_TUPLE(cj_builder *b, const cj_bc *in);
 int cj_fe_list_to_tuple(cj_builder *b); /* the list of g(a, *t) made a tuple */
+/* LIST_APPEND of `v` to the list `list` of g(*t, a): 1 when `list` already has a star part
+ * (then `v` is one more part, the tuple (v,)), 0 when it is another list, -1 on error. */
+int cj_fe_star_append(cj_builder *b, int list, int v);
 /* ---- build_funcvalue.c: an inner function or lambda passed as an argument ---- */
 /* Replaces each marker among args[0..n) with a variable holding a jitted function of its
  * code (numba's MakeFunctionToJitFunction); -1 with an exception when it cannot be. */
