@@ -69,8 +69,6 @@ KNOWN_GAPS = {
     "x_nested_dicts": "a dict comprehension whose values are dict comprehensions",
     "x_list_of_lists_sum": "a list of lists refined inside a comprehension",
     "x_min_of_tuples": "min() of a list of tuples",
-    "u_genexpr_free": "generator expressions reading the enclosing function's variables",
-    "u_genexpr_free_filter": "generator expressions reading the enclosing function's variables",
 }
 
 

@@ -153,6 +153,7 @@ void cj_fe_inner_builder(cj_builder *inner, cj_builder *b, PyCodeObject *code, i
     inner->globals = b->globals;
     inner->builtins = b->builtins;
     inner->outer = b;
+    inner->free_pack = -1; /* its function's, if any, is the outermost builder's */
     inner->cont = cont;
     inner->outer_handler = b->try_handler; /* its blocks outside its own try ranges */
     inner->line = b->line;
