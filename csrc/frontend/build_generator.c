@@ -122,10 +122,14 @@ int cj_fe_make_genexpr(cj_builder *b, PyCodeObject *co, int has_closure) {
     return rc;
 }
 
-int cj_fe_genexpr_frees(const cj_builder *b, int callee) {
+int cj_fe_genexpr_frees(cj_builder *b, int callee) {
     for (int i = 0; i < b->ngenexprs; i++) {
-        if (b->genexpr_fn[i] == callee) {
-            return b->genexpr_frees[i];
+        if (b->genexpr_fn[i] == callee) { /* called: its slot is free again */
+            int frees = b->genexpr_frees[i];
+            b->ngenexprs--;
+            b->genexpr_fn[i] = b->genexpr_fn[b->ngenexprs];
+            b->genexpr_frees[i] = b->genexpr_frees[b->ngenexprs];
+            return frees;
         }
     }
     return -1;

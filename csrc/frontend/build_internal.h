@@ -53,8 +53,8 @@ typedef struct cj_builder {
     int ncells;
     int free_pack;        /* a genexpr reading its enclosing function's variables: the
                            * parameter holding their tuple (build_generator.c), or -1 */
-    int genexpr_fn[8];    /* ... and in that function: the genexprs made, waiting for their */
-    int genexpr_frees[8]; /* call, with the tuple of the variables they read */
+    int genexpr_fn[8];    /* ... and in a function making them: the genexprs made, waiting */
+    int genexpr_frees[8]; /* for their call, with the tuple of the variables they read */
     int ngenexprs;
     PyObject *made_code;  /* LOAD_CONST's code object, then MAKE_FUNCTION's (borrowed) */
     struct cj_builder *outer; /* an inlined comprehension's (3.11): whose code it returns to */
@@ -120,8 +120,9 @@ void cj_fe_drop_generator_wrapper(cj_builder *b);
  * function of it, called next with the iterator (`.0`) as its argument; one reading the
  * enclosing function's variables (`has_closure`) takes the tuple of their values too. */
 int cj_fe_make_genexpr(cj_builder *b, PyCodeObject *co, int has_closure);
-/* The tuple of variables the genexpr `callee` reads, its call's second argument, or -1. */
-int cj_fe_genexpr_frees(const cj_builder *b, int callee);
+/* The tuple of variables the genexpr `callee` reads, its call's second argument (taken: one
+ * call each), or -1. */
+int cj_fe_genexpr_frees(cj_builder *b, int callee);
 /* In a genexpr's own function: its parameter 1 is that tuple (b->free_pack); -1 on error. */
 int cj_fe_genexpr_pack_param(cj_builder *b);
 /* LOAD_DEREF of `name` there: 1 pushed the tuple's item, 0 not such a genexpr, -1 error. */
