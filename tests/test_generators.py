@@ -481,6 +481,27 @@ def genexprs_reading_locals_py(n, m, a, k, words, skip):
             sum(y * m for y in (x * k for x in range(n))))
 
 
+def _closure_with_genexpr(m):
+    def f(n):
+        return sum(i * m for i in range(n))  # m: the closure's, frozen as numba does
+    return f
+
+
+@njit
+def genexprs_in_genexprs(n, m, k):
+    return (sum(sum(i * m for i in range(j)) for j in range(n)),
+            list(sum(i * m + k for i in range(j) if i != k) for j in range(n)))
+
+
+def test_generator_expressions_in_closures_and_genexprs():
+    f = _closure_with_genexpr(3)
+    assert njit(f)(5) == f(5) == 30
+    for n, m, k in ((0, 1, 2), (5, 2, 1), (7, -3, 4)):
+        want = (sum(sum(i * m for i in range(j)) for j in range(n)),
+                list(sum(i * m + k for i in range(j) if i != k) for j in range(n)))
+        assert genexprs_in_genexprs(n, m, k) == want
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_generator_expressions_reading_the_enclosing_variables(seed):
     rng = np.random.default_rng(seed)
@@ -513,10 +534,10 @@ def test_refused_forms():
     assert "'yield from'" in _compile_error("def f(x):\n    yield from range(x)\n", (2,))
     assert "returning a generator expression" in _compile_error(
         "def f(x):\n    return (i * x for i in range(x))\n", (3,))
-    # a closure's own free variable, read by its genexpr: not a local to pass
+    # a closure's own free variable, never assigned, read by its genexpr
     assert "reading the enclosing function's variables" in _compile_error(
-        "def g(m):\n    def f(n):\n        return sum(i * m for i in range(n))\n"
-        "    return f\nf = g(3)\n", (4,))
+        "def g():\n    def f(n):\n        return sum(i * m for i in range(n))\n"
+        "    return f\n    m = 1\nf = g()\n", (4,))
     assert "returning a generator expression" in _compile_error(
         "def f(x):\n    return (i for i in range(x))\n", (3,))
     ns = {}

@@ -57,14 +57,51 @@ void cj_fe_drop_generator_wrapper(cj_builder *b) {
  * it; the CALL that follows passes the tuple (cj_fe_genexpr_frees). */
 #define FREE_PACK "__cujit_free_pack__"
 
-/* The tuple of the enclosing variables `co` reads (their cells' locals here), or -1. */
+/* A closure's own free variable `name`: its cell's value, frozen as LOAD_DEREF freezes it
+ * (pushed: 1), 0 when it is none, -1 on error. */
+static int push_frozen_free(cj_builder *b, PyObject *name) {
+    cj_builder *root = b;
+    while (root->outer != NULL) {
+        root = root->outer;
+    }
+    PyObject *names = PyObject_GetAttrString((PyObject *)root->code, "co_freevars");
+    PyObject *closure = PyFunction_GetClosure(b->ir->pyfunc); /* borrowed */
+    Py_ssize_t idx = -1;
+    for (Py_ssize_t i = 0; names != NULL && i < PyTuple_GET_SIZE(names); i++) {
+        idx = PyUnicode_Compare(PyTuple_GET_ITEM(names, i), name) == 0 ? i : idx;
+    }
+    Py_XDECREF(names);
+    if (names == NULL || idx < 0 || closure == NULL || idx >= PyTuple_GET_SIZE(closure) ||
+        PyCell_GET(PyTuple_GET_ITEM(closure, idx)) == NULL) {
+        return names == NULL ? -1 : 0;
+    }
+    PyObject *kept = cj_ir_keep(b->ir, name);
+    return kept && cj_fe_push_value(b, PyCell_GET(PyTuple_GET_ITEM(closure, idx)), kept) == 0
+               ? 1 : -1;
+}
+
+/* The value of the enclosing variable `name` now: a cell's local, an item of this genexpr's
+ * own tuple (a genexpr made in a genexpr), a closure's frozen value; -1 when none (no
+ * exception) or on error. */
+static int free_value(cj_builder *b, PyObject *name) {
+    int cell = cj_fe_cell_var(b, name), v = -1;
+    if (cell >= 0) {
+        v = cj_fe_temp(b);
+        return v >= 0 && cj_fe_emit(b, CJ_I_COPY, v, 1, &cell) ? v : -1;
+    }
+    int pushed = cj_fe_genexpr_free_var(b, name);
+    if (pushed == 0) {
+        pushed = push_frozen_free(b, name);
+    }
+    return pushed == 1 && cj_fe_pop(b, &v) == 0 ? v : -1;
+}
+
+/* The tuple of the enclosing variables `co` reads, or -1. */
 static int free_values(cj_builder *b, PyCodeObject *co) {
     PyObject *names = PyObject_GetAttrString((PyObject *)co, "co_freevars");
     int vals[CJ_MAX_ARGS], n = names ? (int)PyTuple_GET_SIZE(names) : -1;
     for (int i = 0; i < n && i < CJ_MAX_ARGS; i++) {
-        int cell = cj_fe_cell_var(b, PyTuple_GET_ITEM(names, i));
-        vals[i] = cell < 0 ? -1 : cj_fe_temp(b);
-        if (vals[i] < 0 || cj_fe_emit(b, CJ_I_COPY, vals[i], 1, &cell) == NULL) {
+        if ((vals[i] = free_value(b, PyTuple_GET_ITEM(names, i))) < 0) {
             n = -1;
         }
     }
