@@ -6,7 +6,7 @@ types: homogeneous containers, ints that do not overflow int64. The helpers the 
 are register_jitable: plain Python when CPython runs a function, compiled inside compiled code."""
 import numpy as np
 
-from cujit import njit
+from cujit import literal_unroll, njit
 from cujit.extending import register_jitable
 
 CASES = []
@@ -2219,3 +2219,93 @@ def x_sorted_tuples_reverse(a):
 @case("L")
 def x_min_of_tuples(a):
     return min([(abs(x), x) for x in a])
+
+
+# ---- unroll / star calls / genexpr ----
+
+@njit
+def _star3(a, b, c):
+    return a * 100 + b * 10 + c
+
+
+@case("i")
+def u_unroll_mixed(x):
+    acc = 0
+    for v in literal_unroll((x, 2.5, True)):
+        acc += v
+    return acc
+
+
+@case("s i")
+def u_unroll_strings(s, x):
+    total = 0
+    for v in literal_unroll((s, x, "ab")):
+        if isinstance(v, str):
+            total += len(v)
+        else:
+            total += v
+    return total
+
+
+@case("T")
+def u_unroll_built_tuple(t):
+    parts = (t[0], float(t[1]), t[2] > 0, (t[0], t[1]))
+    out = []
+    for v in literal_unroll(parts):
+        if isinstance(v, tuple):
+            out.append(float(v[0] - v[1]))
+        else:
+            out.append(v * 1.5)
+    return out
+
+
+@case("n")
+def u_unroll_break(n):
+    c = 0
+    for v in literal_unroll((1, 2.5, "x", (1,))):
+        c += 1
+        if c > n:
+            break
+    return c
+
+
+@case("L")
+def u_unroll_continue(a):
+    s = 0.0
+    for v in literal_unroll((a[0], float(a[-1]), len(a))):
+        if v < 0:
+            continue
+        s += v
+    return s
+
+
+@case("s")
+def u_unroll_last_item(s):
+    for v in literal_unroll((1, s)):
+        pass
+    return v  # noqa: B023 (the loop variable after the loop)
+
+
+@case("i")
+def u_star_then_arg(x):
+    return _star3(*(x, 1), x), _star3(x, *(2, x))
+
+
+@case("T i")
+def u_star_two_and_between(t, x):
+    return _star3(*(t[0],), x, *(t[2],)), _star3(*(t[0], t[1]), *(t[2],))
+
+
+@case("T f")
+def u_star_displays(t, f):
+    return (*t, f), (f, *t, f), (*t, *t)
+
+
+@case("n i")
+def u_genexpr_free(n, m):
+    return sum(i * m for i in range(n))
+
+
+@case("S s")
+def u_genexpr_free_filter(words, skip):
+    return max(len(w) for w in words if w != skip)

@@ -466,6 +466,59 @@ def test_generator_expressions():
         assert genexprs(a, n) == want
 
 
+@njit
+def genexprs_reading_locals(n, m, a, k, words, skip):
+    return (sum(i * m for i in range(n)), list(x + k for x in a),
+            max(len(w) for w in words if w != skip),
+            sum(i * m + k for i in range(n) if i % 3 == 0),
+            sum(y * m for y in (x * k for x in range(n))))
+
+
+def genexprs_reading_locals_py(n, m, a, k, words, skip):
+    return (sum(i * m for i in range(n)), [float(x + k) for x in a],
+            max(len(w) for w in words if w != skip),
+            sum(i * m + k for i in range(n) if i % 3 == 0),
+            sum(y * m for y in (x * k for x in range(n))))
+
+
+def _closure_with_genexpr(m):
+    def f(n):
+        return sum(i * m for i in range(n))  # m: the closure's, frozen as numba does
+    return f
+
+
+@njit
+def genexprs_in_genexprs(n, m, k):
+    return (sum(sum(i * m for i in range(j)) for j in range(n)),
+            list(sum(i * m + k for i in range(j) if i != k) for j in range(n)))
+
+
+def test_generator_expressions_in_closures_and_genexprs():
+    f = _closure_with_genexpr(3)
+    assert njit(f)(5) == f(5) == 30
+    for n, m, k in ((0, 1, 2), (5, 2, 1), (7, -3, 4)):
+        want = (sum(sum(i * m for i in range(j)) for j in range(n)),
+                list(sum(i * m + k for i in range(j) if i != k) for j in range(n)))
+        assert genexprs_in_genexprs(n, m, k) == want
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_generator_expressions_reading_the_enclosing_variables(seed):
+    rng = np.random.default_rng(seed)
+    n, m, k = (int(v) for v in rng.integers(-3, 9, size=3))
+    n = abs(n)
+    a = rng.normal(size=int(rng.integers(0, 5)))
+    words = ["".join("ab"[int(c)] for c in rng.integers(0, 2, size=int(j)))
+             for j in rng.integers(0, 6, size=4)]
+    skip = words[int(rng.integers(0, 4))]
+    if all(w == skip for w in words):
+        words.append("zzz")
+    got = genexprs_reading_locals(n, m, a, k, words, skip)
+    want = genexprs_reading_locals_py(n, m, a, k, words, skip)
+    assert got == want and [type(v) for v in got] == [type(v) for v in want]
+    assert all(type(v) is float for v in got[1])
+
+
 # ---- what is refused, clearly ----
 
 def _compile_error(src, args, exc=UnsupportedError):
@@ -479,8 +532,12 @@ def _compile_error(src, args, exc=UnsupportedError):
 def test_refused_forms():
     assert "returns a value" in _compile_error("def f(x):\n    yield x\n    return 5\n", (1,))
     assert "'yield from'" in _compile_error("def f(x):\n    yield from range(x)\n", (2,))
-    assert "read the enclosing function's variables" in _compile_error(
-        "def f(x):\n    return sum(i * x for i in range(x))\n", (3,))
+    assert "returning a generator expression" in _compile_error(
+        "def f(x):\n    return (i * x for i in range(x))\n", (3,))
+    # a closure's own free variable, never assigned, read by its genexpr
+    assert "reading the enclosing function's variables" in _compile_error(
+        "def g():\n    def f(n):\n        return sum(i * m for i in range(n))\n"
+        "    return f\n    m = 1\nf = g()\n", (4,))
     assert "returning a generator expression" in _compile_error(
         "def f(x):\n    return (i for i in range(x))\n", (3,))
     ns = {}

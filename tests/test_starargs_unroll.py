@@ -1,9 +1,10 @@
 """*args (issue 13): a jitted ``def f(a, *rest)`` (its extra positional arguments one tuple,
 numba's StarArgTuple, heterogeneous too) called from Python and from compiled code, and
-``g(*t)`` and ``g(a, *t, *u)`` of tuples inside compiled code; compared with CPython, exact types. What is not
-compiled (g(*t, a), **kwargs, f(*list)) says so. ``literal_unroll`` compiles where it changes
-nothing (a tuple of one item type, a list made in the function); numba's unrolling of a
-heterogeneous tuple is an UnsupportedError naming it."""
+``g(*t)``, ``g(a, *t, *u)``, ``g(*t, a)`` and ``g(*t, a, *u)`` of tuples inside compiled code
+(3.11's LIST_APPEND/LIST_EXTEND/LIST_TO_TUPLE, 3.12's CALL_INTRINSIC_1); compared with CPython,
+exact types. What is not compiled (**kwargs, f(*list)) says so. ``literal_unroll`` compiles
+where it changes nothing (a tuple of one item type, a list made in the function); its
+unrolling per item is tests/test_literal_unroll.py."""
 import numpy as np
 import pytest
 
@@ -157,8 +158,24 @@ def test_star_arguments_after_others(x, t, u):
     exact(njit(two_stars)(x, t, u), two_stars_py(x, t, u))
 
 
-def after_a_star(x, t):
-    return all_j(*t, x)
+def after_a_star(x, t, u):
+    return all_j(*t, x), all_j(*t, x, *u), (*t, x), (*u, x, *t, x), add3_j(*(x,), x, *(x,))
+
+
+def after_a_star_py(x, t, u):
+    return all_args(*t, x), all_args(*t, x, *u), (*t, x), (*u, x, *t, x), add3(x, *(x, x))
+
+
+after_a_star_j = njit(after_a_star)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_star_arguments_before_others(seed):
+    rng = np.random.default_rng(seed)
+    x = int(rng.integers(-50, 50))
+    t = tuple(float(v) for v in rng.normal(size=int(rng.integers(0, 3))))
+    u = (int(rng.integers(5)), bool(rng.integers(2)))
+    exact(after_a_star_j(x, t, u), after_a_star_py(x, t, u))
 
 
 def star_of_a_list(lst):
@@ -174,8 +191,6 @@ def too_many(t):
 
 
 def test_what_is_not_compiled_says_so():
-    with pytest.raises(UnsupportedError, match=r"an argument after a star argument"):
-        njit(after_a_star)(1, (2,))
     with pytest.raises(UnsupportedError, match=r"cujit unpacks tuples only"):
         njit(star_of_a_list)([1, 2])
     with pytest.raises(UnsupportedError, match=r"only of a jitted function"):
@@ -191,7 +206,7 @@ def test_kwargs_parameters_are_refused():
         njit(kw)
 
 
-# ---- literal_unroll: compiled where it changes nothing; the unrolling proper says so ----
+# ---- literal_unroll: compiled where it changes nothing (its unrolling: test_literal_unroll.py) ----
 
 def unroll_sum(t):
     s = 0.0
@@ -220,8 +235,6 @@ def unroll_two(t):
 
 
 @pytest.mark.parametrize("fn, arg, words", [
-    (unroll_sum, (1, 2.5), r"literal_unroll over a heterogeneous tuple Tuple\(int64, float64\): "
-                           r"cujit does not unroll a loop per item type yet"),
     (unroll_sum, [1.0, 2.0], r"Invalid use of literal_unroll with a function argument, only "
                              r"tuples are supported as function arguments"),
     (unroll_two, (1,), r"literal_unroll takes one argument, found 2"),

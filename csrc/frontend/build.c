@@ -323,13 +323,17 @@ static int make_locals(cj_builder *b) {
     b->ir->nargs = code->co_argcount + code->co_kwonlyargcount +
                    ((code->co_flags & CO_VARARGS) != 0);
     b->line = b->ir->firstline;
+    if (cj_fe_genexpr_pack_param(b) < 0) { /* build_generator.c */
+        return -1;
+    }
     for (int i = 0; i < b->ir->nargs; i++) {
-        cj_instr *in = cj_ir_emit(b->ir, 0, CJ_I_ARG, b->locals[i], 0, NULL, b->line);
+        int var = i == 1 && b->free_pack >= 0 ? b->free_pack : b->locals[i];
+        cj_instr *in = cj_ir_emit(b->ir, 0, CJ_I_ARG, var, 0, NULL, b->line);
         if (in == NULL) {
             return -1;
         }
         in->index = i;
-        b->ir->arg_vars[i] = b->locals[i];
+        b->ir->arg_vars[i] = var;
     }
     return 0;
 }
@@ -339,6 +343,7 @@ static int builder_init(cj_builder *b, cj_func_ir *ir, PyObject *pyfunc) {
     b->ir = ir;
     b->try_handler = -1;
     b->outer_handler = -1;
+    b->free_pack = -1;
     b->code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
     b->globals = PyFunction_GetGlobals(pyfunc);
     b->builtins = PyDict_GetItemString(b->globals, "__builtins__");

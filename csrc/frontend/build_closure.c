@@ -111,6 +111,11 @@ int cj_fe_op_LOAD_DEREF(cj_builder *b, const cj_bc *in) {
         Py_DECREF(name);
         return cj_fe_emit_push(b, CJ_I_COPY, 1, &cell) ? 0 : -1;
     }
+    int packed = cj_fe_genexpr_free_var(b, name); /* build_generator.c */
+    if (packed != 0) {
+        Py_DECREF(name);
+        return packed < 0 ? -1 : 0;
+    }
     while (b->outer != NULL) { /* an inlined comprehension's: its function's free variable */
         b = b->outer;
     }

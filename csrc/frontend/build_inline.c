@@ -108,6 +108,10 @@ int cj_fe_op_LIST_APPEND(cj_builder *b, const cj_bc *in) {
     if (in->arg < 1 || in->arg > b->sp || cj_fe_check_value(b, b->stack[b->sp - in->arg]) < 0) {
         return PyErr_Occurred() ? -1 : cj_unsupported_at(b->ir, b->line, "malformed LIST_APPEND");
     }
+    int star = cj_fe_star_append(b, b->stack[b->sp - in->arg], v); /* g(*t, a) */
+    if (star != 0) {
+        return star < 0 ? -1 : 0;
+    }
     return cj_fe_method_call(b, b->stack[b->sp - in->arg], "append", v);
 }
 
@@ -149,6 +153,7 @@ void cj_fe_inner_builder(cj_builder *inner, cj_builder *b, PyCodeObject *code, i
     inner->globals = b->globals;
     inner->builtins = b->builtins;
     inner->outer = b;
+    inner->free_pack = -1; /* its function's, if any, is the outermost builder's */
     inner->cont = cont;
     inner->outer_handler = b->try_handler; /* its blocks outside its own try ranges */
     inner->line = b->line;

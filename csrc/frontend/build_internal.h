@@ -51,6 +51,11 @@ typedef struct cj_builder {
     int *cells;           /* per co_cellvars name: its variable (a local that a comprehension
                            * reads; build_inline.c), and ncells of them */
     int ncells;
+    int free_pack;        /* a genexpr reading its enclosing function's variables: the
+                           * parameter holding their tuple (build_generator.c), or -1 */
+    int genexpr_fn[8];    /* ... and in a function making them: the genexprs made, waiting */
+    int genexpr_frees[8]; /* for their call, with the tuple of the variables they read */
+    int ngenexprs;
     PyObject *made_code;  /* LOAD_CONST's code object, then MAKE_FUNCTION's (borrowed) */
     struct cj_builder *outer; /* an inlined comprehension's (3.11): whose code it returns to */
     int cont;             /* ... at this byte offset of the outer code */
@@ -112,9 +117,16 @@ int cj_fe_op_RETURN_GENERATOR(cj_builder *b, const cj_bc *in);
  * to its caller as they are. */
 void cj_fe_drop_generator_wrapper(cj_builder *b);
 /* MAKE_FUNCTION of a generator expression's code `co` (borrowed): pushes a jitted generator
- * function of it, called next with the iterator (`.0`) as its argument; a genexpr reading
- * the enclosing function's variables (`has_closure`) is an UnsupportedError. */
+ * function of it, called next with the iterator (`.0`) as its argument; one reading the
+ * enclosing function's variables (`has_closure`) takes the tuple of their values too. */
 int cj_fe_make_genexpr(cj_builder *b, PyCodeObject *co, int has_closure);
+/* The tuple of variables the genexpr `callee` reads, its call's second argument (taken: one
+ * call each), or -1. */
+int cj_fe_genexpr_frees(cj_builder *b, int callee);
+/* In a genexpr's own function: its parameter 1 is that tuple (b->free_pack); -1 on error. */
+int cj_fe_genexpr_pack_param(cj_builder *b);
+/* LOAD_DEREF of `name` there: 1 pushed the tuple's item, 0 not such a genexpr, -1 error. */
+int cj_fe_genexpr_free_var(cj_builder *b, PyObject *name);
 
 /* ---- build_closure.c: inner functions and lambdas, inlined where they are called ---- */
 int cj_fe_push_value(cj_builder *b, PyObject *v, PyObject *name); /* build_ops.c */
@@ -128,6 +140,9 @@ PyCodeObject *cj_fe_made_code(cj_builder *b, int marker, PyObject **constant_def
 int cj_fe_op_CALL_FUNCTION_EX(cj_builder *b, const cj_bc *in);
 int cj_fe_op_LIST_TO_TUPLE(cj_builder *b, const cj_bc *in);
 int cj_fe_list_to_tuple(cj_builder *b); /* the list of g(a, *t) made a tuple */
+/* LIST_APPEND of `v` to the list `list` of g(*t, a): 1 when `list` already has a star part
+ * (then `v` is one more part, the tuple (v,)), 0 when it is another list, -1 on error. */
+int cj_fe_star_append(cj_builder *b, int list, int v);
 /* ---- build_funcvalue.c: an inner function or lambda passed as an argument ---- */
 /* Replaces each marker among args[0..n) with a variable holding a jitted function of its
  * code (numba's MakeFunctionToJitFunction); -1 with an exception when it cannot be. */

@@ -237,6 +237,10 @@ static int op_CALL(cj_builder *b, const cj_bc *in) {
     for (int i = 0; i < argc; i++) {
         args[n++] = b->stack[b->sp - argc + i];
     }
+    int frees = n == 2 ? cj_fe_genexpr_frees(b, args[0]) : -1; /* build_generator.c */
+    if (frees >= 0) {
+        args[n++] = frees;
+    }
     b->sp -= argc + 2;
     if (cj_fe_made_arguments_as_values(b, args + 1, n - 1) < 0) { /* build_funcvalue.c */
         return -1;

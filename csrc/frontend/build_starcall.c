@@ -1,7 +1,7 @@
 /* build_starcall.c: a call with a star argument, g(*t) (CALL_FUNCTION_EX): a CALL of g with
  * the one argument t, flagged CJ_F_STAR_CALL, whose items typing/starargs.c binds to g's
  * parameters once t's tuple type is known; g(a, *t) (its arguments built as a list) with the
- * tuple (a,) + t. An argument after a star (g(*t, a)) and **kwargs say so. */
+ * tuple (a,) + t; g(*t, a) and g(*t1, *t2) with t + (a,) and t1 + t2. **kwargs say so. */
 #include "frontend/build_internal.h"
 
 /* CALL_FUNCTION_EX flags: NULL, callable, args[, kwargs] -> result */
@@ -80,9 +80,9 @@ static int star_parts_only(cj_builder *b, int v) {
 int cj_fe_list_to_tuple(cj_builder *b) {
     int v = b->sp > 0 ? b->stack[b->sp - 1] : -1;
     if (v < 0 || !star_parts_only(b, v)) {
-        return cj_unsupported_at(b->ir, b->line, "cujit does not support an argument after a "
-                                 "star argument (g(*t, a)) or this starred tuple display: pass "
-                                 "one tuple, g(*(t + (a,)))");
+        return cj_unsupported_at(b->ir, b->line, "cujit does not support this starred tuple "
+                                 "display (a list appended to before a star): pass one tuple, "
+                                 "g(*(t + (a,)))");
     }
     cj_instr *in = defined_here(b, v);
     while (in->op == CJ_I_COPY) { /* LIST_EXTEND's COPY {extension, list}: list + extension */
@@ -96,6 +96,29 @@ int cj_fe_list_to_tuple(cj_builder *b) {
     }
     in->flags &= ~CJ_F_LIST; /* the BUILD_LIST of the leading items: a tuple */
     return 0;
+}
+
+int cj_fe_star_append(cj_builder *b, int list, int v) {
+    cj_instr *ext = defined_here(b, list);
+    if (ext == NULL || ext->op != CJ_I_COPY || ext->nargs != 2 || !(ext->flags & CJ_F_LIST) ||
+        !star_parts_only(b, list)) {
+        return 0; /* no star part before: a list being built, appended to */
+    }
+    int one = cj_fe_temp(b), dst = cj_fe_temp(b);
+    cj_instr *item = one < 0 || dst < 0 ? NULL : cj_fe_emit(b, CJ_I_BUILD_TUPLE, one, 1, &v);
+    int args[2] = {one, list};
+    cj_instr *copy = item ? cj_fe_emit(b, CJ_I_COPY, dst, 2, args) : NULL;
+    if (copy == NULL) {
+        return -1;
+    }
+    copy->flags |= CJ_F_LIST; /* as LIST_EXTEND of (v,) would: list_to_tuple adds it */
+    for (int k = b->sp - 1; k >= 0; k--) {
+        if (b->stack[k] == list) {
+            b->stack[k] = dst;
+            break;
+        }
+    }
+    return 1;
 }
 
 /* LIST_TO_TUPLE: list -> tuple */

@@ -109,9 +109,11 @@ cj_instr *cj_block_terminator(cj_block *b) {
 
 const char *cj_var_source_name(const cj_var *v, char *buf, size_t size) {
     PyOS_snprintf(buf, size, "%s", v->name);
-    char *dot = strrchr(buf, '.');
-    if (dot != NULL && dot[1] >= '0' && dot[1] <= '9') {
-        *dot = 0;
+    for (char *dot = strchr(buf, '.'); dot != NULL; dot = strchr(dot + 1, '.')) {
+        if (dot[1] >= '0' && dot[1] <= '9') { /* x.1, and x.1.2 of a versioned copy */
+            *dot = 0;
+            break;
+        }
     }
     return buf;
 }

@@ -2,7 +2,8 @@
  * A function is a list of blocks; a block is a list of instructions ending in one terminator.
  * Values live in variables (named locals, and temporaries written once); a variable may be
  * assigned in several blocks, and typing unifies its assignments, as numba's IR does.
- * Sections: ir.c (construction), ir_print.c (text dump, also used by inspect_types). */
+ * Sections: ir.c (construction), ir_print.c (text dump, also used by inspect_types), unroll.c
+ * (literal_unroll's loops cloned per item). */
 #ifndef CJ_IR_H
 #define CJ_IR_H
 
@@ -126,6 +127,14 @@ typedef struct cj_var {
     int caught;            /* holds a caught exception (CJ_I_CATCH): never a named variable */
 } cj_var;
 
+/* A literal_unroll loop over a heterogeneous tuple, to unroll (unroll.c): typing names it by
+ * its call's place, which the next build of the IR has too. */
+typedef struct cj_unroll_site {
+    int offset;  /* bytecode offset of the block holding the literal_unroll call */
+    int index;   /* the call's instruction index in that block */
+    int len;     /* the tuple's length: the loop body is compiled once per item */
+} cj_unroll_site;
+
 typedef struct cj_func_ir {
     cj_arena arena;        /* owns everything below except the Python references */
     PyObject *keep;        /* list: strong references to every obj in the IR */
@@ -139,6 +148,8 @@ typedef struct cj_func_ir {
     cj_vec vars;           /* of cj_var */
     int arg_vars[CJ_MAX_ARGS]; /* variable of each argument */
     int is_generator;      /* its code has CO_GENERATOR: calling it makes a generator */
+    int unroll_wanted;     /* typing failed asking for unroll_request (jit/pipeline.c) */
+    cj_unroll_site unroll_request;
 } cj_func_ir;
 
 /* ---- ir.c ---- */
@@ -175,6 +186,11 @@ const char *cj_unop_symbol(int op);
 /* Splits each named local into versions whose definitions never meet at a use (numba's SSA
  * versioning): -1 with MemoryError on failure. */
 int cj_version_locals(cj_func_ir *ir);
+
+/* ---- unroll.c ---- */
+/* Unrolls the loops at `sites` (each body cloned per item, fed `x = t[k]`) and versions the
+ * locals again; -1 with UnsupportedError (numba's nesting error) or MemoryError. */
+int cj_unroll_loops(cj_func_ir *ir, const cj_unroll_site *sites, int nsites);
 
 /* ---- ir_loc.c ---- */
 /* Source line `line` of the function's file through linecache, with `strip` ("strip",

@@ -240,6 +240,28 @@ static int group_uses(versioning *v) {
     return 0;
 }
 
+/* A new variable (x.1, x.2 ...) for each group without one, in the order of their first
+ * definitions, before any use is renamed: a use may come in a block before its definition's
+ * (blocks a transform appended, ir/unroll.c). */
+static int new_versions(versioning *v, int *version, int *count) {
+    cj_func_ir *ir = v->ir;
+    for (int d = 0; d < v->ndefs; d++) {
+        int var = v->defs[d].var, root = find(v->parent, d);
+        if (v->defs[d].block < 0 || version[root] >= 0) {
+            continue;
+        }
+        const cj_instr *in = CJ_INSTR(CJ_BLOCK(ir, v->defs[d].block), v->defs[d].index);
+        char name[256];
+        PyOS_snprintf(name, sizeof(name), "%s.%d", CJ_VAR(ir, var)->name, ++count[var]);
+        int nv = cj_ir_new_var(ir, name, in->line);
+        if (nv < 0) {
+            return -1;
+        }
+        version[root] = nv;
+    }
+    return 0;
+}
+
 /* The version variable of each group: the group holding the entry definition (and so every
  * use that may see the parameter or an unassigned value) keeps the original variable. */
 static int rename_versions(versioning *v) {
@@ -256,6 +278,9 @@ static int rename_versions(versioning *v) {
         if (v->first_def[var] >= 0) {
             version[find(v->parent, v->first_def[var])] = var;
         }
+    }
+    if (new_versions(v, version, count) < 0) {
+        return -1;
     }
     uint64_t *set = cj_arena_alloc(&ir->arena, sizeof(uint64_t) * (size_t)v->words + 8);
     if (set == NULL) {
@@ -286,15 +311,6 @@ static int rename_versions(versioning *v) {
                 continue;
             }
             int var = v->defs[d].var, root = find(v->parent, d);
-            if (version[root] < 0) { /* a new version: x.1, x.2 ... */
-                char name[256];
-                PyOS_snprintf(name, sizeof(name), "%s.%d", CJ_VAR(ir, var)->name, ++count[var]);
-                int nv = cj_ir_new_var(ir, name, in->line);
-                if (nv < 0) {
-                    return -1;
-                }
-                version[root] = nv;
-            }
             for (int k = 0; k < v->ndefs; k++) {
                 if (v->defs[k].var == var) {
                     BIT_CLR(set, k);

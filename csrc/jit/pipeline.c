@@ -131,6 +131,9 @@ char *cj_make_symbol(const char *qualname) {
 
 /* ---- the front half ---- */
 
+/* literal_unroll loops over heterogeneous tuples unrolled in one function, at most. */
+#define CJ_MAX_UNROLLED_LOOPS 32
+
 static void dump_ir(const char *stage, const char *title, cj_func_ir *ir, int typed) {
     if (title != NULL && cj_dump_enabled(stage)) {
         PyObject *t = cj_ir_dump(ir, typed);
@@ -175,17 +178,40 @@ static int new_module(cj_func_ir *ir, const cj_request *rq, cj_front *out) {
     return 0;
 }
 
+/* The IR built and typed. Typing that meets a literal_unroll of a heterogeneous tuple fails
+ * asking for its loop unrolled (ir/unroll.c); the IR is built again with that loop (and those
+ * asked before) unrolled, and typed again. */
+static cj_func_ir *typed_ir(const cj_request *rq, const cj_type **ret) {
+    cj_unroll_site sites[CJ_MAX_UNROLLED_LOOPS];
+    for (int nsites = 0; ; nsites++) {
+        cj_func_ir *ir = cj_build_ir(rq->pyfunc);
+        if (ir == NULL || cj_unroll_loops(ir, sites, nsites) < 0) {
+            cj_ir_free(ir);
+            return NULL;
+        }
+        dump_ir("ir", rq->target->ir_title, ir, 0);
+        if (cj_infer(ir, rq->argtypes, rq->nargs, rq->tenv, ret) == 0) {
+            return ir;
+        }
+        int again = ir->unroll_wanted && nsites < CJ_MAX_UNROLLED_LOOPS;
+        if (again) {
+            PyErr_Clear(); /* typing's "unroll this loop": done by the next build */
+            sites[nsites] = ir->unroll_request;
+        }
+        cj_ir_free(ir);
+        if (!again) {
+            return NULL;
+        }
+    }
+}
+
 int cj_pipeline_front(const cj_request *rq, cj_front *out) {
     *out = (cj_front){0};
     rq->tenv->target = rq->target->id;
     rq->lenv->target = rq->target->id;
-    cj_func_ir *ir = cj_build_ir(rq->pyfunc);
+    cj_func_ir *ir = typed_ir(rq, &out->ret);
     if (ir == NULL) {
         return -1;
-    }
-    dump_ir("ir", rq->target->ir_title, ir, 0);
-    if (cj_infer(ir, rq->argtypes, rq->nargs, rq->tenv, &out->ret) < 0) {
-        goto fail;
     }
     if (rq->declared_ret != NULL) {
         out->ret = rq->declared_ret;
