@@ -104,6 +104,10 @@ cj_entry_state *cj_fe_arrive(cj_builder *b, int k, int depth, const int *stack) 
         return NULL;
     }
     for (int i = 0; i < depth; i++) {
+        if (cj_fe_is_comprehension(stack[i])) {
+            e->slots[i] = stack[i]; /* the marker itself: the CALL after the iterable's */
+            continue;
+        }
         if (stack[i] < CJ_NULL) {
             if (cj_fe_is_made(stack[i])) {
                 cj_fe_refuse_made(b);
@@ -133,11 +137,14 @@ cj_entry_state *cj_fe_arrive(cj_builder *b, int k, int depth, const int *stack) 
 /* Emits, in the current block, the copies that carry `depth` stack slots into `e`. */
 static int emit_edge_copies(cj_builder *b, const cj_entry_state *e) {
     for (int i = 0; i < e->depth; i++) {
-        if (e->slots[i] == CJ_NULL) {
-            continue;
+        if (e->slots[i] < 0 ? b->stack[i] != e->slots[i] : b->stack[i] < 0) {
+            PyErr_SetString(PyExc_SystemError, "cujit: NULL meets a value at a block entry");
+            return -1;
+        }
+        if (e->slots[i] < 0) {
+            continue; /* CJ_NULL, a comprehension's marker */
         }
         if (b->stack[i] == CJ_NULL) {
-            PyErr_SetString(PyExc_SystemError, "cujit: NULL meets a value at a block entry");
             return -1;
         }
         if (cj_fe_emit(b, CJ_I_COPY, e->slots[i], 1, &b->stack[i]) == NULL) {
@@ -149,7 +156,7 @@ static int emit_edge_copies(cj_builder *b, const cj_entry_state *e) {
 
 static int has_copies(const cj_entry_state *e) {
     for (int i = 0; i < e->depth; i++) {
-        if (e->slots[i] != CJ_NULL) {
+        if (e->slots[i] >= 0) {
             return 1;
         }
     }

@@ -114,6 +114,11 @@ int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *lt, int
     return 0;
 }
 
+int cj_type_is_unrefined(const cj_type *t) {
+    return (t->kind == CJ_LIST && t->dtype == NULL) || (t->kind == CJ_DICT && t->n == 0) ||
+           (t->kind == CJ_SET && t->dtype == NULL); /* dicts.c's and sets.c's */
+}
+
 /* The GETATTR a bound method variable comes from, through the copies that keep it across an
  * inlined comprehension: 3.11's nested code copies it, 3.12's loop carries it in stack
  * variables each predecessor block copies into (several definitions, in a cycle through the
@@ -426,9 +431,7 @@ int cj_check_list_types(cj_infer_ctx *c) {
     int found = -1;
     for (int v = 0; v < c->ir->vars.len; v++) {
         const cj_type *t = cj_vt(c, v);
-        if (t != NULL && ((t->kind == CJ_LIST && t->dtype == NULL) ||
-                          (t->kind == CJ_DICT && t->n == 0) || /* dicts.c's and sets.c's */
-                          (t->kind == CJ_SET && t->dtype == NULL)) &&
+        if (t != NULL && cj_type_is_unrefined(t) &&
             (found < 0 || (CJ_VAR(c->ir, found)->is_temp && !CJ_VAR(c->ir, v)->is_temp))) {
             found = v; /* a named variable rather than a temporary, as numba names it */
         }
