@@ -15,7 +15,8 @@
  * the builder's comps[k]. It stays on the stack while the iterable is built, across blocks
  * when that is another comprehension: a block's entry carries it as it is (no variable). */
 #define CJ_COMP_BASE (-96)
-/* An inner function or lambda (build_closure.c): CJ_MADE_BASE - its index, down to -79 */
+/* An inner function or lambda (build_closure.c): CJ_MADE_BASE - its index, down to -79; a
+ * block's entry carries it as it is (f(f(x)): the inner call's return is a block) */
 #define CJ_MADE_BASE (-16)
 
 typedef struct cj_entry_state {
