@@ -75,8 +75,8 @@ int cj_type_list_literal(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     }
     for (int i = 0; i < n && i < 256; i++) {
         items[i] = in->op == CJ_I_COPY ? (*out)->items[i] : cj_vt(c, in->args[i]);
-        if (items[i] == NULL) {
-            return 0;
+        if (items[i] == NULL || cj_type_is_unrefined(items[i])) {
+            return 0; /* an item's refinement widens it: typed again then */
         }
     }
     if (unify_items(c, in, n, items, &item) < 0) {
