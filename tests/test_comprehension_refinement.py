@@ -132,3 +132,12 @@ def test_what_is_not_compiled_says_so():
 def test_recursive_inner_function_read_from_a_cell_is_refused():
     _refused("def f(x):\n    def g(y):\n        return g(y - 1) if y else 0\n"
              "    return [g(v) for v in range(x)]\n", (2,), UnsupportedError, "recursion")
+
+
+def test_displays_wait_for_comprehensions_inside_them():
+    # 3.12 inlines the comprehensions: the display was typed before their lists were refined
+    @cujit.njit
+    def f(a):
+        d = {1: [x for x in a], 2: [y * 2 for y in a]}
+        return d[1], d[2], ([x for x in a], [-x for x in a])
+    exact(f([1, 2]), ([1, 2], [2, 4], ([1, 2], [-1, -2])))

@@ -108,8 +108,9 @@ int cj_type_dict_display(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
                                            "allocated at run time)");
     }
     for (int i = 0; i < in->nargs; i++) {
-        if (cj_vt(c, in->args[i]) == NULL) {
-            return 0;
+        const cj_type *t = cj_vt(c, in->args[i]);
+        if (t == NULL || cj_type_is_unrefined(t)) {
+            return 0; /* a value's refinement widens it: typed again then */
         }
     }
     if (in->nargs == 0) {
