@@ -2309,3 +2309,125 @@ def u_genexpr_free(n, m):
 @case("S s")
 def u_genexpr_free_filter(words, skip):
     return max(len(w) for w in words if w != skip)
+# ---- comprehensions 2 ----
+
+@register_jitable
+def _gen_scaled(a, k):
+    for x in a:
+        yield x * k
+
+
+@register_jitable
+def _gen_letters(s):
+    for ch in s:
+        if ch != " ":
+            yield ch
+
+
+@register_jitable
+def _gen_word_lengths(words):
+    for w in words:
+        yield len(w)
+
+
+@case("n")
+def cc_multiplication_table(n):
+    return [[i * j for j in range(n)] for i in range(n)]
+
+
+@case("L")
+def cc_row_sums_and_maxima(a):
+    rows = [[x, -x, x * x] for x in a]
+    return [sum(r) for r in rows], [max(r) for r in rows]
+
+
+@case("L")
+def cc_flatten_rows(a):
+    rows = [[x, x + 1] for x in a if x % 2 == 0]
+    return [v for r in rows for v in r]
+
+
+@case("L")
+def cc_transpose_matrix(a):
+    m = [[x + k for x in a] for k in range(3)]
+    return [[m[r][c] for r in range(3)] for c in range(len(a))]
+
+
+@case("L")
+def cc_dict_of_lists(a):
+    d = {x % 3: [y for y in a if y % 3 == x % 3] for x in a}
+    return sorted([(k, sum(v), len(v)) for k, v in d.items()])
+
+
+@case("L")
+def cc_dict_of_sets(a):
+    d = {k: {x for x in a if x % 4 == k} for k in range(4)}
+    return [len(d[k]) for k in range(4)], [sorted(d[k]) for k in range(4)]
+
+
+@case("L")
+def cc_list_of_sets(a):
+    sets = [{x, x + 1, x % 3} for x in a]
+    return [sorted(s) for s in sets]
+
+
+@case("L")
+def cc_list_of_dicts(a):
+    ds = [{x: x * x, x + 1: 0} for x in a]
+    return [len(d) for d in ds], [d[x] for d, x in zip(ds, a)]
+
+
+@case("n")
+def cc_nested_dict_sums(n):
+    outer = {i: {j: i + j for j in range(i)} for i in range(n)}
+    return [sum([v for v in outer[i].values()]) for i in range(n)]
+
+
+@case("L")
+def cc_comprehension_over_comprehension(a):
+    return [y * 2 for y in [x + 1 for x in a if x > 0]]
+
+
+@case("L")
+def cc_set_over_list_comprehension(a):
+    return sorted({v % 5 for v in [x * x for x in a]})
+
+
+@case("L")
+def cc_dict_over_dict_items(a):
+    d = {x: x * 2 for x in a}
+    return sorted([k + v for k, v in {k: v + 1 for k, v in d.items()}.items()])
+
+
+@case("L")
+def cc_lambda_pairs(a):
+    f = lambda v: (v, v * v)  # noqa: E731
+    return [f(x) for x in a]
+
+
+@case("L")
+def cc_two_lambdas(a):
+    inc = lambda v: v + 1  # noqa: E731
+    dbl = lambda v: v * 2  # noqa: E731
+    return [dbl(inc(x)) for x in a if inc(x) > 0]
+
+
+@case("L")
+def cc_generator_over_list_sum(a):
+    return sum(_gen_scaled(a, 3)), max(_gen_scaled(a, -1))
+
+
+@case("L")
+def cc_generator_over_changed_list(a):
+    a.append(len(a))
+    return [p for p in _gen_scaled(a, 2)], a
+
+
+@case("s")
+def cc_generator_over_string(s):
+    return "".join(list(_gen_letters(s)))
+
+
+@case("S")
+def cc_generator_over_list_of_strings(a):
+    return list(_gen_word_lengths(a)), [n * 2 for n in _gen_word_lengths(a)]

@@ -6,7 +6,6 @@ arguments (numba's reflected lists), or the same exception class. Every test pro
 NRT counters that compiled code freed all it allocated."""
 import copy
 import random
-import sys
 
 import pytest
 
@@ -50,12 +49,9 @@ COMPILED = {}
 # TypingError today; strict, so a gap that closes fails here until it is taken off the list
 KNOWN_GAPS = {
     "l_truth": "bool() of a list",
-    "l_transpose_pairs": "a list of lists refined inside a comprehension",
     "t_slice": "slicing a tuple",
     "t_contains": "`in` over a tuple",
     "t_sum_args": "sum() of a tuple",
-    "c_squares_dict": "a comprehension over a dict comprehension's items()",
-    "f_lambda_in_loop": "a lambda called inside a comprehension (3.11's nested code)",
     # `<` of tuples holding strings or lists (sorted() of them compares with it)
     "d_char_count": "< of tuples holding strings",
     "d_word_count": "< of tuples holding strings",
@@ -65,21 +61,13 @@ KNOWN_GAPS = {
     "m_index_of_words": "< of tuples holding strings",
     "m_vowel_dict": "< of tuples holding strings",
     "d_str_keys": "< of tuples holding strings",
-    "g_generator_over_list": "a reflected list passed to a generator",
-    "x_nested_dicts": "a dict comprehension whose values are dict comprehensions",
-    "x_list_of_lists_sum": "a list of lists refined inside a comprehension",
     "x_min_of_tuples": "min() of a list of tuples",
 }
 
 
-# 3.12 inlines comprehensions (PEP 709), which cujit compiles there
-COMPILES_ON_312 = {"c_squares_dict", "f_lambda_in_loop"}
-
 
 def _param(fn, kinds):
     gap = KNOWN_GAPS.get(fn.__name__)
-    if sys.version_info >= (3, 12) and fn.__name__ in COMPILES_ON_312:
-        gap = None
     marks = [pytest.mark.xfail(raises=CujitError, strict=True, reason=gap)] if gap else []
     return pytest.param(fn, kinds, id=fn.__name__, marks=marks)
 

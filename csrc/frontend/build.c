@@ -104,11 +104,11 @@ cj_entry_state *cj_fe_arrive(cj_builder *b, int k, int depth, const int *stack) 
         return NULL;
     }
     for (int i = 0; i < depth; i++) {
+        if (cj_fe_is_comprehension(stack[i]) || cj_fe_is_made(stack[i])) {
+            e->slots[i] = stack[i]; /* the marker itself: called after what is built here */
+            continue;
+        }
         if (stack[i] < CJ_NULL) {
-            if (cj_fe_is_made(stack[i])) {
-                cj_fe_refuse_made(b);
-                return NULL;
-            }
             cj_unsupported_at(b->ir, b->line, "a comprehension whose iterable branches "
                                               "(build the iterable first)");
             return NULL;
@@ -133,12 +133,15 @@ cj_entry_state *cj_fe_arrive(cj_builder *b, int k, int depth, const int *stack) 
 /* Emits, in the current block, the copies that carry `depth` stack slots into `e`. */
 static int emit_edge_copies(cj_builder *b, const cj_entry_state *e) {
     for (int i = 0; i < e->depth; i++) {
-        if (e->slots[i] == CJ_NULL) {
-            continue;
-        }
-        if (b->stack[i] == CJ_NULL) {
+        if (e->slots[i] < 0 ? b->stack[i] != e->slots[i] : b->stack[i] < 0) {
+            if (cj_fe_is_made(e->slots[i]) || cj_fe_is_made(b->stack[i])) {
+                return cj_fe_refuse_made(b); /* two functions, or one and a value, meet */
+            }
             PyErr_SetString(PyExc_SystemError, "cujit: NULL meets a value at a block entry");
             return -1;
+        }
+        if (e->slots[i] < 0) {
+            continue; /* CJ_NULL, a marker */
         }
         if (cj_fe_emit(b, CJ_I_COPY, e->slots[i], 1, &b->stack[i]) == NULL) {
             return -1;
@@ -149,7 +152,7 @@ static int emit_edge_copies(cj_builder *b, const cj_entry_state *e) {
 
 static int has_copies(const cj_entry_state *e) {
     for (int i = 0; i < e->depth; i++) {
-        if (e->slots[i] != CJ_NULL) {
+        if (e->slots[i] >= 0) {
             return 1;
         }
     }

@@ -22,6 +22,7 @@ typedef struct made_fn {
     int defaults;       /* the defaults tuple's variable, or -1 */
     int ndefaults;      /* its length */
     PyObject *constant_defaults; /* that tuple when a constant (borrowed from co_consts) */
+    int cell;           /* the cell variable holding it (3.11: a comprehension calls it), or -1 */
 } made_fn;
 
 static cj_builder *root_of(cj_builder *b) {
@@ -69,6 +70,7 @@ static int make(cj_builder *b, PyCodeObject *code, int defaults) {
     m->code = code;
     m->defaults = defaults;
     m->constant_defaults = NULL;
+    m->cell = -1;
     m->ndefaults = defaults >= 0 ? tuple_length(b, defaults, &m->constant_defaults) : 0;
     if (m->ndefaults < 0) {
         return cj_unsupported_at(b->ir, b->line, "inner function defaults that are not a "
@@ -98,6 +100,46 @@ int cj_fe_make_inner_function(cj_builder *b, const cj_bc *in, int closure) {
     (void)closure; /* its free variables are found by name where the call is built */
     return make(b, co, defaults);
 }
+/* The marker of the function cell variable `cell` holds, or 0. */
+static int cell_function(cj_builder *b, int cell) {
+    cj_builder *root = root_of(b);
+    for (int k = 0; k < root->nmade; k++) {
+        if (((made_fn *)root->made)[k].cell == cell) {
+            return CJ_MADE_BASE - k;
+        }
+    }
+    return 0;
+}
+
+/* Whether every STORE_DEREF of b's cell `arg` stores a function just made (3.11: the cell of
+ * an inner function a comprehension calls): the cell then stands for that function. */
+static int cell_holds_functions_only(const cj_builder *b, int arg) {
+    for (int i = 0; i < b->bc.n; i++) {
+        const cj_bc *in = &b->bc.ins[i];
+        if (in->op == CJ_OP_STORE_DEREF && in->arg == arg &&
+            (i == 0 || b->bc.ins[i - 1].op != CJ_OP_MAKE_FUNCTION)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* STORE_DEREF of inner function `v` into cell variable `cell`: the cell stands for it. */
+static int store_function_cell(cj_builder *b, const cj_bc *in, int cell, int v) {
+    int bound = cell_function(b, cell);
+    if (cell < 0 || !cell_holds_functions_only(b, in->arg)) {
+        return cj_unsupported_at(b->ir, b->line, "cujit does not support a closure variable "
+                                                 "that holds an inner function and other "
+                                                 "values");
+    }
+    if (bound != 0 && bound != v) {
+        return cj_unsupported_at(b->ir, b->line, "cujit does not support a closure variable "
+                                                 "assigned two different inner functions");
+    }
+    ((made_fn *)root_of(b)->made)[CJ_MADE_BASE - v].cell = cell;
+    return 0;
+}
+
 /* LOAD_DEREF: -> value (a cell variable that comprehensions read, a local here; a free
  * variable's current cell contents, frozen like a global) */
 int cj_fe_op_LOAD_DEREF(cj_builder *b, const cj_bc *in) {
@@ -109,7 +151,8 @@ int cj_fe_op_LOAD_DEREF(cj_builder *b, const cj_bc *in) {
     int cell = cj_fe_cell_var(b, name); /* build_inline.c */
     if (cell >= 0) {
         Py_DECREF(name);
-        return cj_fe_emit_push(b, CJ_I_COPY, 1, &cell) ? 0 : -1;
+        int fn = cell_function(b, cell); /* an inner function, called where it is read */
+        return fn != 0 ? cj_fe_push(b, fn) : cj_fe_emit_push(b, CJ_I_COPY, 1, &cell) ? 0 : -1;
     }
     int packed = cj_fe_genexpr_free_var(b, name); /* build_generator.c */
     if (packed != 0) {
@@ -158,9 +201,13 @@ int cj_fe_op_STORE_DEREF(cj_builder *b, const cj_bc *in) {
     if (name == NULL || cj_fe_pop(b, &v) < 0) {
         return -1;
     }
-    if (cj_fe_is_made(v)) { /* a function other inner functions (or it itself) call */
-        return cj_unsupported_at(b->ir, b->line, "cujit does not support inner functions "
-                                                 "that inner functions call (or recursion)");
+    if (cj_fe_is_made(v)) { /* a comprehension (3.11) or an inner function calls it */
+        return store_function_cell(b, in, cell, v);
+    }
+    if (cell >= 0 && cell_function(b, cell) != 0) {
+        return cj_unsupported_at(b->ir, b->line, "cujit does not support a closure variable "
+                                                 "that holds an inner function and other "
+                                                 "values");
     }
     if (cj_fe_check_value(b, v) < 0) {
         return -1;
@@ -312,6 +359,10 @@ int cj_fe_inline_call(cj_builder *b, int marker, const int *args, int nargs, int
     int depth = 0;
     for (cj_builder *o = b; o != NULL; o = o->outer) {
         depth++;
+        if (o->code == m->code) { /* its cell read in its own body */
+            return cj_unsupported_at(b->ir, b->line, "cujit does not support inner functions "
+                                                     "that call themselves (recursion)");
+        }
     }
     if (depth > MAX_INLINE) {
         return cj_unsupported_at(b->ir, b->line, "inner functions nested or recursive more "

@@ -81,8 +81,21 @@ int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in) {
                                  strcmp(name, "<lambda>") != 0 ? "generator expressions"
                                                                : "inner functions or lambdas");
     }
-    return cj_fe_push(b, CJ_FUNC_MARK);
+    if (b->comps == NULL &&
+        (b->comps = cj_arena_alloc(&b->ir->arena, sizeof(PyObject *) * (size_t)b->bc.n)) ==
+            NULL) {
+        return -1;
+    }
+    if (b->ncomps >= b->bc.n) { /* one MAKE_FUNCTION each: never met, a SystemError if so */
+        PyErr_SetString(PyExc_SystemError, "cujit: more comprehensions than instructions");
+        return -1;
+    }
+    b->comps[b->ncomps] = b->made_code;
+    b->made_code = NULL;
+    return cj_fe_push(b, CJ_COMP_BASE - b->ncomps++);
 }
+
+int cj_fe_is_comprehension(int v) { return v <= CJ_COMP_BASE; }
 
 int cj_fe_method_call(cj_builder *b, int obj, const char *name, int arg) {
     PyObject *attr = PyUnicode_InternFromString(name);
@@ -159,10 +172,9 @@ void cj_fe_inner_builder(cj_builder *inner, cj_builder *b, PyCodeObject *code, i
     inner->line = b->line;
 }
 
-int cj_fe_inline_comprehension(cj_builder *b, int iter, int cont) {
+int cj_fe_inline_comprehension(cj_builder *b, int marker, int iter, int cont) {
     cj_builder inner;
-    cj_fe_inner_builder(&inner, b, (PyCodeObject *)b->made_code, cont);
-    b->made_code = NULL;
+    cj_fe_inner_builder(&inner, b, (PyCodeObject *)b->comps[CJ_COMP_BASE - marker], cont);
     if (cj_fe_setup(&inner) < 0 || cj_fe_find_leaders(&inner) < 0 ||
         inline_locals(&inner, iter) < 0 || cj_fe_make_cells(&inner) < 0) {
         return -1;

@@ -8,11 +8,15 @@
 
 #define CJ_NULL (-1) /* a NULL pushed for the call protocol */
 /* Markers that live on the stack only from a comprehension's LOAD_CONST <code> / LOAD_CLOSURE
- * to its MAKE_FUNCTION and CALL (3.11, build_inline.c); never a value, never across blocks */
+ * to its MAKE_FUNCTION and CALL (3.11, build_inline.c); never a value */
 #define CJ_CODE_MARK (-2)
 #define CJ_CELL_MARK (-3)
-#define CJ_FUNC_MARK (-4)
-/* An inner function or lambda (build_closure.c): CJ_MADE_BASE - its index, down to -79 */
+/* A comprehension's function (3.11, MAKE_FUNCTION to its CALL): CJ_COMP_BASE - k, its code
+ * the builder's comps[k]. It stays on the stack while the iterable is built, across blocks
+ * when that is another comprehension: a block's entry carries it as it is (no variable). */
+#define CJ_COMP_BASE (-96)
+/* An inner function or lambda (build_closure.c): CJ_MADE_BASE - its index, down to -79; a
+ * block's entry carries it as it is (f(f(x)): the inner call's return is a block) */
 #define CJ_MADE_BASE (-16)
 
 typedef struct cj_entry_state {
@@ -57,6 +61,8 @@ typedef struct cj_builder {
     int genexpr_frees[8]; /* for their call, with the tuple of the variables they read */
     int ngenexprs;
     PyObject *made_code;  /* LOAD_CONST's code object, then MAKE_FUNCTION's (borrowed) */
+    PyObject **comps;     /* the comprehensions' code made so far (borrowed), ncomps of them */
+    int ncomps;
     struct cj_builder *outer; /* an inlined comprehension's (3.11): whose code it returns to */
     int cont;             /* ... at this byte offset of the outer code */
     cj_try_range *ranges; /* co_exceptiontable (build_try.c) */
@@ -131,6 +137,7 @@ int cj_fe_genexpr_free_var(cj_builder *b, PyObject *name);
 /* ---- build_closure.c: inner functions and lambdas, inlined where they are called ---- */
 int cj_fe_push_value(cj_builder *b, PyObject *v, PyObject *name); /* build_ops.c */
 int cj_fe_is_made(int v);          /* whether a stack value is an inner function's marker */
+int cj_fe_is_comprehension(int v); /* whether it is a comprehension's (CJ_COMP_BASE - k) */
 int cj_fe_refuse_made(cj_builder *b); /* UnsupportedError: a function used as a value */
 /* The code of marker `marker`, its defaults' constant tuple (borrowed, NULL when none or not
  * a constant) and whether it has defaults at all. */
@@ -172,9 +179,9 @@ void cj_fe_inner_builder(cj_builder *inner, cj_builder *b, PyCodeObject *code, i
 /* The variable of cell or free variable `name`: b's own cell, else the enclosing builders'
  * (an inlined comprehension reads its function's locals); -1 (no exception) when none. */
 int cj_fe_cell_var(const cj_builder *b, PyObject *name);
-/* 3.11: CALL 0 of a comprehension's function with its iterator `iter`: its code built inline
- * here, returning to b's byte offset `cont` with the list pushed. */
-int cj_fe_inline_comprehension(cj_builder *b, int iter, int cont);
+/* 3.11: CALL 0 of the comprehension's function `marker` with its iterator `iter`: its code
+ * built inline here, returning to b's byte offset `cont` with the list pushed. */
+int cj_fe_inline_comprehension(cj_builder *b, int marker, int iter, int cont);
 int cj_fe_op_MAKE_FUNCTION(cj_builder *b, const cj_bc *in);
 int cj_fe_op_LIST_APPEND(cj_builder *b, const cj_bc *in);
 int cj_fe_op_DELETE_SUBSCR(cj_builder *b, const cj_bc *in);

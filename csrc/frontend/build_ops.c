@@ -221,9 +221,9 @@ static int op_CALL(cj_builder *b, const cj_bc *in) {
     }
     int args[CJ_MAX_ARGS];
     int first = b->stack[b->sp - argc - 2], second = b->stack[b->sp - argc - 1];
-    if (first == CJ_FUNC_MARK && argc == 0) { /* 3.11: a list comprehension's function */
+    if (cj_fe_is_comprehension(first) && argc == 0) { /* 3.11: a comprehension's function */
         b->sp -= 2;
-        return cj_fe_inline_comprehension(b, second, in->next);
+        return cj_fe_inline_comprehension(b, first, second, in->next);
     }
     if (first == CJ_NULL && cj_fe_is_made(second)) { /* an inner function (build_closure.c) */
         b->sp -= argc + 2;

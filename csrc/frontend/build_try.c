@@ -165,7 +165,7 @@ int cj_fe_enter_try(cj_builder *b, int k, const cj_entry_state *e) {
         return -1;
     }
     for (int i = 0; i < r->depth; i++) { /* kept slots: unchanged through the range */
-        if (h->slots[i] != CJ_NULL &&
+        if (h->slots[i] >= 0 &&
             cj_fe_emit(b, CJ_I_COPY, h->slots[i], 1, &b->stack[i]) == NULL) {
             return -1;
         }

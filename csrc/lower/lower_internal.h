@@ -546,6 +546,12 @@ int cj_iter_init(cj_lower *L, LLVMValueRef state, LLVMValueRef v, const cj_type 
 /* Steps the iterator: returns the value (in it->yield) and sets *ok. */
 LLVMValueRef cj_lower_iternext(cj_lower *L, LLVMValueRef state, const cj_type *it,
                                LLVMValueRef *ok);
+/* for item in v (of type vt, iterated as `it`): fn(item) in an emitted loop, the item of
+ * type it->yield (borrowed); the one loop of set.update, list.extend and a set's sum/min/max.
+ * -1 with an exception. */
+typedef void (*cj_item_fn)(cj_lower *L, LLVMValueRef item, const cj_type *yield, void *ctx);
+int cj_emit_for_each_item(cj_lower *L, LLVMValueRef v, const cj_type *vt, const cj_type *it,
+                          cj_item_fn fn, void *ctx);
 /* enumerate/zip/np.ndenumerate/np.ndindex call `in`: its iterator state; NULL + exception. */
 LLVMValueRef cj_lower_make_iterator(cj_lower *L, cj_instr *in, const cj_call *call);
 /* a.flat of array `arr` (it: its CJ_ITER_FLAT type): a new state; len(a.flat); a.flat[i]

@@ -7,7 +7,9 @@
  *   a.flat, np.ndenumerate(a), np.ndindex(shape):
  *              {array or shape tuple, flat index, coordinates, the element's byte offset}
  *              in C order
- * len(range) is counted here too (cj_range_len); a.flat[i] reads and writes by flat index. */
+ * len(range) is counted here too (cj_range_len); a.flat[i] reads and writes by flat index.
+ * cj_emit_for_each_item is the one emitted loop over an iterable's items that methods
+ * taking an iterable (set.update, list.extend, a set's sum/min/max) share. */
 #include "lower/lower_internal.h"
 
 /* len(range): CPython's count, in unsigned arithmetic so no int64 end overflows:
@@ -486,4 +488,26 @@ LLVMValueRef cj_lower_iternext(cj_lower *L, LLVMValueRef state, const cj_type *i
         return cj_gen_iter_next(L, state, it, ok); /* lower_generator.c */
     }
     return NULL;
+}
+
+int cj_emit_for_each_item(cj_lower *L, LLVMValueRef v, const cj_type *vt, const cj_type *it,
+                          cj_item_fn fn, void *ctx) {
+    LLVMValueRef state = cj_lower_getiter(L, v, vt, it);
+    if (state == NULL) {
+        return -1;
+    }
+    LLVMBasicBlockRef head = cj_new_bb(L, "each"), body = cj_new_bb(L, "each_body"),
+                      done = cj_new_bb(L, "each_done");
+    LLVMBuildBr(L->b, head);
+    LLVMPositionBuilderAtEnd(L->b, head);
+    LLVMValueRef ok, item = cj_lower_iternext(L, state, it, &ok);
+    if (item == NULL) {
+        return -1;
+    }
+    LLVMBuildCondBr(L->b, ok, body, done);
+    LLVMPositionBuilderAtEnd(L->b, body);
+    fn(L, item, it->yield, ctx);
+    LLVMBuildBr(L->b, head);
+    LLVMPositionBuilderAtEnd(L->b, done);
+    return 0;
 }

@@ -151,6 +151,11 @@ static void append_from_list(cj_lower *L, LLVMValueRef i, void *ctx) {
     cj_list_append(L, x->dst, x->dt, item(L, x->src, x->st, i), x->st->dtype);
 }
 
+static void append_item(cj_lower *L, LLVMValueRef v, const cj_type *vt, void *ctx) {
+    extending *x = ctx;
+    cj_list_append(L, x->dst, x->dt, v, vt);
+}
+
 /* dst.extend(the iterable in variable `var`); a list's length is read once (so l.extend(l)
  * doubles it, as Python's), any other iterable goes by its iterator. */
 static int extend(cj_lower *L, LLVMValueRef dst, const cj_type *dt, int var) {
@@ -164,24 +169,8 @@ static int extend(cj_lower *L, LLVMValueRef dst, const cj_type *dt, int var) {
         PyErr_Format(cj_LoweringError, "list.extend() of %s", st->name);
         return -1;
     }
-    LLVMValueRef state = cj_lower_getiter(L, cj_load_var(L, var), st, it);
-    if (state == NULL) {
-        return -1;
-    }
-    LLVMBasicBlockRef head = cj_new_bb(L, "extend"), body = cj_new_bb(L, "extend_body"),
-                      done = cj_new_bb(L, "extend_done");
-    LLVMBuildBr(L->b, head);
-    LLVMPositionBuilderAtEnd(L->b, head);
-    LLVMValueRef ok, v = cj_lower_iternext(L, state, it, &ok);
-    if (v == NULL) {
-        return -1;
-    }
-    LLVMBuildCondBr(L->b, ok, body, done);
-    LLVMPositionBuilderAtEnd(L->b, body);
-    cj_list_append(L, dst, dt, v, it->yield);
-    LLVMBuildBr(L->b, head);
-    LLVMPositionBuilderAtEnd(L->b, done);
-    return 0;
+    extending x = {.dst = dst, .dt = dt};
+    return cj_emit_for_each_item(L, cj_load_var(L, var), st, it, append_item, &x);
 }
 
 typedef struct swapping {

@@ -42,6 +42,16 @@ static void add_value(cj_lower *L, LLVMValueRef s, const cj_type *st, LLVMValueR
     cj_emit_raise_if(L, is_nonzero(L, rc), CJ_EXC_MEMORY);
 }
 
+typedef struct adding {
+    LLVMValueRef set;
+    const cj_type *st;
+} adding;
+
+static void add_item(cj_lower *L, LLVMValueRef v, const cj_type *vt, void *ctx) {
+    adding *a = ctx;
+    add_value(L, a->set, a->st, v, vt);
+}
+
 /* s.update(the iterable in variable `var`): a set of the same type at once, else by its
  * iterator. */
 static int add_all(cj_lower *L, LLVMValueRef s, const cj_type *st, int var) {
@@ -54,28 +64,13 @@ static int add_all(cj_lower *L, LLVMValueRef s, const cj_type *st, int var) {
         cj_emit_raise_if(L, is_nonzero(L, rc), CJ_EXC_MEMORY);
         return 0;
     }
-    LLVMValueRef state = it ? cj_lower_getiter(L, cj_cast(L, cj_load_var(L, var), lit, vt), vt, it)
-                            : NULL;
-    if (state == NULL) {
-        if (!PyErr_Occurred()) {
-            PyErr_Format(cj_LoweringError, "set.update() of %s", lit->name);
-        }
+    if (it == NULL) {
+        PyErr_Format(cj_LoweringError, "set.update() of %s", lit->name);
         return -1;
     }
-    LLVMBasicBlockRef head = cj_new_bb(L, "set_update"), body = cj_new_bb(L, "set_update_body"),
-                      done = cj_new_bb(L, "set_update_done");
-    LLVMBuildBr(L->b, head);
-    LLVMPositionBuilderAtEnd(L->b, head);
-    LLVMValueRef ok, v = cj_lower_iternext(L, state, it, &ok);
-    if (v == NULL) {
-        return -1;
-    }
-    LLVMBuildCondBr(L->b, ok, body, done);
-    LLVMPositionBuilderAtEnd(L->b, body);
-    add_value(L, s, st, v, it->yield);
-    LLVMBuildBr(L->b, head);
-    LLVMPositionBuilderAtEnd(L->b, done);
-    return 0;
+    adding a = {.set = s, .st = st};
+    return cj_emit_for_each_item(L, cj_cast(L, cj_load_var(L, var), lit, vt), vt, it,
+                                 add_item, &a);
 }
 
 /* A new empty set of type `st` with the elements of variable `var` (-1: none). */
@@ -215,6 +210,17 @@ static void fold_step(cj_lower *L, int op, LLVMValueRef acc, const cj_type *at, 
     LLVMBuildStore(L->b, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 1, 0), seen);
 }
 
+typedef struct folding {
+    int op;
+    LLVMValueRef acc, seen;
+    const cj_type *at;
+} folding;
+
+static void fold_item(cj_lower *L, LLVMValueRef v, const cj_type *vt, void *ctx) {
+    folding *f = ctx;
+    fold_step(L, f->op, f->acc, f->at, v, vt, f->seen);
+}
+
 /* sum(s), min(s), max(s) over the set in variable `var` (lists' rules, lower_list_ops.c):
  * min and max of nothing are Python's ValueError. */
 static LLVMValueRef fold(cj_lower *L, int op, int var, const cj_type *at) {
@@ -223,22 +229,14 @@ static LLVMValueRef fold(cj_lower *L, int op, int var, const cj_type *at) {
     LLVMValueRef acc = cj_entry_alloca(L, lt, "acc"), seen = cj_entry_alloca(L, i1, "seen");
     LLVMBuildStore(L->b, LLVMConstNull(lt), acc);
     LLVMBuildStore(L->b, LLVMConstNull(i1), seen);
-    LLVMValueRef state = it ? cj_lower_getiter(L, cj_load_var(L, var), st, it) : NULL, ok, v;
-    if (state == NULL) {
+    folding f = {.op = op, .acc = acc, .seen = seen, .at = at};
+    if (it == NULL) {
+        PyErr_Format(cj_LoweringError, "sum/min/max of %s", st->name);
         return NULL;
     }
-    LLVMBasicBlockRef head = cj_new_bb(L, "set_fold"), body = cj_new_bb(L, "set_fold_body"),
-                      done = cj_new_bb(L, "set_fold_done");
-    LLVMBuildBr(L->b, head);
-    LLVMPositionBuilderAtEnd(L->b, head);
-    if ((v = cj_lower_iternext(L, state, it, &ok)) == NULL) {
+    if (cj_emit_for_each_item(L, cj_load_var(L, var), st, it, fold_item, &f) < 0) {
         return NULL;
     }
-    LLVMBuildCondBr(L->b, ok, body, done);
-    LLVMPositionBuilderAtEnd(L->b, body);
-    fold_step(L, op, acc, at, v, it->yield, seen);
-    LLVMBuildBr(L->b, head);
-    LLVMPositionBuilderAtEnd(L->b, done);
     if (op != CJ_SETOP_SUM &&
         cj_emit_raise_text_if(L, LLVMBuildNot(L->b, LLVMBuildLoad2(L->b, i1, seen, ""), ""),
                               PyExc_ValueError, op == CJ_SETOP_MIN

@@ -707,9 +707,10 @@ static int untyped_global(cj_infer_ctx *c, cj_instr *in) {
 int cj_type_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     for (int i = 0; i < in->nargs; i++) {
         const cj_type *t = cj_vt(c, in->args[i]);
-        if (t == NULL || (i > 0 && ((t->kind == CJ_LIST && t->dtype == NULL) ||
-                                    (t->kind == CJ_DICT && t->n == 0) ||
-                                    (t->kind == CJ_SET && t->dtype == NULL)))) {
+        if (t == NULL && i > 0 && cj_vt(c, in->args[0]) != NULL) {
+            cj_work_wake_literal(c, in->args[i]); /* it waited for this callee (lists.c) */
+        }
+        if (t == NULL || (i > 0 && cj_type_is_unrefined(t))) {
             return 0; /* an argument not typed yet, or a list not yet refined (lists.c) */
         }
     }

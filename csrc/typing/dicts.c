@@ -108,8 +108,9 @@ int cj_type_dict_display(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
                                            "allocated at run time)");
     }
     for (int i = 0; i < in->nargs; i++) {
-        if (cj_vt(c, in->args[i]) == NULL) {
-            return 0;
+        const cj_type *t = cj_vt(c, in->args[i]);
+        if (t == NULL || cj_type_is_unrefined(t)) {
+            return 0; /* a value's refinement widens it: typed again then */
         }
     }
     if (in->nargs == 0) {
@@ -138,7 +139,10 @@ int cj_type_dict_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const 
 
 int cj_type_dict_setitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *key,
                          const cj_type *val) {
-    if (t->n == 0) { /* the first d[k] = v refines an empty dict */
+    if (t->n == 0) { /* the first d[k] = v refines an empty dict, once v is refined */
+        if (cj_type_is_unrefined(key) || cj_type_is_unrefined(val)) {
+            return 0; /* v's refinement widens it: this is typed again */
+        }
         const cj_type *refined = dict_of(c, in, key, val);
         return refined == NULL || cj_refine_var(c, in, in->args[0], refined, 0) < 0 ? -1 : 0;
     }

@@ -50,10 +50,24 @@ int cj_type_generator_return(cj_infer_ctx *c, cj_instr *in) {
     return 1;
 }
 
-/* Whether an argument of type t can live in a generator's frame. */
+/* Whether the items of a reflected list can live on in a generator's frame: numbers and
+ * strings (the compiled list owns them); arrays are borrowed from the Python list, which a
+ * generator may outlive, and nested Python lists are reflected at the call's return. */
+static int owned_items(const cj_type *t) {
+    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+        if (!owned_items(t->items[i])) {
+            return 0;
+        }
+    }
+    return t->kind == CJ_TUPLE || cj_type_is_number(t) || t->kind == CJ_UNICODE;
+}
+
+/* Whether an argument of type t can live in a generator's frame. A reflected list's frame
+ * holds a reference to the compiled list (numba's generators too): changes the generator
+ * makes are reflected when the outermost compiled call returns. */
 static int frame_can_hold(const cj_type *t) {
     if (t->kind == CJ_LIST && t->reflected == 1) {
-        return 0; /* a Python list's copy goes back to it when the call returns */
+        return owned_items(t->dtype);
     }
     for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
         if (!frame_can_hold(t->items[i])) {
@@ -68,7 +82,8 @@ int cj_generator_result(cj_infer_ctx *c, const cj_type **ret) {
         if (!frame_can_hold(c->argtypes[i])) {
             PyErr_Format(cj_UnsupportedError, "generator %s: an argument of type %s is not "
                          "supported (generators take scalars, tuples, arrays, strings, typed "
-                         "lists and dicts)", c->ir->name, c->argtypes[i]->name);
+                         "lists and dicts, and lists of numbers or strings)", c->ir->name,
+                         c->argtypes[i]->name);
             return -1;
         }
     }

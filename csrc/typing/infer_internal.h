@@ -232,6 +232,9 @@ int cj_check_list_types(cj_infer_ctx *c);
 /* lists.c: variable `var` and those it was copied from take the refined container type `t`
  * (an empty list's first append, an empty dict's first d[k] = v); -1 with an error. */
 int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *t, int depth);
+/* 1: `t` is a container still waiting for its refinement (list(undefined), an empty dict's
+ * DictType[undefined,undefined], set(undefined)); what stores it waits too. */
+int cj_type_is_unrefined(const cj_type *t);
 /* lists.c: the receiver variable of a method call (the GETATTR that bound it), or -1. */
 int cj_method_receiver(cj_infer_ctx *c, const cj_instr *in);
 /* ---- dicts.c: dicts (numba's typed dict), each as its lists.c counterpart ---- */
@@ -341,6 +344,9 @@ int cj_work_build(cj_infer_ctx *c, cj_worklist *w);
 void cj_work_widened(cj_infer_ctx *c, int var, int known);
 /* Marks block `b` reachable and queues its instructions. */
 void cj_work_open_block(cj_infer_ctx *c, int b);
+/* The list literal defining `var` (if it is one) is queued again: it waits for a reader's
+ * callee to be typed (lists.c), which a literal's readers do not otherwise wake. */
+void cj_work_wake_literal(cj_infer_ctx *c, int var);
 /* The smallest position of this round (w->nnow > 0). */
 int cj_work_pop(cj_worklist *w);
 /* The first instruction, in block order, of a reachable block whose last typing was not

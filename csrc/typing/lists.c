@@ -75,8 +75,8 @@ int cj_type_list_literal(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     }
     for (int i = 0; i < n && i < 256; i++) {
         items[i] = in->op == CJ_I_COPY ? (*out)->items[i] : cj_vt(c, in->args[i]);
-        if (items[i] == NULL) {
-            return 0;
+        if (items[i] == NULL || cj_type_is_unrefined(items[i])) {
+            return 0; /* an item's refinement widens it: typed again then */
         }
     }
     if (unify_items(c, in, n, items, &item) < 0) {
@@ -112,6 +112,11 @@ int cj_refine_var(cj_infer_ctx *c, cj_instr *in, int var, const cj_type *lt, int
         }
     }
     return 0;
+}
+
+int cj_type_is_unrefined(const cj_type *t) {
+    return (t->kind == CJ_LIST && t->dtype == NULL) || (t->kind == CJ_DICT && t->n == 0) ||
+           (t->kind == CJ_SET && t->dtype == NULL); /* dicts.c's and sets.c's */
 }
 
 /* The GETATTR a bound method variable comes from, through the copies that keep it across an
@@ -426,9 +431,7 @@ int cj_check_list_types(cj_infer_ctx *c) {
     int found = -1;
     for (int v = 0; v < c->ir->vars.len; v++) {
         const cj_type *t = cj_vt(c, v);
-        if (t != NULL && ((t->kind == CJ_LIST && t->dtype == NULL) ||
-                          (t->kind == CJ_DICT && t->n == 0) || /* dicts.c's and sets.c's */
-                          (t->kind == CJ_SET && t->dtype == NULL)) &&
+        if (t != NULL && cj_type_is_unrefined(t) &&
             (found < 0 || (CJ_VAR(c->ir, found)->is_temp && !CJ_VAR(c->ir, v)->is_temp))) {
             found = v; /* a named variable rather than a temporary, as numba names it */
         }

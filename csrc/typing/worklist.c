@@ -70,6 +70,21 @@ void cj_work_open_block(cj_infer_ctx *c, int b) {
     }
 }
 
+void cj_work_wake_literal(cj_infer_ctx *c, int var) {
+    cj_worklist *w = c->work;
+    const cj_instr *def = c->def[var];
+    if (def == NULL || !(def->flags & CJ_F_LIST)) {
+        return;
+    }
+    for (int pos = 0; pos < w->ninstrs; pos++) {
+        if (w->instr[pos] == def) {
+            queue(w, pos);
+            c->changed = 1; /* typed next round when it comes before the reader */
+            return;
+        }
+    }
+}
+
 int cj_work_pop(cj_worklist *w) {
     int pos = heap_pop(w->now, &w->nnow);
     w->queued[pos] = 0;
