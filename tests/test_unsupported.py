@@ -23,8 +23,6 @@ CASES = [
      "with"),
     ("yield_from", "def f(x):\n    yield from range(x)\n", (1,), UnsupportedError,
      "'yield from'"),
-    ("genexpr_free_var", "def f(x):\n    return sum(i * x for i in range(x))\n", (3,),
-     UnsupportedError, "generator expressions that read the enclosing function's variables"),
     ("lambda_value", "def f(x):\n    return lambda y: y\n", (1,), UnsupportedError,
      "inner functions or lambdas as values"),
     ("class", "def f(x):\n    class A: pass\n    return x\n", (1,), UnsupportedError, "class"),
