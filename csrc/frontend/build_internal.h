@@ -128,6 +128,10 @@ PyCodeObject *cj_fe_made_code(cj_builder *b, int marker, PyObject **constant_def
 int cj_fe_op_CALL_FUNCTION_EX(cj_builder *b, const cj_bc *in);
 int cj_fe_op_LIST_TO_TUPLE(cj_builder *b, const cj_bc *in);
 int cj_fe_list_to_tuple(cj_builder *b); /* the list of g(a, *t) made a tuple */
+/* ---- build_bigtuple.c: a display of more than 30 items ---- */
+/* 1 when the list on the stack's top is BUILD_LIST + LIST_APPENDs, made one BUILD_TUPLE; 0
+ * when it is not such a list; -1 with an exception. */
+int cj_fe_appended_tuple(cj_builder *b);
 /* ---- build_funcvalue.c: an inner function or lambda passed as an argument ---- */
 /* Replaces each marker among args[0..n) with a variable holding a jitted function of its
  * code (numba's MakeFunctionToJitFunction); -1 with an exception when it cannot be. */
