@@ -1,7 +1,10 @@
 """Typing fixes of issue 13: a list's (set's) item type unified over all its appends, inserts
 and extends, as numba does (it used to keep the first and cast later, wider items); a tuple
 display of more than 30 items (CPython's BUILD_LIST + LIST_APPEND + LIST_TO_TUPLE); hash()
-and print() of a tuple holding a string literal. Expected values are numba 0.68's."""
+and print() of a tuple holding a string literal; enum.Enum members known at compile time.
+Expected values are numba 0.68's (or CPython's where they agree)."""
+import enum
+
 import pytest
 
 from cujit import njit
@@ -175,3 +178,46 @@ def test_tuple_holding_a_string_literal_as_a_value(capsys):
           (hash((1, "a")), hash((1, "a", (2.5, "b"))), (1, "a", (2.5, "b"))))
     assert print_literal_tuple(3) == 3
     assert capsys.readouterr().out == "(3, 'a') ('b', (3, 'c'))\n"
+
+
+class Color(enum.Enum):
+    RED = 1
+    GREEN = 2
+    BLUE = "b"
+
+
+class Shape(enum.IntEnum):
+    CIRCLE = 1
+    SQUARE = 2
+
+
+def enum_globals(x):
+    c = Color.RED
+    hit = 0
+    if c == Color.GREEN:  # a constant False: the branch is pruned
+        hit = 1
+    return (c == Color.GREEN, c == Color.RED, c != Color.GREEN, c is Color.RED,
+            Color.RED is not Color.RED, c.value + x, Color.BLUE.value, hit,
+            Shape.SQUARE + x, x == Shape.CIRCLE)
+
+
+enum_globals_jit = njit(enum_globals)
+
+
+@njit
+def enum_name(x):
+    return Color.RED.name
+
+
+@njit
+def enum_argument(c):
+    return c == Color.RED
+
+
+def test_enum_members_known_at_compile_time():
+    for x in (1, -3):
+        exact(enum_globals_jit(x), enum_globals(x))
+    with pytest.raises(TypingError, match="Unknown attribute 'name'"):
+        enum_name(1)  # numba refuses .name too
+    with pytest.raises(TypeError, match="cannot compile for an argument of type Color"):
+        enum_argument(Color.RED)  # numba's EnumMember arguments: not yet
