@@ -70,6 +70,25 @@ def widened_through_alias(n):
 
 
 @njit
+def widened_after_loops(n):
+    comp = [i for i in range(n)]
+    comp.append(0.5)
+    chain = []
+    chain.append(1)
+    for _ in range(n):
+        chain.append(chain[-1] * 0.5)
+    pairs = []
+    pairs.append((1, 2))
+    pairs.append((1.5, 2))
+    seen = [1]
+    total = 0
+    for x in seen:  # an iterator made before the list is widened below
+        total += x
+    seen.append(0.5)
+    return comp, chain, pairs, total
+
+
+@njit
 def setitem_casts(n):
     out = [1, 2]
     out[0] = n + 0.5  # numba: setitem casts to the item type, it does not widen
@@ -124,6 +143,7 @@ def append_to_argument(lst):
     (appends_in_branches, 4, [0.0, 1.0, 1.0, 3.0]),
     (extend_insert_complex, 1, ([1.0, 1.5], [2.5, 1.0], [1 + 0j, 1j])),
     (widened_through_alias, 3, ([3.0, 2.5], 2, 4.0)),
+    (widened_after_loops, 2, ([0.0, 1.0, 0.5], [1.0, 0.5, 0.25], [(1.0, 2), (1.5, 2)], 1.0)),
     (setitem_casts, 1, [1, 2]),
     (set_add_widens, 1, ({1.0, 2.5}, {1.0, 0.5})),
 ])

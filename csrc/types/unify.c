@@ -140,6 +140,11 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
         const cj_type *source = cj_unify(a->source, b->source);
         return source != NULL ? cj_type_bound(source, a->obj) : NULL;
     }
+    if (a->kind == CJ_ITER && b->kind == CJ_ITER && a->iter_kind == b->iter_kind &&
+        (a->iter_kind == CJ_ITER_LIST || a->iter_kind == CJ_ITER_SET)) {
+        const cj_type *source = cj_unify(a->source, b->source); /* a list being widened */
+        return source != NULL && source->dtype != NULL ? cj_type_iter_of(source) : NULL;
+    }
     if (a->kind == CJ_EXT || b->kind == CJ_EXT) { /* the types' unify / can_convert_to */
         return cj_unify_extension(a, b);
     }
