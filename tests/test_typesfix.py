@@ -8,7 +8,7 @@ import enum
 import pytest
 
 from cujit import njit
-from cujit.errors import LoweringError, TypingError
+from cujit.errors import LoweringError, TypingError, UnsupportedError
 from exactness import exact
 
 pytestmark = pytest.mark.usefixtures("nrt_balanced")
@@ -179,6 +179,19 @@ def test_tuple_display_of_more_than_30_items():
     exact(big_tuple(3), (3,) * 32)
     t = tuple(range(1, 32)) + (2, "s", 1.0)
     exact(big_mixed_tuple(2), (t, 34, 1.0))
+
+
+def _display(name, items):
+    namespace = {}
+    exec(f"def {name}(x, c):\n    return ({', '.join(items)})\n", namespace)
+    return njit(namespace[name])
+
+
+def test_tuple_display_limits():
+    with pytest.raises(UnsupportedError, match="tuples of more than 256 items"):
+        _display("too_big", ["x"] * 300)(1, True)
+    with pytest.raises(UnsupportedError, match="whose items branch"):
+        _display("branching", ["x"] * 31 + ["x if c else 2"])(1, True)
 
 
 @njit

@@ -45,6 +45,12 @@ int cj_fe_appended_tuple(cj_builder *b) {
     for (int i = blk->instrs.len - 1; v >= 0 && i >= 0 && at < 0; i--) {
         at = CJ_INSTR(blk, i)->dst == v ? i : -1;
     }
+    if (v >= 0 && at < 0) { /* the list began in an earlier block: its items branch */
+        return cj_unsupported_at(b->ir, b->line, "cujit does not support a tuple display of "
+                                 "more than 30 items, or a starred one, whose items branch (a "
+                                 "conditional expression inside): build it from smaller "
+                                 "tuples");
+    }
     cj_instr *list = at >= 0 ? CJ_INSTR(blk, at) : NULL;
     if (list == NULL || list->op != CJ_I_BUILD_TUPLE || !(list->flags & CJ_F_LIST)) {
         return 0;

@@ -414,6 +414,9 @@ static int type_build_tuple(cj_infer_ctx *c, cj_instr *in, const cj_type **out) 
     if (list != 2) {
         return list; /* lists.c: a list, unless np.array() or a join reads it */
     }
+    if (in->nargs > 256) { /* a display of that many items (frontend/build_bigtuple.c) */
+        return cj_unsupported_error(c, in, "tuples of more than 256 items are not supported");
+    }
     for (int i = 0; i < in->nargs; i++) {
         items[i] = cj_vt(c, in->args[i]);
         if (items[i] == NULL) {
