@@ -352,8 +352,8 @@ def test_unhashable_and_mixed_elements():
         of_list()
     with pytest.raises(TypingError, match="Cannot unify int64 and unicode_type"):
         mixed()
-    with pytest.raises(TypingError, match="cannot safely cast float64 to int64"):
-        add_bad()
+    widened = add_bad()  # numba unifies the adds: set(float64) (was a cast error)
+    assert widened == {1.0, 2.5} and all(type(e) is float for e in widened)
 
 
 def test_never_refined_and_bad_operators():

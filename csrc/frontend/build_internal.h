@@ -150,6 +150,10 @@ int cj_fe_list_to_tuple(cj_builder *b); /* the list of g(a, *t) made a tuple */
 /* LIST_APPEND of `v` to the list `list` of g(*t, a): 1 when `list` already has a star part
  * (then `v` is one more part, the tuple (v,)), 0 when it is another list, -1 on error. */
 int cj_fe_star_append(cj_builder *b, int list, int v);
+/* ---- build_bigtuple.c: a display of more than 30 items ---- */
+/* 1 when the list on the stack's top is BUILD_LIST + LIST_APPENDs, made one BUILD_TUPLE; 0
+ * when it is not such a list; -1 with an exception. */
+int cj_fe_appended_tuple(cj_builder *b);
 /* ---- build_funcvalue.c: an inner function or lambda passed as an argument ---- */
 /* Replaces each marker among args[0..n) with a variable holding a jitted function of its
  * code (numba's MakeFunctionToJitFunction); -1 with an exception when it cannot be. */

@@ -78,6 +78,10 @@ static int star_parts_only(cj_builder *b, int v) {
 }
 
 int cj_fe_list_to_tuple(cj_builder *b) {
+    int appended = cj_fe_appended_tuple(b); /* (x0, ..., x31): build_bigtuple.c */
+    if (appended != 0) {
+        return appended < 0 ? -1 : 0;
+    }
     int v = b->sp > 0 ? b->stack[b->sp - 1] : -1;
     if (v < 0 || !star_parts_only(b, v)) {
         return cj_unsupported_at(b->ir, b->line, "cujit does not support this starred tuple "

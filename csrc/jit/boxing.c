@@ -511,6 +511,12 @@ PyObject *cj_box(const void *src, const cj_type *t) {
     case CJ_NONE:
     case CJ_VOID:
         Py_RETURN_NONE;
+    case CJ_CONST_OBJ: /* a literal string (in a tuple): its value is the type's constant */
+        if (PyUnicode_Check(t->obj)) {
+            return Py_NewRef(t->obj);
+        }
+        PyErr_Format(PyExc_TypeError, "cujit cannot return a value of type %s", t->name);
+        return NULL;
     case CJ_GENERATOR: { /* a generator object over the same frame (generator_object.c) */
         cj_meminfo *mi;
         memcpy(&mi, src, sizeof(void *));

@@ -199,8 +199,11 @@ LLVMValueRef cj_lower_dict_call(cj_lower *L, cj_instr *in, const cj_call *call) 
         return cj_dict_new_empty(L, dt);
     case CJ_DICT_LEN: /* of the dict or of a view */
         return cj_dict_len_value(L, cj_dict_or_view(L, d, call->argtypes[0], &dt));
-    case CJ_DICT_HASH:
-        return key_hash(L, d, dt);
+    case CJ_DICT_HASH: { /* of the value: (x, "a") hashed as Tuple(int64, unicode_type) */
+        const cj_type *vt = cj_type_unliteral(dt);
+        d = vt != NULL ? cj_cast(L, d, dt, vt) : NULL;
+        return d != NULL ? key_hash(L, d, vt) : NULL;
+    }
     default: /* clear, copy (d.copy(), dict(d)), update */
         return whole(L, call, d);
     }

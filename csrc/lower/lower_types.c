@@ -267,6 +267,12 @@ static LLVMValueRef cast_tuple(cj_lower *L, LLVMValueRef v, const cj_type *from,
 }
 
 LLVMValueRef cj_cast(cj_lower *L, LLVMValueRef v, const cj_type *from, const cj_type *to) {
+    if (from->kind == CJ_LIST && to->kind == CJ_LIST && from->dtype != NULL &&
+        to->dtype != NULL && from->dtype != to->dtype) { /* two lists merged (numba's too) */
+        PyErr_Format(cj_LoweringError, "cujit cannot convert %s to %s (two lists of different "
+                     "item types assigned to one variable)", from->name, to->name);
+        return NULL;
+    }
     if (from == to || (from->kind == CJ_LIST && to->kind == CJ_LIST)) {
         return v; /* every list is its meminfo (an empty literal's type is refined) */
     }

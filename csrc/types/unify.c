@@ -1,5 +1,6 @@
 /* unify.c: numba's unification (NumPy's promote_types for numbers; tuples item by item; arrays
- * of one dtype and ndim to the weaker layout; list(undefined) to a refined list, an empty
+ * of one dtype and ndim to the weaker layout; list(undefined) to a refined list, list(a) and
+ * list(b) made in the function to list(a|b), an empty
  * DictType to a refined dict) and the arithmetic result rules, which follow
  * numba's overload resolution rather than NumPy's (uint8 + uint8 -> uint64). */
 #include "types/types.h"
@@ -114,10 +115,20 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
     if (a->kind == CJ_LIST && b->kind == CJ_LIST && a->dtype == b->dtype) {
         return cj_type_list(a->dtype, 0); /* a reflected list and a list: one pointer */
     }
+    if (a->kind == CJ_LIST && b->kind == CJ_LIST && !a->reflected && !b->reflected) {
+        /* numba's List.unify: l.append(2.5) widens a list(int64) made here to list(float64)
+         * (two different lists merged so are refused when lowered: cj_cast) */
+        const cj_type *item = cj_unify(a->dtype, b->dtype);
+        return item != NULL ? cj_type_list(cj_type_unliteral(item), 0) : NULL;
+    }
     if (a->kind == CJ_SET && b->kind == CJ_SET && (a->dtype == NULL || b->dtype == NULL ||
                                                    a->dtype == b->dtype)) {
         return a->dtype == NULL ? b : b->dtype == NULL || a == b ? a
                : cj_type_set(a->dtype, 0); /* a reflected set and a set: one pointer */
+    }
+    if (a->kind == CJ_SET && b->kind == CJ_SET && !a->reflected && !b->reflected) {
+        const cj_type *item = cj_unify(a->dtype, b->dtype); /* as lists (s.add(2.5)) */
+        return item != NULL ? cj_type_set(cj_type_unliteral(item), 0) : NULL;
     }
     if (a->kind == CJ_DICT && b->kind == CJ_DICT && (a->n == 0 || b->n == 0)) {
         return a->n == 0 ? b : a; /* an empty dict takes its refined type */
@@ -128,6 +139,11 @@ const cj_type *cj_unify(const cj_type *a, const cj_type *b) {
         PyUnicode_Compare(a->obj, b->obj) == 0) { /* l.append of a list being refined */
         const cj_type *source = cj_unify(a->source, b->source);
         return source != NULL ? cj_type_bound(source, a->obj) : NULL;
+    }
+    if (a->kind == CJ_ITER && b->kind == CJ_ITER && a->iter_kind == b->iter_kind &&
+        (a->iter_kind == CJ_ITER_LIST || a->iter_kind == CJ_ITER_SET)) {
+        const cj_type *source = cj_unify(a->source, b->source); /* a list being widened */
+        return source != NULL && source->dtype != NULL ? cj_type_iter_of(source) : NULL;
     }
     if (a->kind == CJ_EXT || b->kind == CJ_EXT) { /* the types' unify / can_convert_to */
         return cj_unify_extension(a, b);

@@ -143,7 +143,9 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if (cuda != 2) {
         return cuda;
     }
-    if (t->kind == CJ_CONST_OBJ && (PyModule_Check(t->obj) || PyType_Check(t->obj))) {
+    if (t->kind == CJ_CONST_OBJ && (PyModule_Check(t->obj) || PyType_Check(t->obj) ||
+                                    (strcmp(name, "value") == 0 &&
+                                     cj_is_enum_member(t->obj)))) { /* enums.c: m.value */
         return resolve_module_attr(c, in, t->obj, out);
     }
     if (t->kind == CJ_CONST_OBJ && cj_is_ffi_instance(t->obj)) { /* cpointer.c */

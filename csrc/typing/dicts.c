@@ -301,7 +301,7 @@ int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
     if (a != NULL && a->kind == CJ_DICT && a->n == 0) {
         return 0;
     }
-    if (id == CJ_B_HASH && !cj_type_is_hashable(a)) {
+    if (id == CJ_B_HASH && !cj_type_is_hashable(cj_type_unliteral(a))) {
         return cj_unsupported_error(c, in, "hash() of %s is not supported yet (bool, integers, "
                                            "floats, complex and tuples of them)", a->name);
     }

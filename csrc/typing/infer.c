@@ -216,6 +216,10 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         (in->sub == CJ_IN || in->sub == CJ_NOTIN)) { /* k in d, k in d.keys() */
         return cj_type_dict_contains(c, in, a, b->kind == CJ_DICT ? b : b->source, out);
     }
+    int members = cj_type_enum_compare(c, in, a, b, out); /* enums.c: Color.RED == ... */
+    if (members != 2) {
+        return members;
+    }
     *out = cj_rule_compare(in->sub, a, b, &in->optype);
     if (*out == NULL) {
         return cj_typing_error(c, in, "No implementation of function Function(<built-in "
@@ -409,6 +413,9 @@ static int type_build_tuple(cj_infer_ctx *c, cj_instr *in, const cj_type **out) 
     int list = in->flags & CJ_F_LIST ? cj_type_list_literal(c, in, out) : 2;
     if (list != 2) {
         return list; /* lists.c: a list, unless np.array() or a join reads it */
+    }
+    if (in->nargs > 256) { /* a display of that many items (frontend/build_bigtuple.c) */
+        return cj_unsupported_error(c, in, "tuples of more than 256 items are not supported");
     }
     for (int i = 0; i < in->nargs; i++) {
         items[i] = cj_vt(c, in->args[i]);

@@ -254,6 +254,12 @@ int cj_type_dict_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
 int cj_type_typed_dict_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out);
 /* dict(), dict(d), hash(x), len(d): 1, 0, -1, or 2 (len of something else). */
 int cj_type_dict_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+/* ---- enums.c: enum.Enum members known at compile time ---- */
+int cj_is_enum_member(PyObject *obj); /* isinstance(obj, enum.Enum) */
+/* ==, !=, is, is not of two members: the instruction made a constant bool (1); 2: not two
+ * members; -1 with an exception. */
+int cj_type_enum_compare(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_type *b,
+                         const cj_type **out);
 /* ---- cpointer.c: C pointers (numba's CPointer) and cffi's ffi.from_buffer ---- */
 /* Whether `obj` is a cffi FFI instance (cffi.FFI, or a compiled module's ffi). */
 int cj_is_ffi_instance(PyObject *obj);

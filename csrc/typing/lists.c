@@ -209,6 +209,22 @@ static const cj_type *brought(cj_infer_ctx *c, cj_instr *in, int op) {
     return it != NULL ? it->yield : NULL;
 }
 
+/* numba unifies a list's item type over all its appends, inserts and extends: the wider item
+ * type when this call brings one to a list made in the function (a reflected or typed list
+ * keeps its type: the value is cast), else NULL. */
+static const cj_type *widened_item(cj_infer_ctx *c, cj_instr *in, int op, const cj_type *lt) {
+    if (lt->dtype == NULL || lt->reflected != 0) {
+        return NULL;
+    }
+    const cj_type *item = brought(c, in, op);
+    const cj_type *u = item != NULL ? cj_unify(lt->dtype, item) : NULL;
+    if (u == NULL && PyErr_Occurred()) {
+        PyErr_Clear(); /* arguments_fit reports the item that does not fit */
+    }
+    u = u != NULL ? cj_type_unliteral(u) : NULL;
+    return u != NULL && u != lt->dtype ? u : NULL;
+}
+
 /* list.sort(key=None, reverse=False): the call's one argument is `reverse` (-1: False). */
 static int type_sort_keywords(cj_infer_ctx *c, cj_instr *in, const cj_type *lt) {
     static const char *const names[2] = {"key", "reverse"};
@@ -280,8 +296,9 @@ int cj_type_list_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
                                                         name);
     }
     int op = methods[m].op;
-    if (lt->dtype == NULL) { /* refined by the first append, insert or extend */
-        const cj_type *item = brought(c, in, op), *refined;
+    const cj_type *wider = widened_item(c, in, op, lt);
+    if (lt->dtype == NULL || wider != NULL) { /* refined by an append, insert or extend */
+        const cj_type *item = wider ? wider : brought(c, in, op), *refined;
         int receiver = cj_method_receiver(c, in);
         if (item == NULL || receiver < 0) {
             return 0;

@@ -113,8 +113,10 @@ static const struct {
     {"isdisjoint", CJ_SETOP_ISDISJOINT, 1, 1},
 };
 
-/* s.add(x) or s.update(iterable) on set(undefined): the receiver's type refined. */
-static int refine(cj_infer_ctx *c, cj_instr *in, int op) {
+/* s.add(x) or s.update(iterable) on set(undefined), or one that brings a wider element to
+ * a set made in the function (numba unifies them, as lists' appends): the receiver's type
+ * refined. `st`: the receiver's type now. */
+static int refine(cj_infer_ctx *c, cj_instr *in, int op, const cj_type *st) {
     const cj_type *elem = NULL;
     int receiver = cj_method_receiver(c, in), rc = 1;
     if (op == CJ_SETOP_ADD) {
@@ -127,6 +129,12 @@ static int refine(cj_infer_ctx *c, cj_instr *in, int op) {
     }
     if (rc <= 0 || receiver < 0) {
         return rc < 0 ? -1 : 0;
+    }
+    if (st->dtype != NULL) {
+        elem = cj_unify(st->dtype, elem);
+        if (elem == NULL || elem == st->dtype) {
+            return PyErr_Occurred() ? -1 : 0; /* method_result checks the cast */
+        }
     }
     const cj_type *refined = cj_type_set(elem, 0);
     return refined == NULL || cj_refine_var(c, in, receiver, refined, 0) < 0 ? -1 : 0;
@@ -179,7 +187,16 @@ int cj_type_set_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
         return cj_invalid_use(c, in, what);
     }
     if (st->dtype == NULL) { /* refined by the first add or update */
-        return refine(c, in, methods[m].op);
+        return refine(c, in, methods[m].op, st);
+    }
+    if (!st->reflected) { /* widened by a later add or update: typed again then */
+        int receiver = cj_method_receiver(c, in);
+        if (refine(c, in, methods[m].op, st) < 0) {
+            return -1;
+        }
+        if (receiver >= 0 && cj_vt(c, receiver) != st) {
+            return 0;
+        }
     }
     int rc = method_result(c, in, methods[m].op, st, out);
     if (rc != 0) {
