@@ -49,26 +49,15 @@ COMPILED = {}
 # what the suite found that cujit does not compile yet (numba does): each an UnsupportedError or
 # TypingError today; strict, so a gap that closes fails here until it is taken off the list
 KNOWN_GAPS = {
-    "l_truth": "bool() of a list",
     "l_transpose_pairs": "a list of lists refined inside a comprehension",
     "t_slice": "slicing a tuple",
     "t_contains": "`in` over a tuple",
     "t_sum_args": "sum() of a tuple",
     "c_squares_dict": "a comprehension over a dict comprehension's items()",
     "f_lambda_in_loop": "a lambda called inside a comprehension (3.11's nested code)",
-    # `<` of tuples holding strings or lists (sorted() of them compares with it)
-    "d_char_count": "< of tuples holding strings",
-    "d_word_count": "< of tuples holding strings",
-    "d_list_values": "< of tuples holding lists",
-    "d_group_by_length": "< of tuples holding strings",
-    "m_word_lengths_dict": "< of tuples holding strings",
-    "m_index_of_words": "< of tuples holding strings",
-    "m_vowel_dict": "< of tuples holding strings",
-    "d_str_keys": "< of tuples holding strings",
     "g_generator_over_list": "a reflected list passed to a generator",
     "x_nested_dicts": "a dict comprehension whose values are dict comprehensions",
     "x_list_of_lists_sum": "a list of lists refined inside a comprehension",
-    "x_min_of_tuples": "min() of a list of tuples",
 }
 
 

@@ -290,6 +290,10 @@ static int type_cast_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *
         if (n == 1 && a->kind == CJ_SET) {
             return cj_type_set_builtin(c, in, id, out); /* sets.c */
         }
+        if (n == 1 && cj_rule_has_truth(a) && !cj_type_is_number(a)) { /* len != 0 (numba) */
+            *out = cj_t_bool;
+            return cj_plain_call(c, in, CJ_CALL_BUILTIN, CJ_B_OP_TRUTH) ? 1 : -1;
+        }
         if (n == 1 && cj_rule_has_truth(a)) {
             return type_cast(c, in, id, cj_t_bool, out, "<class 'bool'>");
         }
