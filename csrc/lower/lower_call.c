@@ -478,6 +478,8 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
         LLVMValueRef x = arg_as(L, call, 0, rt);
         return cj_lower_binop(L, CJ_MUL, x, rt, x, rt, rt, rt);
     }
+    case CJ_B_SUM: /* of a tuple: the others' sum() are not CJ_CALL_BUILTIN */
+        return cj_lower_tuple_sum(L, in, call);
     case CJ_B_MIN:
     case CJ_B_MAX:
         return minmax(L, in, call, id == CJ_B_MAX);

@@ -239,6 +239,11 @@ LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it);
 LLVMValueRef cj_i64(cj_lower *L, long long v);
 LLVMValueRef cj_empty(cj_lower *L); /* the value of a type without data */
 
+/* ---- lower_tuple.c: t[a:b:c] by constants, x in t, sum(t) (typing/tuples.c) ---- */
+LLVMValueRef cj_lower_tuple_slice(cj_lower *L, const cj_instr *in);
+LLVMValueRef cj_lower_tuple_contains(cj_lower *L, const cj_instr *in);
+LLVMValueRef cj_lower_tuple_sum(cj_lower *L, const cj_instr *in, const cj_call *call);
+
 /* ---- lower_num.c ---- */
 LLVMValueRef cj_lower_binop(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
                             LLVMValueRef b, const cj_type *bt, const cj_type *optype,

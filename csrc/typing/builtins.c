@@ -385,7 +385,8 @@ static int type_iterable_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj
     if (n == 1 && a->kind == CJ_SET && id != CJ_B_LIST && id != CJ_B_SORTED && id != CJ_B_NEXT) {
         return cj_type_set_builtin(c, in, id, out); /* sets.c: sum, min, max */
     }
-    int list = cj_type_generator_call(c, in, id, out);
+    int list = cj_type_tuple_builtin(c, in, id, out); /* tuples.c: sum(t), min/max of tuples */
+    list = list == 2 ? cj_type_generator_call(c, in, id, out) : list;
     list = list == 2 && id != CJ_B_NEXT ? cj_type_list_builtin(c, in, id, out) : list;
     return list != 2                          ? list
            : id == CJ_B_MIN || id == CJ_B_MAX ? type_minmax(c, in, out, name)

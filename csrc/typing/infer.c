@@ -216,7 +216,8 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         (in->sub == CJ_IN || in->sub == CJ_NOTIN)) { /* k in d, k in d.keys() */
         return cj_type_dict_contains(c, in, a, b->kind == CJ_DICT ? b : b->source, out);
     }
-    *out = cj_rule_compare(in->sub, a, b, &in->optype);
+    int in_tuple = b->kind == CJ_TUPLE && (in->sub == CJ_IN || in->sub == CJ_NOTIN);
+    *out = in_tuple ? cj_t_bool : cj_rule_compare(in->sub, a, b, &in->optype); /* lower_tuple.c */
     if (*out == NULL) {
         return cj_typing_error(c, in, "No implementation of function Function(<built-in "
                                       "function %s>) found for signature:\n \n >>> %s(%s, %s)",
