@@ -216,8 +216,12 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         (in->sub == CJ_IN || in->sub == CJ_NOTIN)) { /* k in d, k in d.keys() */
         return cj_type_dict_contains(c, in, a, b->kind == CJ_DICT ? b : b->source, out);
     }
-    int in_tuple = b->kind == CJ_TUPLE && (in->sub == CJ_IN || in->sub == CJ_NOTIN);
-    *out = in_tuple ? cj_t_bool : cj_rule_compare(in->sub, a, b, &in->optype); /* lower_tuple.c */
+    int tuple = a->kind == CJ_TUPLE || b->kind == CJ_TUPLE ? cj_type_tuple_compare(c, in, a, b, out)
+                                                          : 2; /* tuples.c: in, or waits */
+    if (tuple != 2) {
+        return tuple;
+    }
+    *out = cj_rule_compare(in->sub, a, b, &in->optype);
     if (*out == NULL) {
         return cj_typing_error(c, in, "No implementation of function Function(<built-in "
                                       "function %s>) found for signature:\n \n >>> %s(%s, %s)",

@@ -1,9 +1,9 @@
 /* tuples.c: typing of the tuple operations beyond indexing (access.c has t[i]): t[a:b:c] with
- * constant bounds (numba's static slices, any tuple), sum(t) and min()/max() of several
- * tuples (`x in t` is infer.c's: a bool for any tuple). Items compare by the one rule of their
- * types (rules.c's cj_rule_compare). requires: the operands' types; produces: the result type,
- * a static slice's start and step (GETITEM, sub CJ_SUB_STATIC_SLICE, resolved: int[2]) and the
- * CJ_CALL_BUILTIN records lower/lower_tuple.c lowers. */
+ * constant bounds (numba's static slices, any tuple), `x in t`, sum(t) and min()/max() of
+ * several tuples. Items compare by the one rule of their types (rules.c's cj_rule_compare).
+ * requires: the operands' types; produces: the result type, a static slice's start and step
+ * (GETITEM, sub CJ_SUB_STATIC_SLICE, resolved: int[2]) and the CJ_CALL_BUILTIN records that
+ * lower/lower_tuple.c lowers. */
 #include "typing/infer_internal.h"
 
 /* The constant an index part of a slice was set to: an int or None; NULL when it is not
@@ -68,6 +68,33 @@ int cj_type_tuple_slice(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const c
     in->resolved = picked;
     *out = cj_type_tuple((int)n, items);
     return *out ? 1 : -1;
+}
+
+/* Whether t holds a list whose item type is not known yet (in a tuple too). */
+static int holds_undefined_list(const cj_type *t) {
+    for (int i = 0; t->kind == CJ_TUPLE && i < t->n; i++) {
+        if (holds_undefined_list(t->items[i])) {
+            return 1;
+        }
+    }
+    return t->kind == CJ_LIST && t->dtype == NULL;
+}
+
+/* x in t: a bool for any tuple (lower_tuple.c compares x with each item of its kind); a
+ * comparison of tuples holding a list its appends have not refined yet waits for them; the
+ * rest is rules.c's (2). */
+int cj_type_tuple_compare(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_type *b,
+                          const cj_type **out) {
+    if (b->kind == CJ_TUPLE && (in->sub == CJ_IN || in->sub == CJ_NOTIN)) {
+        *out = cj_t_bool;
+        return 1;
+    }
+    const cj_type *optype;
+    if (!c->final && cj_rule_compare(in->sub, a, b, &optype) == NULL &&
+        (holds_undefined_list(a) || holds_undefined_list(b))) {
+        return 0;
+    }
+    return 2;
 }
 
 /* sum(t) and sum(t, start): start (0) + t[0] + t[1] ..., each addition by the binop rule. */
