@@ -212,3 +212,4 @@ def test_numba_refuses_these_with_a_typing_error(fn, args, text, cpython_raises)
 def test_a_zero_slice_step_is_cpythons_value_error():
     with pytest.raises(ValueError, match="slice step cannot be zero"):
         njit(slice_step_zero)((1, 2))
+
