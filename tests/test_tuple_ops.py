@@ -86,6 +86,19 @@ def test_min_max_of_several_tuples(a, b, s):
     exact(minmax_args_jit(a, b, s), minmax_args(a, b, s))
 
 
+def min_max_of_one_tuple(x, s):
+    return min((x, 2.5)), max((x, True)), min((x,)), max((x, 3, -1)), min((s, "a", "é")), \
+        max((s, s + "!"))
+
+
+@pytest.mark.parametrize("x,s,want", [
+    (1, "b", (1.0, 1, 1, 3, "a", "b!")),  # numba's: the numbers unified (CPython: 1, True)
+    (7, "", (2.5, 7, 7, 7, "", "!")),
+])
+def test_min_max_of_one_tuple_unify_numbers_as_numba(x, s, want):
+    exact(njit(min_max_of_one_tuple)(x, s), want)
+
+
 def min_max_of_empty_list_of_tuples(n):
     pairs = [(str(i), i) for i in range(n)]
     return min(pairs)

@@ -155,12 +155,9 @@ static int all_numbers(cj_infer_ctx *c, cj_instr *in, int allow_complex) {
 
 static int type_minmax(cj_infer_ctx *c, cj_instr *in, const cj_type **out, const char *name) {
     if (in->nargs == 2) { /* max(iterable) */
-        const cj_type *t = cj_type_unliteral(cj_vt(c, in->args[1])); /* ('a', s): strings */
-        if (t == NULL) {
-            return -1;
-        }
-        if (t->kind == CJ_ARRAY || (t->kind == CJ_TUPLE && t->n > 0 && cj_type_is_unituple(t))) {
-            *out = t->kind == CJ_ARRAY ? t->dtype : t->items[0];
+        const cj_type *t = cj_vt(c, in->args[1]); /* a tuple's: tuples.c */
+        if (t->kind == CJ_ARRAY) {
+            *out = t->dtype;
             return 1;
         }
         return cj_no_match(c, in, name);

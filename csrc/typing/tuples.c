@@ -1,7 +1,7 @@
 /* tuples.c: typing of the tuple operations beyond indexing (access.c has t[i]): t[a:b:c] with
- * constant bounds (numba's static slices, any tuple), `x in t`, sum(t) and min()/max() of
- * several tuples. Items compare by the one rule of their types (rules.c's cj_rule_compare).
- * requires: the operands' types; produces: the result type, a static slice's start and step
+ * constant bounds (numba's static slices, any tuple), `x in t`, sum(t), min()/max() of a
+ * tuple and of several tuples. Items compare by the one rule of their types (rules.c's
+ * cj_rule_compare). requires: the operands' types; produces: the result type, a static slice's start and step
  * (GETITEM, sub CJ_SUB_STATIC_SLICE, resolved: int[2]) and the CJ_CALL_BUILTIN records that
  * lower/lower_tuple.c lowers. */
 #include "typing/infer_internal.h"
@@ -129,6 +129,27 @@ static int type_minmax_args(cj_infer_ctx *c, cj_instr *in, int id, const cj_type
     return 1; /* lowered as min/max of numbers (cj_pick_minmax compares any type) */
 }
 
+/* min(t), max(t): of one item type (a literal string item counts as a string), or of numbers
+ * unified (numba's: min((1, 2.5)) is 1.0); lowered by lower_call.c's minmax. */
+static int type_minmax_items(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *t,
+                             const cj_type **out) {
+    const cj_type *u = cj_type_unliteral(t);
+    if (u == NULL) {
+        return -1;
+    }
+    const cj_type *r = u->n > 0 ? u->items[0] : NULL;
+    for (int i = 1; r != NULL && i < u->n; i++) {
+        int numbers = cj_type_is_number(r) && cj_type_is_number(u->items[i]);
+        r = u->items[i] == r ? r : numbers ? cj_unify(r, u->items[i]) : NULL;
+    }
+    const cj_type *optype;
+    if (r == NULL || cj_rule_compare(CJ_LT, r, r, &optype) == NULL) {
+        return cj_no_match(c, in, cj_builtin_table[id].attr);
+    }
+    *out = r;
+    return 1;
+}
+
 int cj_type_tuple_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out) {
     int n = in->nargs - 1;
     const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
@@ -138,8 +159,8 @@ int cj_type_tuple_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *
     if (id == CJ_B_SUM && (n == 1 || n == 2)) {
         return type_sum(c, in, a, out);
     }
-    if ((id == CJ_B_MIN || id == CJ_B_MAX) && n >= 2) {
-        return type_minmax_args(c, in, id, out);
+    if (id == CJ_B_MIN || id == CJ_B_MAX) {
+        return n == 1 ? type_minmax_items(c, in, id, a, out) : type_minmax_args(c, in, id, out);
     }
     return 2;
 }
