@@ -2431,3 +2431,123 @@ def cc_generator_over_string(s):
 @case("S")
 def cc_generator_over_list_of_strings(a):
     return list(_gen_word_lengths(a)), [n * 2 for n in _gen_word_lengths(a)]
+# ---- tuples 2 ----
+
+
+@case("S")
+def t2_sort_words_by_length(a):
+    return sorted([(len(w), w) for w in a])
+
+
+@case("s")
+def t2_sorted_chars_reverse(s):
+    return sorted([(c, i) for i, c in enumerate(s)], reverse=True)
+
+
+@case("S")
+def t2_min_max_word_pairs(a):
+    pairs = [(w, len(w)) for w in a]
+    return min(pairs), max(pairs)
+
+
+@case("s s")
+def t2_compare_str_tuples(a, b):
+    x, y = (a, len(b)), (b, len(a))
+    return x < y, x <= y, x > y, x >= y, x == y, x != y
+
+
+@case("T T")
+def t2_compare_nested(a, b):
+    x = ((a[0], (a[1], "é")), a[2])
+    y = ((b[0], (b[1], "e")), b[2])
+    return x < y, x >= y, x == y, (x, 1) < (x, 2)
+
+
+@case("L i")
+def t2_compare_list_items(a, i):
+    x = ([v for v in a], i)
+    y = ([v for v in a if v > i], i)
+    return x < y, x <= y, x == y, y > x, (i, [i]) < (i, [i, 0])
+
+
+@case("i f s")
+def t2_slice_hetero(x, y, s):
+    t = (x, y, s, x > 0, (s, x))
+    return t[1:], t[::-1], t[:0], t[-3:-1], t[::2], t[4:1:-2]
+
+
+@case("T")
+def t2_slice_empty(t):
+    e = t[3:]
+    return e, e[::-1], t[:100], t[-100:], len(t[1:]), ()[:]
+
+
+@case("i s")
+def t2_contains_hetero(x, s):
+    h = (1, 2.5, s, (x, s))
+    return x in h, s in h, "中" in h, (x, s) in h, 2.5 in h, x not in h
+
+
+@case("T i")
+def t2_not_in(t, x):
+    return x not in t, x in t, -x in t, x in (), x in t[1:]
+
+
+@case("i f")
+def t2_sum_mixed(x, y):
+    return sum((x, y, True)), sum(()), sum((x, x > 0)), sum((y,))
+
+
+@case("T f")
+def t2_sum_start(t, y):
+    return sum(t, y), sum(t, 100), sum(t[::2], -1)
+
+
+@case("L s")
+def t2_truth_containers(a, s):
+    b = [x for x in a if x > 5]
+    d = {x: 1 for x in b}
+    st = {c for c in s}
+    return bool(a), bool(b), not b, bool(d), not d, bool(st), not st, bool(s), not s, bool(())
+
+
+@case("L")
+def t2_while_list(a):
+    b = [x for x in a if x % 2 == 0]
+    total = 0
+    while b:
+        total += b.pop()
+    d = {x: x for x in a}
+    if d:
+        total += len(d)
+    return total, b
+
+
+@case("i i s")
+def t2_min_of_tuple_args(a, b, s):
+    return min((a, s), (b, s)), max((a, s), (b, s + "é")), min((s, a), (s, b), ("", 0))
+
+
+@case("L")
+def t2_sort_tuples_of_lists(a):
+    pairs = [(x % 2, [x, -x]) for x in a]
+    pairs.sort()
+    return pairs, max(pairs), min(pairs)
+
+
+@case("S")
+def t2_group_sorted(a):
+    d = {}
+    for w in a:
+        k = w[:1]
+        if k in d:
+            d[k].append(len(w))
+        else:
+            d[k] = [len(w)]
+    return sorted([(k, v) for k, v in d.items()])
+
+
+@case("S")
+def t2_tuple_of_strs_min_max(a):
+    t = (a[0], a[-1], "é", "")
+    return min(t), max(t), a[0] in t, t[1:][::-1]

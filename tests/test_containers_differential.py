@@ -47,22 +47,7 @@ COMPILED = {}
 
 # what the suite found that cujit does not compile yet (numba does): each an UnsupportedError or
 # TypingError today; strict, so a gap that closes fails here until it is taken off the list
-KNOWN_GAPS = {
-    "l_truth": "bool() of a list",
-    "t_slice": "slicing a tuple",
-    "t_contains": "`in` over a tuple",
-    "t_sum_args": "sum() of a tuple",
-    # `<` of tuples holding strings or lists (sorted() of them compares with it)
-    "d_char_count": "< of tuples holding strings",
-    "d_word_count": "< of tuples holding strings",
-    "d_list_values": "< of tuples holding lists",
-    "d_group_by_length": "< of tuples holding strings",
-    "m_word_lengths_dict": "< of tuples holding strings",
-    "m_index_of_words": "< of tuples holding strings",
-    "m_vowel_dict": "< of tuples holding strings",
-    "d_str_keys": "< of tuples holding strings",
-    "x_min_of_tuples": "min() of a list of tuples",
-}
+KNOWN_GAPS = {}
 
 
 

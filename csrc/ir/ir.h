@@ -92,6 +92,9 @@ typedef struct cj_instr {
 /* `sub` of a GETATTR/GETITEM/SETITEM typing resolved to a record's field (typing/
  * record_access.c): `index` is the field; on an array of records, a view of that field */
 #define CJ_SUB_FIELD 0x100
+/* `sub` of a GETITEM of a tuple by a constant slice (typing/tuples.c): `resolved` is int[2],
+ * the start and step of the items it picks (lower/lower_tuple.c) */
+#define CJ_SUB_STATIC_SLICE 2
 /* A GETATTR of an extension's attribute (overload_attribute), set by typing: `resolved` is a
  * CJ_CALL_DISPATCHER call of its implementation with the object as argument */
 #define CJ_F_ATTR_CALL 16

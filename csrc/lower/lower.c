@@ -295,7 +295,8 @@ static int lower_getitem(cj_lower *L, cj_instr *in) {
         r = t->kind == CJ_RECORD ? cj_record_field(L, v, t, in->index)
                                  : cj_record_array_field(L, v, t, in->index, in->rtype);
     } else if (t->kind == CJ_TUPLE) {
-        r = tuple_getitem(L, in, t);
+        r = in->sub == CJ_SUB_STATIC_SLICE ? cj_lower_tuple_slice(L, in) /* lower_tuple.c */
+                                           : tuple_getitem(L, in, t);
     } else if (t->kind == CJ_ITER) { /* a.flat[i] */
         r = cj_flat_getitem(L, cj_load_var(L, in->args[0]), t, cj_load_var(L, in->args[1]),
                             vtype(L, in->args[1]));
@@ -379,6 +380,10 @@ static int lower_value_op(cj_lower *L, cj_instr *in) {
     case CJ_I_COMPARE:
         if ((in->sub == CJ_IN || in->sub == CJ_NOTIN) && b->kind == CJ_LIST) {
             r = cj_lower_list_contains(L, in); /* lower_list_ops.c */
+            break;
+        }
+        if ((in->sub == CJ_IN || in->sub == CJ_NOTIN) && b->kind == CJ_TUPLE) {
+            r = cj_lower_tuple_contains(L, in); /* lower_tuple.c */
             break;
         }
         if ((in->sub == CJ_IN || in->sub == CJ_NOTIN) &&

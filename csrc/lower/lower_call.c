@@ -99,9 +99,11 @@ static LLVMValueRef minmax(cj_lower *L, cj_instr *in, const cj_call *call, int i
         const cj_type *st = vt(L, call->args[0]);
         LLVMValueRef seq = cj_load_var(L, call->args[0]);
         if (st->kind == CJ_TUPLE) {
-            LLVMValueRef acc = LLVMBuildExtractValue(L->b, seq, 0, "");
-            for (int i = 1; acc && i < st->n; i++) {
-                acc = cj_pick_minmax(L, is_max, acc, LLVMBuildExtractValue(L->b, seq, (unsigned)i, ""), rt);
+            LLVMValueRef acc = cj_cast(L, LLVMBuildExtractValue(L->b, seq, 0, ""), st->items[0],
+                                       rt);
+            for (int i = 1; acc && i < st->n; i++) { /* a literal string item: its constant */
+                LLVMValueRef x = LLVMBuildExtractValue(L->b, seq, (unsigned)i, "");
+                acc = cj_pick_minmax(L, is_max, acc, cj_cast(L, x, st->items[i], rt), rt);
             }
             return acc;
         }
@@ -478,6 +480,8 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
         LLVMValueRef x = arg_as(L, call, 0, rt);
         return cj_lower_binop(L, CJ_MUL, x, rt, x, rt, rt, rt);
     }
+    case CJ_B_SUM: /* of a tuple: the others' sum() are not CJ_CALL_BUILTIN */
+        return cj_lower_tuple_sum(L, in, call);
     case CJ_B_MIN:
     case CJ_B_MAX:
         return minmax(L, in, call, id == CJ_B_MAX);

@@ -138,6 +138,9 @@ LLVMValueRef cj_lower_list_contains(cj_lower *L, cj_instr *in);
 LLVMValueRef cj_list_slice(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMValueRef sl);
 /* lower_list_concat.c: an instruction typing/list_ops.c flagged CJ_F_LIST_OP. */
 int cj_lower_list_operator(cj_lower *L, cj_instr *in);
+/* l1 <op> l2 of two list values (items by cj_lower_compare, then the lengths). */
+LLVMValueRef cj_list_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                             LLVMValueRef b, const cj_type *bt);
 /* lower_list_slice.c: list[sl] = src (a list of the same item type; -1 with an exception)
  * and del list[sl], for a slice value sl. */
 int cj_list_assign_slice_lower(cj_lower *L, LLVMValueRef list, LLVMValueRef sl,
@@ -236,12 +239,19 @@ LLVMTypeRef cj_iter_state_type(LLVMContextRef ctx, const cj_type *it);
 LLVMValueRef cj_i64(cj_lower *L, long long v);
 LLVMValueRef cj_empty(cj_lower *L); /* the value of a type without data */
 
+/* ---- lower_tuple.c: t[a:b:c] by constants, x in t, sum(t) (typing/tuples.c) ---- */
+LLVMValueRef cj_lower_tuple_slice(cj_lower *L, const cj_instr *in);
+LLVMValueRef cj_lower_tuple_contains(cj_lower *L, const cj_instr *in);
+LLVMValueRef cj_lower_tuple_sum(cj_lower *L, const cj_instr *in, const cj_call *call);
+
 /* ---- lower_num.c ---- */
 LLVMValueRef cj_lower_binop(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
                             LLVMValueRef b, const cj_type *bt, const cj_type *optype,
                             const cj_type *rtype);
 LLVMValueRef cj_lower_unary(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
                             const cj_type *rtype);
+/* a <op> b by the one comparison of each type (rules.c's cj_rule_compare let it through):
+ * numbers in `optype` (NULL: the rule's), strings, lists and tuples item by item. */
 LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
                               LLVMValueRef b, const cj_type *bt, const cj_type *optype);
 /* A call to the target's math function `cname` (sin, atan2...) in float type `t`. */

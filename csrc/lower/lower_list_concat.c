@@ -89,15 +89,6 @@ static LLVMValueRef new_list_of(cj_lower *L, const cj_instr *in, const cj_call *
     return dst;
 }
 
-/* x <op> y of two items (numbers, or strings by their one order). */
-static LLVMValueRef compare_items(cj_lower *L, int op, LLVMValueRef x, const cj_type *xt,
-                                  LLVMValueRef y, const cj_type *yt) {
-    if (cj_type_is_str(xt)) {
-        return cj_str_compare_lower(L, op, x, y);
-    }
-    return cj_lower_compare(L, op, x, xt, y, yt, cj_promote(xt, yt));
-}
-
 /* The first index below n where a and b differ, or n: a loop that stops there. */
 static LLVMValueRef first_difference(cj_lower *L, LLVMValueRef a, const cj_type *at,
                                      LLVMValueRef b, const cj_type *bt, LLVMValueRef n) {
@@ -110,8 +101,8 @@ static LLVMValueRef first_difference(cj_lower *L, LLVMValueRef a, const cj_type 
     LLVMValueRef i = LLVMBuildPhi(B, i64, "i");
     LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntSLT, i, n, ""), body, done);
     LLVMPositionBuilderAtEnd(B, body);
-    LLVMValueRef ne = compare_items(L, CJ_NE, item(L, a, at, i), at->dtype, item(L, b, bt, i),
-                                    bt->dtype);
+    LLVMValueRef ne = cj_lower_compare(L, CJ_NE, item(L, a, at, i), at->dtype,
+                                       item(L, b, bt, i), bt->dtype, NULL);
     LLVMValueRef next = LLVMBuildAdd(B, i, cj_i64(L, 1), "");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(B);
     LLVMBuildCondBr(B, ne, done, head);
@@ -127,10 +118,9 @@ static LLVMValueRef first_difference(cj_lower *L, LLVMValueRef a, const cj_type 
 }
 
 /* l1 <op> l2: the first differing items decide, else the lengths (Python's order). */
-static LLVMValueRef compare(cj_lower *L, const cj_instr *in, const cj_call *call) {
+LLVMValueRef cj_list_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type *at,
+                             LLVMValueRef b, const cj_type *bt) {
     LLVMBuilderRef B = L->b;
-    const cj_type *at = call->argtypes[0], *bt = call->argtypes[1];
-    LLVMValueRef a = operand_list(L, call, 0), b = operand_list(L, call, 1);
     LLVMValueRef na = cj_list_len(L, a), nb = cj_list_len(L, b);
     LLVMValueRef n = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, na, nb, ""), na, nb, "");
     LLVMValueRef d = first_difference(L, a, at, b, bt, n);
@@ -138,15 +128,15 @@ static LLVMValueRef compare(cj_lower *L, const cj_instr *in, const cj_call *call
                       done = cj_new_bb(L, "cmp_result");
     LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntSLT, d, n, ""), differ, same);
     LLVMPositionBuilderAtEnd(B, differ);
-    LLVMValueRef by_item = compare_items(L, in->sub, item(L, a, at, d), at->dtype,
-                                         item(L, b, bt, d), bt->dtype);
+    LLVMValueRef by_item = cj_lower_compare(L, op, item(L, a, at, d), at->dtype,
+                                            item(L, b, bt, d), bt->dtype, NULL);
     LLVMBasicBlockRef differ_end = LLVMGetInsertBlock(B);
     LLVMBuildBr(B, done);
     LLVMPositionBuilderAtEnd(B, same);
     static const LLVMIntPredicate preds[] = {[CJ_LT] = LLVMIntSLT, [CJ_LE] = LLVMIntSLE,
                                              [CJ_EQ] = LLVMIntEQ,  [CJ_NE] = LLVMIntNE,
                                              [CJ_GT] = LLVMIntSGT, [CJ_GE] = LLVMIntSGE};
-    LLVMValueRef by_length = LLVMBuildICmp(B, preds[in->sub], na, nb, "");
+    LLVMValueRef by_length = LLVMBuildICmp(B, preds[op], na, nb, "");
     LLVMBuildBr(B, done);
     LLVMPositionBuilderAtEnd(B, done);
     LLVMValueRef r = LLVMBuildPhi(B, LLVMInt1TypeInContext(L->ctx), "");
@@ -180,6 +170,9 @@ int cj_lower_list_operator(cj_lower *L, cj_instr *in) {
         repeat_in_place(L, r, call->argtypes[0], count_of(L, call));
         return cj_store_var(L, in->dst, r, in->rtype);
     default:
-        return cj_store_var(L, in->dst, compare(L, in, call), in->rtype);
+        return cj_store_var(L, in->dst,
+                            cj_list_compare(L, in->sub, operand_list(L, call, 0), call->argtypes[0],
+                                            operand_list(L, call, 1), call->argtypes[1]),
+                            in->rtype);
     }
 }

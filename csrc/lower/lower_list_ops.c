@@ -21,13 +21,10 @@ static void move_items(cj_lower *L, LLVMValueRef list, const cj_type *lt, LLVMVa
                      cj_list_item_ptr(L, list, lt, from), 1, bytes);
 }
 
-/* v == x: numbers by value, strings by abi/unicode.c's one equality. */
+/* v == x: by the one comparison of the items' type. */
 static LLVMValueRef items_equal(cj_lower *L, LLVMValueRef v, const cj_type *vt, LLVMValueRef x,
                                 const cj_type *xt) {
-    if (cj_type_is_str(vt)) {
-        return cj_str_compare_lower(L, CJ_EQ, v, cj_cast(L, x, xt, cj_t_unicode));
-    }
-    return cj_lower_compare(L, CJ_EQ, v, vt, x, xt, cj_promote(vt, xt));
+    return cj_lower_compare(L, CJ_EQ, v, vt, x, xt, NULL);
 }
 
 /* The first index in [from, n) of an item equal to `x` (of type xt), or -1: a loop that stops
@@ -76,7 +73,7 @@ static void fold_item(cj_lower *L, LLVMValueRef i, void *ctx) {
                              e->at, e->at);
     } else { /* min/max: the first of the smallest (largest), as Python's */
         LLVMValueRef better = cj_lower_compare(L, e->op == CJ_LIST_MIN ? CJ_LT : CJ_GT, v,
-                                               e->at, acc, e->at, e->at);
+                                               e->at, acc, e->at, NULL);
         acc = LLVMBuildSelect(L->b, better, v, acc, "");
     }
     LLVMBuildStore(L->b, acc, e->acc);

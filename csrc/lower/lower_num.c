@@ -500,6 +500,20 @@ LLVMValueRef cj_lower_compare(cj_lower *L, int op, LLVMValueRef a, const cj_type
         LLVMValueRef eq = tuple_equal(L, a, at, b, bt);
         return eq == NULL ? NULL : op == CJ_EQ ? eq : LLVMBuildNot(B, eq, "");
     }
+    if (cj_type_is_str(at) && cj_type_is_str(bt)) { /* a literal: its borrowed constant */
+        return cj_str_compare_lower(L, op, cj_cast(L, a, at, cj_t_unicode),
+                                    cj_cast(L, b, bt, cj_t_unicode));
+    }
+    if (at->kind == CJ_LIST && bt->kind == CJ_LIST) {
+        return cj_list_compare(L, op, a, at, b, bt); /* lower_list_concat.c */
+    }
+    if (optype == NULL) {
+        (void)cj_rule_compare(op, at, bt, &optype);
+        if (optype == NULL) {
+            CJ_UNREACHABLE("a comparison typing did not let through");
+            return NULL;
+        }
+    }
     a = cj_cast(L, a, at, optype);
     b = cj_cast(L, b, bt, optype);
     if (a == NULL || b == NULL) {

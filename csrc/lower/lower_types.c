@@ -161,6 +161,9 @@ LLVMValueRef cj_truth(cj_lower *L, LLVMValueRef v, const cj_type *t) {
         return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), t->n > 0, 0);
     case CJ_UNICODE:
         return LLVMBuildICmp(b, LLVMIntNE, cj_str_len(L, v), cj_i64(L, 0), "truth");
+    case CJ_LIST:
+        return LLVMBuildICmp(b, LLVMIntNE, cj_list_len(L, v), cj_i64(L, 0), "truth");
+    case CJ_DICT:
     case CJ_SET: /* lower_dict.c: a set is a dict (abi/set.h) */
         return LLVMBuildICmp(b, LLVMIntNE, cj_dict_len_value(L, v), cj_i64(L, 0), "truth");
     case CJ_CONST_OBJ: /* a literal string's truth is its own */

@@ -275,9 +275,13 @@ int cj_invalid_use(cj_infer_ctx *c, cj_instr *in, const char *what) {
     return -1;
 }
 
-/* tuple[i] with a constant i (any tuple) or a run-time i (homogeneous tuples). */
+/* tuple[i] with a constant i (any tuple) or a run-time i (homogeneous tuples); a slice:
+ * tuples.c. */
 static int tuple_getitem(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type *idx,
                          const cj_type **out) {
+    if (idx->kind == CJ_SLICE) {
+        return cj_type_tuple_slice(c, in, t, out);
+    }
     if (!cj_type_is_integer(idx)) {
         return cj_invalid_use(c, in, "getitem");
     }

@@ -155,9 +155,9 @@ static int all_numbers(cj_infer_ctx *c, cj_instr *in, int allow_complex) {
 
 static int type_minmax(cj_infer_ctx *c, cj_instr *in, const cj_type **out, const char *name) {
     if (in->nargs == 2) { /* max(iterable) */
-        const cj_type *t = cj_vt(c, in->args[1]);
-        if (t->kind == CJ_ARRAY || (t->kind == CJ_TUPLE && t->n > 0 && cj_type_is_unituple(t))) {
-            *out = t->kind == CJ_ARRAY ? t->dtype : t->items[0];
+        const cj_type *t = cj_vt(c, in->args[1]); /* a tuple's: tuples.c */
+        if (t->kind == CJ_ARRAY) {
+            *out = t->dtype;
             return 1;
         }
         return cj_no_match(c, in, name);
@@ -290,6 +290,10 @@ static int type_cast_call(cj_infer_ctx *c, cj_instr *in, int id, const cj_type *
         if (n == 1 && a->kind == CJ_SET) {
             return cj_type_set_builtin(c, in, id, out); /* sets.c */
         }
+        if (n == 1 && cj_rule_has_truth(a) && !cj_type_is_number(a)) { /* len != 0 (numba) */
+            *out = cj_t_bool;
+            return cj_plain_call(c, in, CJ_CALL_BUILTIN, CJ_B_OP_TRUTH) ? 1 : -1;
+        }
         if (n == 1 && cj_rule_has_truth(a)) {
             return type_cast(c, in, id, cj_t_bool, out, "<class 'bool'>");
         }
@@ -381,7 +385,8 @@ static int type_iterable_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj
     if (n == 1 && a->kind == CJ_SET && id != CJ_B_LIST && id != CJ_B_SORTED && id != CJ_B_NEXT) {
         return cj_type_set_builtin(c, in, id, out); /* sets.c: sum, min, max */
     }
-    int list = cj_type_generator_call(c, in, id, out);
+    int list = cj_type_tuple_builtin(c, in, id, out); /* tuples.c: sum(t), min/max of tuples */
+    list = list == 2 ? cj_type_generator_call(c, in, id, out) : list;
     list = list == 2 && id != CJ_B_NEXT ? cj_type_list_builtin(c, in, id, out) : list;
     return list != 2                          ? list
            : id == CJ_B_MIN || id == CJ_B_MAX ? type_minmax(c, in, out, name)

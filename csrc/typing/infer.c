@@ -216,9 +216,12 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         (in->sub == CJ_IN || in->sub == CJ_NOTIN)) { /* k in d, k in d.keys() */
         return cj_type_dict_contains(c, in, a, b->kind == CJ_DICT ? b : b->source, out);
     }
-    int members = cj_type_enum_compare(c, in, a, b, out); /* enums.c: Color.RED == ... */
-    if (members != 2) {
-        return members;
+    int special = cj_type_enum_compare(c, in, a, b, out); /* enums.c: Color.RED == ... */
+    if (special == 2 && (a->kind == CJ_TUPLE || b->kind == CJ_TUPLE)) {
+        special = cj_type_tuple_compare(c, in, a, b, out); /* tuples.c: in, or waits */
+    }
+    if (special != 2) {
+        return special;
     }
     *out = cj_rule_compare(in->sub, a, b, &in->optype);
     if (*out == NULL) {

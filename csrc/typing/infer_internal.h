@@ -297,6 +297,11 @@ static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
     const cj_type *t = CJ_VAR(c->ir, var)->type;
     return c->unpack_optional && t != NULL && t->kind == CJ_OPTIONAL ? t->dtype : t;
 }
+/* ---- tuples.c: t[a:b:c] by constants; sum(t), min/max of tuples (2: not a tuple's) ---- */
+int cj_type_tuple_slice(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type **out);
+int cj_type_tuple_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+int cj_type_tuple_compare(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_type *b,
+                          const cj_type **out);
 /* ---- optional.c: uses of OptionalType values ---- */
 /* Whether `in` is typed with its Optional operands unpacked (then flagged CJ_F_OPT_UNPACK). */
 int cj_optional_unpacks(cj_infer_ctx *c, cj_instr *in);

@@ -24,11 +24,6 @@ static int resolve(cj_infer_ctx *c, cj_instr *in, int op, int a, int b, const cj
     return 1;
 }
 
-/* Items a comparison can order: numbers and strings (numba's). */
-static int orders(const cj_type *item) {
-    return cj_type_is_number(item) || cj_type_is_str(item);
-}
-
 static int type_binop(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_type *b,
                       const cj_type **out) {
     int inplace = (in->flags & CJ_F_INPLACE) != 0;
@@ -70,8 +65,8 @@ static int type_compare(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const c
     if (a->dtype == NULL || b->dtype == NULL) {
         return 0;
     }
-    int same_kind = cj_type_is_str(a->dtype) == cj_type_is_str(b->dtype);
-    if (!orders(a->dtype) || !orders(b->dtype) || !same_kind) {
+    const cj_type *item_op; /* items compare by their own rule (rules.c) */
+    if (cj_rule_compare(in->sub, a, b, &item_op) == NULL) {
         return 2; /* infer.c's numba "No implementation of function" error */
     }
     return resolve(c, in, CJ_LIST_COMPARE, in->args[0], in->args[1], cj_t_bool, out);

@@ -188,6 +188,12 @@ static int compares(const cj_type *item) {
     return cj_type_is_number(item) || cj_type_is_str(item);
 }
 
+/* Items min()/max() order: those with a `<` of their own (rules.c; complex has none). */
+static int orders(const cj_type *item) {
+    const cj_type *op;
+    return cj_rule_compare(CJ_LT, item, item, &op) != NULL;
+}
+
 /* Items sorted (abi/sort.c's kinds): bool, integers, float32/float64; strings (lists). */
 static int sorts(const cj_type *item) {
     return cj_type_is_integer(item) || (item->kind == CJ_FLOAT && item->bits >= 32) ||
@@ -386,7 +392,7 @@ int cj_type_list_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **
         return cj_no_match(c, in, "<class 'list'>");
     }
     if ((id == CJ_B_SUM || id == CJ_B_MIN || id == CJ_B_MAX) &&
-        (!compares(a->dtype) || (id != CJ_B_SUM && a->dtype->kind == CJ_COMPLEX))) {
+        (id == CJ_B_SUM ? !compares(a->dtype) : !orders(a->dtype))) {
         return cj_unsupported_error(c, in, "%s() of a list of %s is not supported yet",
                                     id == CJ_B_SUM ? "sum" : id == CJ_B_MIN ? "min" : "max",
                                     a->dtype->name);

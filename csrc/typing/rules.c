@@ -141,10 +141,20 @@ const cj_type *cj_rule_compare(int op, const cj_type *a, const cj_type *b,
     if (a->kind == CJ_NONE || b->kind == CJ_NONE) {
         return (op == CJ_EQ || op == CJ_NE) ? cj_t_bool : NULL;
     }
+    if (cj_type_is_str(a) && cj_type_is_str(b)) {
+        return cj_t_bool; /* abi/unicode.c's one equality and order */
+    }
+    const cj_type *item_op;
+    if (a->kind == CJ_LIST && b->kind == CJ_LIST) { /* item by item, then by length */
+        int ordering = op != CJ_EQ && op != CJ_NE;
+        return a->dtype != NULL && b->dtype != NULL &&
+               cj_rule_compare(CJ_EQ, a->dtype, b->dtype, &item_op) != NULL &&
+               (!ordering || cj_rule_compare(op, a->dtype, b->dtype, &item_op) != NULL)
+                   ? cj_t_bool : NULL;
+    }
     if (a->kind == CJ_TUPLE && b->kind == CJ_TUPLE) {
         /* ordering is lexicographic: each pair of items up to the shorter length must order */
         for (int i = 0; op != CJ_EQ && op != CJ_NE && i < a->n && i < b->n; i++) {
-            const cj_type *item_op;
             if (cj_rule_compare(op, a->items[i], b->items[i], &item_op) == NULL ||
                 cj_rule_compare(CJ_EQ, a->items[i], b->items[i], &item_op) == NULL) {
                 return NULL;
@@ -156,6 +166,7 @@ const cj_type *cj_rule_compare(int op, const cj_type *a, const cj_type *b,
 }
 
 int cj_rule_has_truth(const cj_type *t) {
+    /* a container: non-empty (numba's, by its len) */
     return cj_type_is_number(t) || t->kind == CJ_NONE || t->kind == CJ_TUPLE || cj_type_is_str(t) ||
-           t->kind == CJ_SET; /* a set: non-empty (numba's, by its len) */
+           t->kind == CJ_SET || t->kind == CJ_LIST || t->kind == CJ_DICT;
 }
