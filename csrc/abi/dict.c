@@ -25,11 +25,15 @@ static uint64_t key_bits(const char *key) {
     return k;
 }
 
+/* The hash of an int64_key (never the deleted mark: it is below 2**61 in magnitude). */
+static int64_t int64_hash(const cj_dict *d, uint64_t k) {
+    return d->code[0] == CJ_KEY_I64 ? cj_hash_signed((int64_t)k) : cj_hash_unsigned(k);
+}
+
 /* A key's hash as the table stores it: never the deleted mark. */
 static int64_t table_hash(const cj_dict *d, const char *key) {
     if (int64_key(d)) {
-        return d->code[0] == CJ_KEY_I64 ? cj_hash_signed((int64_t)key_bits(key))
-                                        : cj_hash_unsigned(key_bits(key));
+        return int64_hash(d, key_bits(key));
     }
     int64_t h = cj_key_hash(d->code, key);
     return h == CJ_DICT_DELETED ? h + 1 : h;
@@ -211,8 +215,9 @@ cj_meminfo *cj_dict_new(int64_t key_size, int64_t val_size, const int32_t *code,
 int64_t cj_dict_len(cj_meminfo *mi) { return ((cj_dict *)mi->data)->used; }
 
 /* find_slot of an int64 key in a narrow table: equal bits are equal keys (and hashes), and an
- * index read once per probe. */
-static int64_t find_int64_slot(const cj_dict *d, uint64_t key, int64_t h, int *found) {
+ * index read once per probe. Inline in cj_dict_lookup: a lookup is bound by the index's cache
+ * miss, and fewer instructions per call let the processor overlap more of them. */
+static inline int64_t find_int64_slot(const cj_dict *d, uint64_t key, int64_t h, int *found) {
     const int32_t *indices = d->indices;
     const char *keys = d->entries + 8;
     uint64_t mask = (uint64_t)d->mask, perturb = (uint64_t)h, j = (uint64_t)h & mask;
@@ -270,7 +275,13 @@ static int64_t slot_of_entry(const cj_dict *d, int64_t h, int64_t ix) {
 char *cj_dict_lookup(cj_meminfo *mi, const char *key) {
     cj_dict *d = mi->data;
     int found;
-    int64_t j = find_slot(d, key, table_hash(d, key), &found);
+    int64_t j;
+    if (int64_key(d) && !d->wide) {
+        uint64_t k = key_bits(key);
+        j = find_int64_slot(d, k, int64_hash(d, k), &found);
+    } else {
+        j = find_slot(d, key, table_hash(d, key), &found);
+    }
     return found ? entry_at(d, ix_get(d, j)) + d->val_offset : NULL;
 }
 

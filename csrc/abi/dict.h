@@ -23,12 +23,12 @@ enum {
  * dict.c's int64 keys hash inline where hash.c's switch would cost a call per operation. */
 #define CJ_HASH_MODULUS (((uint64_t)1 << 61) - 1)
 static inline int64_t cj_hash_unsigned(uint64_t v) {
-    uint64_t h = v % CJ_HASH_MODULUS;
+    uint64_t h = v < CJ_HASH_MODULUS ? v : v % CJ_HASH_MODULUS; /* most ints are their hash */
     return (int64_t)h == -1 ? -2 : (int64_t)h;
 }
 static inline int64_t cj_hash_signed(int64_t v) {
     uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    uint64_t h = mag % CJ_HASH_MODULUS;
+    uint64_t h = mag < CJ_HASH_MODULUS ? mag : mag % CJ_HASH_MODULUS;
     h = v < 0 ? (uint64_t)0 - h : h;
     return (int64_t)h == -1 ? -2 : (int64_t)h;
 }
