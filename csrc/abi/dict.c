@@ -2,7 +2,10 @@
  * compact design, an index table probed by perturbed open addressing over entries kept in
  * insertion order; it grows (to four times the live entries, as CPython's) when two thirds of
  * the slots have been written. An NRT allocation whose destructor drops what the entries
- * hold. Keys hash and compare by hash.c. Called without the GIL: failures return NULL/-1. */
+ * hold. Keys hash and compare by hash.c, except one int64/uint64, hashed (dict.h's rule) and
+ * compared inline; growth with nothing deleted reallocs the entries and rebuilds the index
+ * only (docs/architecture.md, "The dict table"). Called without the GIL: failures return
+ * NULL/-1. */
 #include "abi/dict.h"
 
 #include <stdlib.h>
