@@ -75,6 +75,11 @@ def random_ops(n, keys):
     lambda n: RNG.integers(0, 256, n).astype(np.uint8),                # uint8 keys
     lambda n: RNG.choice([0.5, -0.0, 0.0, 3.25, np.nan], n).astype(np.float32),
     lambda n: RNG.integers(0, 2, n).astype(np.bool_),                  # bool keys
+    # dict.c's inline int64 path: equal hashes (-1 and -2, 0 and 2**61 - 1) of unequal keys
+    lambda n: RNG.choice(np.array([-1, -2, 0, 2**61 - 1, 2**61, 1, 1 - 2**61, 2**63 - 1,
+                                   -2**63], dtype=np.int64), n),
+    lambda n: RNG.integers(0, 2**64, n, dtype=np.uint64) >> RNG.integers(0, 64, n).astype(
+        np.uint64),                                                    # uint64 keys
 ])
 def test_random_ops_match_cpython(seed_keys):
     for n in (0, 1, 7, 600):

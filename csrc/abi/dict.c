@@ -2,7 +2,10 @@
  * compact design, an index table probed by perturbed open addressing over entries kept in
  * insertion order; it grows (to four times the live entries, as CPython's) when two thirds of
  * the slots have been written. An NRT allocation whose destructor drops what the entries
- * hold. Keys hash and compare by hash.c. Called without the GIL: failures return NULL/-1. */
+ * hold. Keys hash and compare by hash.c, except one int64/uint64, hashed (dict.h's rule) and
+ * compared inline; growth with nothing deleted reallocs the entries and rebuilds the index
+ * only (docs/architecture.md, "The dict table"). Called without the GIL: failures return
+ * NULL/-1. */
 #include "abi/dict.h"
 
 #include <stdlib.h>
@@ -13,8 +16,28 @@
 #define PERTURB_SHIFT 5
 #define MIN_SLOTS 8
 
+/* Whether the key is one int64 or uint64 (dict.h's commonest): its hash (dict.h's
+ * cj_hash_signed/cj_hash_unsigned, never the deleted mark) and equality are inline here. */
+static int int64_key(const cj_dict *d) {
+    return d->ncode == 2 && (d->code[0] == CJ_KEY_I64 || d->code[0] == CJ_KEY_U64);
+}
+
+static uint64_t key_bits(const char *key) {
+    uint64_t k;
+    memcpy(&k, key, sizeof(k));
+    return k;
+}
+
+/* The hash of an int64_key (never the deleted mark: it is below 2**61 in magnitude). */
+static int64_t int64_hash(const cj_dict *d, uint64_t k) {
+    return d->code[0] == CJ_KEY_I64 ? cj_hash_signed((int64_t)k) : cj_hash_unsigned(k);
+}
+
 /* A key's hash as the table stores it: never the deleted mark. */
 static int64_t table_hash(const cj_dict *d, const char *key) {
+    if (int64_key(d)) {
+        return int64_hash(d, key_bits(key));
+    }
     int64_t h = cj_key_hash(d->code, key);
     return h == CJ_DICT_DELETED ? h + 1 : h;
 }
@@ -34,6 +57,15 @@ static void ix_set(cj_dict *d, uint64_t j, int64_t v) {
 }
 
 static char *entry_at(const cj_dict *d, int64_t i) { return d->entries + i * d->entry_size; }
+
+/* Copies a key's or value's `n` bytes: the common 8 as one move, not a call of memcpy. */
+static void copy_part(char *dst, const char *src, int64_t n) {
+    if (n == 8) {
+        memcpy(dst, src, 8);
+    } else if (n > 0) {
+        memcpy(dst, src, (size_t)n);
+    }
+}
 
 static int64_t entry_hash(const char *e) {
     int64_t h;
@@ -59,6 +91,9 @@ static void take_refs(const cj_dict *d, const char *e) {
 }
 
 static void drop_all(cj_dict *d) {
+    if (d->nkeyrefs + d->nvalrefs == 0) { /* scalars: nothing to visit */
+        return;
+    }
     for (int64_t i = 0; i < d->nentries; i++) {
         const char *e = entry_at(d, i);
         if (entry_hash(e) != CJ_DICT_DELETED) {
@@ -74,6 +109,56 @@ static void dict_dtor(cj_meminfo *mi) {
     free(d->entries);
 }
 
+/* Points entry `n` (hash `h`) from the first empty slot of its probe: a rebuilt table has no
+ * deleted slots and no equal keys, so no key is compared. */
+static void place_entry(cj_dict *d, int64_t h, int64_t n) {
+    uint64_t mask = (uint64_t)d->mask, perturb = (uint64_t)h, j = (uint64_t)h & mask;
+    if (!d->wide) { /* the common narrow table, its width not asked per probe */
+        int32_t *indices = d->indices;
+        while (indices[j] != EMPTY) {
+            perturb >>= PERTURB_SHIFT;
+            j = (j * 5 + perturb + 1) & mask;
+        }
+        indices[j] = (int32_t)n;
+        return;
+    }
+    while (ix_get(d, j) != EMPTY) {
+        perturb >>= PERTURB_SHIFT;
+        j = (j * 5 + perturb + 1) & mask;
+    }
+    ix_set(d, j, n);
+}
+
+/* The live entries moved into room for `usable` (d->nentries then counts them): with none
+ * deleted, realloc, which moves a large block's pages instead of copying and faulting them in
+ * again; else a new block they are copied into. 0, or -1 out of memory (the dict unchanged). */
+static int compact_entries(cj_dict *d, int64_t usable) {
+    size_t size = (size_t)(usable * d->entry_size);
+    if (d->nentries == d->used) {
+        char *entries = realloc(d->entries, size > 0 ? size : 1);
+        if (entries == NULL) {
+            return -1;
+        }
+        d->entries = entries;
+        return 0;
+    }
+    char *entries = malloc(size > 0 ? size : 1);
+    if (entries == NULL) {
+        return -1;
+    }
+    int64_t n = 0;
+    for (int64_t i = 0; i < d->nentries; i++) {
+        const char *e = entry_at(d, i);
+        if (entry_hash(e) != CJ_DICT_DELETED) {
+            memcpy(entries + n++ * d->entry_size, e, (size_t)d->entry_size);
+        }
+    }
+    free(d->entries);
+    d->entries = entries;
+    d->nentries = n;
+    return 0;
+}
+
 /* Sets up `slots` index slots (a power of two) over the live entries, compacting them. */
 static int rebuild(cj_dict *d, int64_t slots) {
     int64_t usable = slots * 2 / 3;
@@ -83,38 +168,19 @@ static int rebuild(cj_dict *d, int64_t slots) {
         return -1;
     }
     void *indices = malloc((size_t)slots * width);
-    char *entries = malloc((size_t)(usable * d->entry_size));
-    if (indices == NULL || entries == NULL) {
+    if (indices == NULL || compact_entries(d, usable) < 0) {
         free(indices);
-        free(entries);
         return -1;
     }
     memset(indices, 0xff, (size_t)slots * width); /* EMPTY */
-    void *old_indices = d->indices;
-    char *old_entries = d->entries;
-    int64_t n = 0, old_n = d->nentries;
+    free(d->indices);
     d->indices = indices;
-    d->entries = entries;
     d->wide = wide;
     d->mask = slots - 1;
-    for (int64_t i = 0; i < old_n; i++) {
-        const char *e = old_entries + i * d->entry_size;
-        int64_t h = entry_hash(e);
-        if (h == CJ_DICT_DELETED) {
-            continue;
-        }
-        memcpy(entries + n * d->entry_size, e, (size_t)d->entry_size);
-        uint64_t perturb = (uint64_t)h, j = (uint64_t)h & (uint64_t)(slots - 1);
-        while (ix_get(d, j) != EMPTY) {
-            perturb >>= PERTURB_SHIFT;
-            j = (j * 5 + perturb + 1) & (uint64_t)(slots - 1);
-        }
-        ix_set(d, j, n++);
+    for (int64_t i = 0; i < d->nentries; i++) {
+        place_entry(d, entry_hash(entry_at(d, i)), i);
     }
-    free(old_indices);
-    free(old_entries);
-    d->usable = usable - n;
-    d->nentries = n;
+    d->usable = usable - d->nentries;
     return 0;
 }
 
@@ -151,20 +217,34 @@ cj_meminfo *cj_dict_new(int64_t key_size, int64_t val_size, const int32_t *code,
 
 int64_t cj_dict_len(cj_meminfo *mi) { return ((cj_dict *)mi->data)->used; }
 
-/* hash.c's equality, with the common int64 key compared inline. */
-static int keys_equal(const cj_dict *d, const char *a, const char *b) {
-    if (d->ncode == 2 && (d->code[0] == CJ_KEY_I64 || d->code[0] == CJ_KEY_U64)) {
-        uint64_t x, y;
-        memcpy(&x, a, sizeof(x));
-        memcpy(&y, b, sizeof(y));
-        return x == y;
+/* find_slot of an int64 key in a narrow table: equal bits are equal keys (and hashes), and an
+ * index read once per probe. Inline in cj_dict_lookup: a lookup is bound by the index's cache
+ * miss, and fewer instructions per call let the processor overlap more of them. */
+static inline int64_t find_int64_slot(const cj_dict *d, uint64_t key, int64_t h, int *found) {
+    const int32_t *indices = d->indices;
+    const char *keys = d->entries + 8;
+    uint64_t mask = (uint64_t)d->mask, perturb = (uint64_t)h, j = (uint64_t)h & mask;
+    for (;;) {
+        int32_t ix = indices[j];
+        if (ix >= 0 && key_bits(keys + (int64_t)ix * d->entry_size) == key) {
+            *found = 1;
+            return (int64_t)j;
+        }
+        if (ix == EMPTY) {
+            *found = 0;
+            return (int64_t)j;
+        }
+        perturb >>= PERTURB_SHIFT;
+        j = (j * 5 + perturb + 1) & mask;
     }
-    return cj_key_equal(d->code, a, b);
 }
 
 /* The index slot of `key` (hash `h`): one holding its entry, else the empty slot ending the
  * probe (*found 0). */
 static int64_t find_slot(const cj_dict *d, const char *key, int64_t h, int *found) {
+    if (int64_key(d) && !d->wide) {
+        return find_int64_slot(d, key_bits(key), h, found);
+    }
     uint64_t perturb = (uint64_t)h, j = (uint64_t)h & (uint64_t)d->mask;
     for (;;) {
         int64_t ix = ix_get(d, j);
@@ -174,7 +254,7 @@ static int64_t find_slot(const cj_dict *d, const char *key, int64_t h, int *foun
         }
         if (ix >= 0) {
             const char *e = entry_at(d, ix);
-            if (entry_hash(e) == h && keys_equal(d, e + 8, key)) {
+            if (entry_hash(e) == h && cj_key_equal(d->code, e + 8, key)) {
                 *found = 1;
                 return (int64_t)j;
             }
@@ -198,7 +278,13 @@ static int64_t slot_of_entry(const cj_dict *d, int64_t h, int64_t ix) {
 char *cj_dict_lookup(cj_meminfo *mi, const char *key) {
     cj_dict *d = mi->data;
     int found;
-    int64_t j = find_slot(d, key, table_hash(d, key), &found);
+    int64_t j;
+    if (int64_key(d) && !d->wide) {
+        uint64_t k = key_bits(key);
+        j = find_int64_slot(d, k, int64_hash(d, k), &found);
+    } else {
+        j = find_slot(d, key, table_hash(d, key), &found);
+    }
     return found ? entry_at(d, ix_get(d, j)) + d->val_offset : NULL;
 }
 
@@ -222,7 +308,7 @@ int cj_dict_insert(cj_meminfo *mi, const char *key, const char *val) {
     if (found) { /* the old key stays, as CPython's */
         char *e = entry_at(d, ix_get(d, j));
         drop_refs(d, e, d->nkeyrefs, d->nvalrefs);
-        memcpy(e + d->val_offset, val, (size_t)d->val_size);
+        copy_part(e + d->val_offset, val, d->val_size);
         for (int32_t k = 0; k < d->nkeyrefs; k++) {
             cj_meminfo *held;
             memcpy(&held, key + d->refs[k] - 8, sizeof(held));
@@ -238,8 +324,8 @@ int cj_dict_insert(cj_meminfo *mi, const char *key, const char *val) {
     }
     char *e = entry_at(d, d->nentries);
     memcpy(e, &h, sizeof(h));
-    memcpy(e + 8, key, (size_t)d->key_size);
-    memcpy(e + d->val_offset, val, (size_t)d->val_size);
+    copy_part(e + 8, key, d->key_size);
+    copy_part(e + d->val_offset, val, d->val_size);
     ix_set(d, j, d->nentries++);
     d->used++;
     d->usable--;

@@ -19,6 +19,19 @@ enum {
     CJ_KEY_C64, CJ_KEY_C128, /* complex: two floats, hashed as CPython's complex */
     CJ_KEY_STR, /* a string: its cj_meminfo * (abi/unicode.c's hash and equality) */
 };
+/* CPython's hash() of an int (modulo 2**61 - 1, -1 becoming -2): the one rule, here so that
+ * dict.c's int64 keys hash inline where hash.c's switch would cost a call per operation. */
+#define CJ_HASH_MODULUS (((uint64_t)1 << 61) - 1)
+static inline int64_t cj_hash_unsigned(uint64_t v) {
+    uint64_t h = v < CJ_HASH_MODULUS ? v : v % CJ_HASH_MODULUS; /* most ints are their hash */
+    return (int64_t)h == -1 ? -2 : (int64_t)h;
+}
+static inline int64_t cj_hash_signed(int64_t v) {
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    uint64_t h = mag < CJ_HASH_MODULUS ? mag : mag % CJ_HASH_MODULUS;
+    h = v < 0 ? (uint64_t)0 - h : h;
+    return (int64_t)h == -1 ? -2 : (int64_t)h;
+}
 /* The most int32 a key's code may take (2 per scalar or tuple). */
 #define CJ_KEY_MAX_CODE 64
 /* CPython's hash() of the key at `key` (its int, float and tuple rules; NaN hashes to 0, as

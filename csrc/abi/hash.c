@@ -9,20 +9,16 @@
 #include <string.h>
 
 #define MODULUS_BITS 61
-#define MODULUS (((uint64_t)1 << MODULUS_BITS) - 1)
+#define MODULUS CJ_HASH_MODULUS /* dict.h */
 #define HASH_INF 314159
 
 static int64_t fix_minus_one(uint64_t h) {
     return (int64_t)h == -1 ? -2 : (int64_t)h;
 }
 
-static int64_t hash_signed(int64_t v) {
-    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    uint64_t h = mag % MODULUS;
-    return fix_minus_one(v < 0 ? (uint64_t)0 - h : h);
-}
+static int64_t hash_signed(int64_t v) { return cj_hash_signed(v); }
 
-static int64_t hash_unsigned(uint64_t v) { return fix_minus_one(v % MODULUS); }
+static int64_t hash_unsigned(uint64_t v) { return cj_hash_unsigned(v); }
 
 /* CPython's _Py_HashDouble: the value's exact rational reduced modulo 2**61 - 1. */
 static int64_t hash_double(double v) {

@@ -306,8 +306,11 @@ static LLVMValueRef contains(cj_lower *L, cj_instr *in) {
     const cj_type *st = CJ_VAR(L->ir, in->args[1])->type;
     LLVMValueRef e = element_arg(L, st, cj_load_var(L, in->args[0]),
                                  CJ_VAR(L->ir, in->args[0])->type);
-    LLVMValueRef found = is_nonzero(L, call_with_element(L, "cj_set_contains",
-                                                         cj_load_var(L, in->args[1]), e));
+    LLVMTypeRef params[2] = {i8p_type(L), i8p_type(L)}; /* a set is a dict: its lookup */
+    LLVMValueRef args[2] = {cj_load_var(L, in->args[1]), e};
+    LLVMValueRef found = LLVMBuildIsNotNull(L->b, cj_dict_call_rt(L, "cj_dict_lookup",
+                                                                   i8p_type(L), params, args, 2),
+                                            "");
     return in->sub == CJ_IN ? found : LLVMBuildNot(L->b, found, "");
 }
 
