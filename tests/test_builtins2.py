@@ -139,3 +139,30 @@ def test_gammavariate_domain_error_and_argument_types():
         gamma_bad_jit(0.0)
     with pytest.raises(TypingError):
         njit(lambda: random.paretovariate(2))()  # numba: a float alpha only
+
+
+def range_ops(n, x):
+    r = range(1, n, 3)
+    back = range(n, -5, -2)
+    return (r.start, r.stop, r.step, x in r, x not in r, r[0], r[-1], x in back, back[1],
+            2.5 in r, 4.0 in r, operator.contains(r, x))
+
+
+range_ops_jit = njit(range_ops)
+
+
+@pytest.mark.parametrize("n, x", [(11, 4), (11, 5), (2, 1), (20, -3), (5, 10)])
+def test_range_attributes_in_and_indexing(n, x):
+    exact(range_ops_jit(n, x), range_ops(n, x))
+
+
+def test_range_index_out_of_range_is_cpythons_index_error():
+    def f(n, i):
+        return range(0, n, 2)[i]
+    g = njit(f)
+    exact(g(7, -4), f(7, -4))
+    for i in (4, -5):
+        with pytest.raises(IndexError, match="range object index out of range"):
+            f(7, i)
+        with pytest.raises(IndexError, match="range object index out of range"):
+            g(7, i)

@@ -109,6 +109,9 @@ typedef struct cj_instr {
 #define CJ_F_LIST_OP 0x100
 /* A CALL g(*t): its last argument is the tuple of positional arguments (typing/starargs.c) */
 #define CJ_F_STAR_CALL (1 << 12)
+/* An operator compiled as a call of a jitted library helper (typing/range_ops.c: `x in r`,
+ * `r[i]` of a range): `resolved` is its CJ_CALL_DISPATCHER record, lowered as a call */
+#define CJ_F_HELPER_CALL 0x800
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

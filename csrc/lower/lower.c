@@ -473,6 +473,9 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     if (in->flags & CJ_F_LIST_OP) {
         return cj_lower_list_operator(L, in); /* lower_list_concat.c */
     }
+    if (in->flags & CJ_F_HELPER_CALL) { /* typing/range_ops.c */
+        return cj_lower_call(L, in);
+    }
     switch (in->op) {
     case CJ_I_CONST:
         return lower_const(L, in);

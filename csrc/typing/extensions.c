@@ -194,6 +194,9 @@ int cj_extension_no_match(cj_infer_ctx *c, cj_instr *in, PyObject *obj) {
 
 int cj_type_extension_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                               const cj_type **out) {
+    if (load_python_library() < 0) {
+        return cj_reraise_at(c, in, NULL);
+    }
     int rc = is_overloaded_member(in->obj);
     if (rc == 0 && t->kind == CJ_EXT) {
         rc = is_overloaded_member(any_member);

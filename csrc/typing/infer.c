@@ -502,6 +502,9 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if ((rc = cj_type_list_operator(c, in, out)) != 2) { /* list_ops.c */
         return rc;
     }
+    if ((rc = cj_type_range_op(c, in, out)) != 2) { /* range_ops.c */
+        return rc;
+    }
     if (cj_record_operands_check(c, in) < 0) { /* record_access.c */
         return -1;
     }
