@@ -166,3 +166,25 @@ def test_range_index_out_of_range_is_cpythons_index_error():
             f(7, i)
         with pytest.raises(IndexError, match="range object index out of range"):
             g(7, i)
+
+
+def slicing(n, a, lst, s):
+    s1, s2, s3 = slice(1, n), slice(None, None, -1), slice(n)
+    return (a[s1], a[s2], lst[s1], lst[s3], s[s2], s[slice(1, None, 2)], a[slice(None)],
+            lst[slice(-n, None)])
+
+
+slicing_jit = njit(slicing)
+
+
+@pytest.mark.parametrize("n", [0, 2, -1, 9])
+def test_slice_objects_index_arrays_lists_strings(n):
+    a = np.arange(6)
+    exact(slicing_jit(n, a, [1, 2, 3, 4], "hello"), slicing(n, a, [1, 2, 3, 4], "hello"))
+
+
+def test_slice_argument_errors():
+    with pytest.raises(TypingError, match="slice expected at least 1 argument, got 0"):
+        njit(lambda: slice())()
+    with pytest.raises(TypingError, match="slice indices must be integers or None, not float64"):
+        njit(lambda x: [1, 2][slice(x, 2)])(1.5)

@@ -27,7 +27,7 @@ typedef enum cj_iop {
     CJ_I_GETITEM,      /* dst = args[0][args[1]] */
     CJ_I_SETITEM,      /* args[0][args[1]] = args[2] */
     CJ_I_BUILD_TUPLE,  /* dst = (args...) */
-    CJ_I_BUILD_SLICE,  /* dst = slice(args...): 2 or 3 parts, None parts allowed */
+    CJ_I_BUILD_SLICE,  /* dst = slice(args...): 2 or 3 parts, None parts allowed; 1: the stop */
     CJ_I_STATIC_ITEM,  /* dst = args[0][index], for UNPACK_SEQUENCE (index is a constant) */
     CJ_I_GETITER,      /* dst = iter(args[0]) */
     CJ_I_ITERNEXT,     /* dst = next value of iterator args[0], dst2 = whether there was one */

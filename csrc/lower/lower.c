@@ -197,10 +197,11 @@ static int lower_build_tuple(cj_lower *L, cj_instr *in) {
 /* slice(start, stop[, step]) as {start, stop, step}; a None start/stop is INT64_MIN. */
 static int lower_build_slice(cj_lower *L, cj_instr *in) {
     LLVMValueRef parts[3] = {cj_i64(L, INT64_MIN), cj_i64(L, INT64_MIN), cj_i64(L, 1)};
+    int first = in->nargs == 1; /* slice(stop) */
     for (int i = 0; i < in->nargs; i++) {
         const cj_type *t = CJ_VAR(L->ir, in->args[i])->type;
         if (t->kind != CJ_NONE) {
-            parts[i] = cj_cast(L, cj_load_var(L, in->args[i]), t, cj_t_int64);
+            parts[first + i] = cj_cast(L, cj_load_var(L, in->args[i]), t, cj_t_int64);
         }
     }
     LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, in->rtype));
