@@ -145,7 +145,8 @@ def range_ops(n, x):
     r = range(1, n, 3)
     back = range(n, -5, -2)
     return (r.start, r.stop, r.step, x in r, x not in r, r[0], r[-1], x in back, back[1],
-            2.5 in r, 4.0 in r, operator.contains(r, x))
+            2.5 in r, 4.0 in r, operator.contains(r, x), range(n).start, range(n).stop,
+            range(2, n).step, x in range(n), range(n)[-1] if n > 0 else -1)
 
 
 range_ops_jit = njit(range_ops)
@@ -188,3 +189,29 @@ def test_slice_argument_errors():
         njit(lambda: slice())()
     with pytest.raises(TypingError, match="slice indices must be integers or None, not float64"):
         njit(lambda x: [1, 2][slice(x, 2)])(1.5)
+
+
+def attributes(x, a):
+    return (getattr(x, "real"), getattr(x, "imag", 5), getattr(x, "nope", 7),
+            hasattr(x, "real"), hasattr(x, "nope"), getattr(a, "ndim"), hasattr(a, "shape"),
+            hasattr(a, "nope"), getattr(math, "pi"), getattr(a, "size", 2.5))
+
+
+attributes_jit = njit(attributes)
+
+
+@pytest.mark.parametrize("x", [2.5, 3, 1 + 2j])
+def test_getattr_hasattr_at_compile_time(x):
+    a = np.ones(3)
+    exact(attributes_jit(x, a), attributes(x, a))
+
+
+def test_getattr_errors():
+    with pytest.raises(TypingError, match="Unknown attribute 'nope' of type float64"):
+        njit(lambda x: getattr(x, "nope"))(1.5)
+    with pytest.raises(TypingError, match="the attribute name must be a constant string"):
+        njit(lambda x, s: getattr(x, s))(1.5, "real")
+    with pytest.raises(TypingError, match="getattr expected at most 3 arguments, got 4"):
+        njit(lambda x: getattr(x, "real", 1, 2))(1.5)
+    with pytest.raises(TypingError, match="hasattr expected 2 arguments, got 1"):
+        njit(lambda x: hasattr(x))(1.5)

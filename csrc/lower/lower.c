@@ -239,6 +239,9 @@ static int lower_getattr(cj_lower *L, cj_instr *in) {
         r = cj_lower_flat(L, v, in->rtype);
     } else if (t->kind == CJ_ARRAY) {
         r = cj_array_attr(L, v, t, name);
+    } else if (t->kind == CJ_RANGE) { /* {start, stop, step} (lower_call.c's make_range) */
+        unsigned field = strcmp(name, "start") == 0 ? 0 : strcmp(name, "stop") == 0 ? 1 : 2;
+        r = LLVMBuildExtractValue(L->b, v, field, "");
     } else if (t->kind == CJ_COMPLEX) {
         LLVMValueRef im;
         LLVMValueRef re = cj_complex_parts(L, v, &im);
