@@ -215,3 +215,20 @@ def test_getattr_errors():
         njit(lambda x: getattr(x, "real", 1, 2))(1.5)
     with pytest.raises(TypingError, match="hasattr expected 2 arguments, got 1"):
         njit(lambda x: hasattr(x))(1.5)
+
+
+def same_type(x):
+    return type(x)(3), type(x)(x) == x
+
+
+same_type_jit = njit(same_type)
+
+
+def test_type_of_a_number_casts_as_numba():
+    for x in (1.5, 2, True, 1 + 2j):
+        exact(same_type_jit(x), same_type(x))
+    # numba's results: a NumPy scalar's class casts, the value comes back as a Python number
+    exact(same_type_jit(np.float32(1)), (3.0, True))
+    exact(same_type_jit(np.int32(4)), (3, True))
+    with pytest.raises(TypingError, match="type\\(\\) of unicode_type is not supported"):
+        same_type_jit("a")

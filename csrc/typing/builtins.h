@@ -79,6 +79,7 @@ typedef enum cj_builtin_rule {
     X(SLICE, "builtins", "slice", CJ_R_SPECIAL, "")                                 \
     X(GETATTR, "builtins", "getattr", CJ_R_SPECIAL, "")                             \
     X(HASATTR, "builtins", "hasattr", CJ_R_SPECIAL, "")                             \
+    X(TYPE, "builtins", "type", CJ_R_SPECIAL, "")                                   \
     X(ENUMERATE, "builtins", "enumerate", CJ_R_SPECIAL, "")                         \
     X(ZIP, "builtins", "zip", CJ_R_SPECIAL, "")                                     \
     X(POW, "builtins", "pow", CJ_R_SPECIAL, "")                                     \
