@@ -53,7 +53,8 @@ def draws(s):
     return (random.betavariate(2.0, 3.0), random.betavariate(0.5, 0.5),
             random.gammavariate(0.5, 2), random.gammavariate(3.0, 1.5),
             random.gammavariate(1.0, 2.0), random.paretovariate(2.0),
-            random.triangular(0.0, 3.0), random.triangular(1, 5, 2), random.triangular(2.0, 2.0, 2.0),
+            random.triangular(0.0, 3.0), random.triangular(1, 5, 2),
+            random.triangular(2.0, 2.0, 2.0),
             random.vonmisesvariate(1.0, 2.0), random.vonmisesvariate(1.0, 0.0),
             random.weibullvariate(1.0, 2.0))
 
