@@ -28,7 +28,7 @@ typedef enum cj_iop {
     CJ_I_GETITEM,      /* dst = args[0][args[1]] */
     CJ_I_SETITEM,      /* args[0][args[1]] = args[2] */
     CJ_I_BUILD_TUPLE,  /* dst = (args...) */
-    CJ_I_BUILD_SLICE,  /* dst = slice(args...): 2 or 3 parts, None parts allowed */
+    CJ_I_BUILD_SLICE,  /* dst = slice(args...): 2 or 3 parts, None parts allowed; 1: the stop */
     CJ_I_STATIC_ITEM,  /* dst = args[0][index], for UNPACK_SEQUENCE (index is a constant) */
     CJ_I_GETITER,      /* dst = iter(args[0]) */
     CJ_I_ITERNEXT,     /* dst = next value of iterator args[0], dst2 = whether there was one */
@@ -113,6 +113,9 @@ typedef struct cj_instr {
 #define CJ_F_LIST_OP 0x100
 /* A CALL g(*t): its last argument is the tuple of positional arguments (typing/starargs.c) */
 #define CJ_F_STAR_CALL (1 << 12)
+/* An operator compiled as a call of a jitted library helper (typing/range_ops.c: `x in r`,
+ * `r[i]` of a range): `resolved` is its CJ_CALL_DISPATCHER record, lowered as a call */
+#define CJ_F_HELPER_CALL 0x800
 
 typedef struct cj_block {
     int offset;     /* bytecode offset of the first instruction */

@@ -197,10 +197,11 @@ static int lower_build_tuple(cj_lower *L, cj_instr *in) {
 /* slice(start, stop[, step]) as {start, stop, step}; a None start/stop is INT64_MIN. */
 static int lower_build_slice(cj_lower *L, cj_instr *in) {
     LLVMValueRef parts[3] = {cj_i64(L, INT64_MIN), cj_i64(L, INT64_MIN), cj_i64(L, 1)};
+    int first = in->nargs == 1; /* slice(stop) */
     for (int i = 0; i < in->nargs; i++) {
         const cj_type *t = CJ_VAR(L->ir, in->args[i])->type;
         if (t->kind != CJ_NONE) {
-            parts[i] = cj_cast(L, cj_load_var(L, in->args[i]), t, cj_t_int64);
+            parts[first + i] = cj_cast(L, cj_load_var(L, in->args[i]), t, cj_t_int64);
         }
     }
     LLVMValueRef r = LLVMGetUndef(cj_llvm_type(L->ctx, in->rtype));
@@ -238,6 +239,9 @@ static int lower_getattr(cj_lower *L, cj_instr *in) {
         r = cj_lower_flat(L, v, in->rtype);
     } else if (t->kind == CJ_ARRAY) {
         r = cj_array_attr(L, v, t, name);
+    } else if (t->kind == CJ_RANGE) { /* {start, stop, step} (lower_call.c's make_range) */
+        unsigned field = strcmp(name, "start") == 0 ? 0 : strcmp(name, "stop") == 0 ? 1 : 2;
+        r = LLVMBuildExtractValue(L->b, v, field, "");
     } else if (t->kind == CJ_COMPLEX) {
         LLVMValueRef im;
         LLVMValueRef re = cj_complex_parts(L, v, &im);
@@ -477,6 +481,9 @@ static int lower_instr(cj_lower *L, cj_instr *in) {
     }
     if (in->flags & CJ_F_LIST_OP) {
         return cj_lower_list_operator(L, in); /* lower_list_concat.c */
+    }
+    if (in->flags & CJ_F_HELPER_CALL) { /* typing/range_ops.c */
+        return cj_lower_call(L, in);
     }
     switch (in->op) {
     case CJ_I_CONST:

@@ -489,6 +489,8 @@ static LLVMValueRef lower_special(cj_lower *L, cj_instr *in, const cj_call *call
         return round_of(L, in, call);
     case CJ_B_LEN:
         return len_of(L, call);
+    case CJ_B_TYPE: /* a class, a constant of typing (typing/type_builtin.c) */
+        return cj_empty(L);
     case CJ_B_ISINSTANCE: /* decided by typing (typing/isinstance.c) */
         return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), (unsigned long long)call->truth, 0);
     case CJ_B_RANGE:

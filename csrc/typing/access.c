@@ -166,6 +166,11 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
         *out = cj_type_bound(t, in->obj);
         return *out ? 1 : -1;
     }
+    if (t->kind == CJ_RANGE && (strcmp(name, "start") == 0 || strcmp(name, "stop") == 0 ||
+                                strcmp(name, "step") == 0)) { /* its fields (lower.c) */
+        *out = cj_t_int64;
+        return 1;
+    }
     if (cj_type_is_number(t)) {
         if (strcmp(name, "real") == 0 || strcmp(name, "imag") == 0) {
             *out = t->kind == CJ_COMPLEX ? (t->bits == 64 ? cj_t_float32 : cj_t_float64)

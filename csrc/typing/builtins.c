@@ -459,6 +459,13 @@ static int type_special(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **o
         in->nargs = 2;
         in->resolved = NULL;
         return cj_type_getitem(c, in, out);
+    case CJ_B_GETATTR:
+    case CJ_B_HASATTR: /* getattr_builtin.c: decided at compile time */
+        return cj_type_getattr_builtin(c, in, id == CJ_B_HASATTR, out);
+    case CJ_B_TYPE:
+        return cj_type_type_builtin(c, in, out); /* type_builtin.c */
+    case CJ_B_SLICE:
+        return cj_type_slice_call(c, in, out); /* slices.c: becomes a BUILD_SLICE */
     case CJ_B_OP_TRUTH:
         *out = n == 1 && cj_rule_has_truth(a) ? cj_t_bool : NULL;
         return *out ? 1 : cj_no_match(c, in, name);

@@ -76,6 +76,10 @@ typedef enum cj_builtin_rule {
     X(LEN, "builtins", "len", CJ_R_SPECIAL, "")                                     \
     X(ISINSTANCE, "builtins", "isinstance", CJ_R_SPECIAL, "")                       \
     X(RANGE, "builtins", "range", CJ_R_SPECIAL, "")                                 \
+    X(SLICE, "builtins", "slice", CJ_R_SPECIAL, "")                                 \
+    X(GETATTR, "builtins", "getattr", CJ_R_SPECIAL, "")                             \
+    X(HASATTR, "builtins", "hasattr", CJ_R_SPECIAL, "")                             \
+    X(TYPE, "builtins", "type", CJ_R_SPECIAL, "")                                   \
     X(ENUMERATE, "builtins", "enumerate", CJ_R_SPECIAL, "")                         \
     X(ZIP, "builtins", "zip", CJ_R_SPECIAL, "")                                     \
     X(POW, "builtins", "pow", CJ_R_SPECIAL, "")                                     \

@@ -6,7 +6,9 @@
  * (jitted_calls.c), or "not an extension" (2) so the core's own typing goes on.
  * The registry is Python (pkg/cujit/core/extending.py): it registers two dicts the core reads
  * (callees by identity, method/attribute names) and its resolver. With no extension
- * registered the cost of a call's typing is one size check. */
+ * registered the cost of a call's typing is one size check. cujit's own functions written as
+ * overloads (cujit.cpython.library: heapq, functools.reduce, the random distributions ...)
+ * are registered on the first call typed, so importing cujit builds no registry. */
 #include "typing/infer_internal.h"
 
 #include <string.h>
@@ -130,7 +132,27 @@ static int call_chosen(cj_infer_ctx *c, cj_instr *in, PyObject *chosen, const in
     return cj_type_jitted_call(c, in, disp, pyfunc, pos, npos, kw, nkw, label, out);
 }
 
+/* Imports cujit.cpython.library once (it registers its overloads): 0, or -1 with an
+ * exception. The flag is set first: the import itself compiles nothing, but must not recur. */
+static int load_python_library(void) {
+    static int loaded;
+    if (loaded) {
+        return 0;
+    }
+    loaded = 1;
+    PyObject *module = PyImport_ImportModule("cujit.cpython.library");
+    if (module == NULL) {
+        loaded = 0;
+        return -1;
+    }
+    Py_DECREF(module);
+    return 0;
+}
+
 int cj_type_extension_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out) {
+    if (load_python_library() < 0) {
+        return cj_reraise_at(c, in, NULL);
+    }
     int rc = is_overloaded(obj);
     if (rc <= 0) {
         return rc < 0 ? -1 : 2;
@@ -172,6 +194,9 @@ int cj_extension_no_match(cj_infer_ctx *c, cj_instr *in, PyObject *obj) {
 
 int cj_type_extension_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type *t,
                               const cj_type **out) {
+    if (load_python_library() < 0) {
+        return cj_reraise_at(c, in, NULL);
+    }
     int rc = is_overloaded_member(in->obj);
     if (rc == 0 && t->kind == CJ_EXT) {
         rc = is_overloaded_member(any_member);

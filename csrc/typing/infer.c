@@ -430,21 +430,6 @@ static int type_build_tuple(cj_infer_ctx *c, cj_instr *in, const cj_type **out) 
     return *out ? 1 : -1;
 }
 
-static int type_build_slice(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
-    for (int i = 0; i < in->nargs; i++) {
-        const cj_type *t = cj_vt(c, in->args[i]);
-        if (t == NULL) {
-            return 0;
-        }
-        if (!cj_type_is_integer(t) && t->kind != CJ_NONE) {
-            return cj_typing_error(c, in, "slice indices must be integers or None, not %s",
-                                   t->name);
-        }
-    }
-    *out = cj_type_slice(in->nargs);
-    return *out ? 1 : -1;
-}
-
 static int type_truth(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
     if (t->kind == CJ_OPTIONAL) { /* numba refuses it: test `x is None` */
         return cj_typing_error(c, in, "No implementation of function Function(<class 'bool'>) "
@@ -512,6 +497,9 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     if ((rc = cj_type_list_operator(c, in, out)) != 2) { /* list_ops.c */
         return rc;
     }
+    if ((rc = cj_type_range_op(c, in, out)) != 2) { /* range_ops.c */
+        return rc;
+    }
     if (cj_record_operands_check(c, in) < 0) { /* record_access.c */
         return -1;
     }
@@ -546,7 +534,7 @@ static int type_value(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
     case CJ_I_BUILD_TUPLE:
         return type_build_tuple(c, in, out);
     case CJ_I_BUILD_SLICE:
-        return type_build_slice(c, in, out);
+        return cj_type_build_slice(c, in, out); /* slices.c */
     case CJ_I_STATIC_ITEM:
         return cj_type_static_item(c, in, out);
     case CJ_I_GETITER:

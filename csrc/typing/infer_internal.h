@@ -227,6 +227,16 @@ int cj_type_typed_list_call(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const 
 int cj_type_str_instr(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 /* list_ops.c: a list operator (+ * += *= comparisons): 1, 0, -1, or 2 when it is none. */
 int cj_type_list_operator(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* range_ops.c: `x in r`, `x not in r`, `r[i]` of a range, as calls of jitted helpers; 2 when
+ * the instruction is none of them */
+int cj_type_range_op(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* slices.c: a BUILD_SLICE, and slice(...) called (it becomes one) */
+int cj_type_build_slice(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+int cj_type_slice_call(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
+/* getattr_builtin.c: getattr(x, "name"[, default]) and hasattr(x, "name") (is_has) */
+int cj_type_getattr_builtin(cj_infer_ctx *c, cj_instr *in, int is_has, const cj_type **out);
+/* type_builtin.c: type(x) of a number, its class */
+int cj_type_type_builtin(cj_infer_ctx *c, cj_instr *in, const cj_type **out);
 /* lists.c: numba's "Cannot infer the type of variable" for a list (or dict) never refined. */
 int cj_check_list_types(cj_infer_ctx *c);
 /* lists.c: variable `var` and those it was copied from take the refined container type `t`
