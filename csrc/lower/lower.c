@@ -242,6 +242,8 @@ static int lower_getattr(cj_lower *L, cj_instr *in) {
     } else if (t->kind == CJ_RANGE) { /* {start, stop, step} (lower_call.c's make_range) */
         unsigned field = strcmp(name, "start") == 0 ? 0 : strcmp(name, "stop") == 0 ? 1 : 2;
         r = LLVMBuildExtractValue(L->b, v, field, "");
+    } else if (t->kind == CJ_SLICE) {
+        r = cj_lower_slice_attr(L, v, name); /* lower_slice.c */
     } else if (t->kind == CJ_COMPLEX) {
         LLVMValueRef im;
         LLVMValueRef re = cj_complex_parts(L, v, &im);

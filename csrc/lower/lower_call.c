@@ -660,6 +660,9 @@ static LLVMValueRef lower_method_call(cj_lower *L, cj_instr *in, const cj_call *
         return cj_lower_array_sort(L, in, call->builtin, receiver, rt,
                                    call->builtin == CJ_B_NP_SORT, &fresh);
     }
+    if (call->builtin == CJ_B_METH_TUPLE_INDEX) { /* lower_tuple.c */
+        return cj_lower_tuple_index(L, call, receiver, rt);
+    }
     if (call->builtin == CJ_B_NP_NONZERO) { /* lower_array_search.c */
         return cj_lower_array_search(L, in, CJ_B_NP_NONZERO, receiver, rt);
     }

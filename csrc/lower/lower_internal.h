@@ -242,6 +242,10 @@ LLVMValueRef cj_empty(cj_lower *L); /* the value of a type without data */
 /* ---- lower_tuple.c: t[a:b:c] by constants, x in t, sum(t) (typing/tuples.c) ---- */
 LLVMValueRef cj_lower_tuple_slice(cj_lower *L, const cj_instr *in);
 LLVMValueRef cj_lower_tuple_contains(cj_lower *L, const cj_instr *in);
+LLVMValueRef cj_lower_tuple_index(cj_lower *L, const cj_call *call, LLVMValueRef tup,
+                                  const cj_type *tt);
+/* lower_slice.c: s.start, s.stop, s.step of a slice value (numba's defaults for None). */
+LLVMValueRef cj_lower_slice_attr(cj_lower *L, LLVMValueRef slice, const char *name);
 LLVMValueRef cj_lower_tuple_sum(cj_lower *L, const cj_instr *in, const cj_call *call);
 
 /* ---- lower_num.c ---- */

@@ -161,13 +161,18 @@ int cj_type_getattr(cj_infer_ctx *c, cj_instr *in, const cj_type **out) {
                         : cj_unsupported_error(c, in, "array attribute '%s' of %s is not "
                                                       "supported yet", name, t->name);
     }
+    if (t->kind == CJ_TUPLE && strcmp(name, "index") == 0) { /* t.index(x): tuples.c */
+        *out = cj_type_bound(t, in->obj);
+        return *out ? 1 : -1;
+    }
     if (t->kind == CJ_LIST || t->kind == CJ_DICT || t->kind == CJ_SET) { /* methods: lists.c,
                                                                           * dicts.c, sets.c */
         *out = cj_type_bound(t, in->obj);
         return *out ? 1 : -1;
     }
-    if (t->kind == CJ_RANGE && (strcmp(name, "start") == 0 || strcmp(name, "stop") == 0 ||
-                                strcmp(name, "step") == 0)) { /* its fields (lower.c) */
+    if ((t->kind == CJ_RANGE || t->kind == CJ_SLICE) &&
+        (strcmp(name, "start") == 0 || strcmp(name, "stop") == 0 ||
+         strcmp(name, "step") == 0)) { /* its fields (lower.c, lower_slice.c) */
         *out = cj_t_int64;
         return 1;
     }

@@ -382,6 +382,10 @@ static int type_iterable_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj
     int n = in->nargs - 1;
     const cj_type *a = n >= 1 ? cj_vt(c, in->args[1]) : NULL;
     const char *name = cj_builtin_table[id].attr;
+    const cj_type *start = id == CJ_B_SUM && n == 2 ? cj_vt(c, in->args[2]) : NULL;
+    if (cj_type_is_str(start)) { /* CPython's refusal, in numba's words */
+        return cj_typing_error(c, in, "sum() can't sum strings [use ''.join(seq) instead]");
+    }
     if (n == 1 && a->kind == CJ_SET && id != CJ_B_LIST && id != CJ_B_SORTED && id != CJ_B_NEXT) {
         return cj_type_set_builtin(c, in, id, out); /* sets.c: sum, min, max */
     }
@@ -615,6 +619,9 @@ static int type_method_call(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
         }
         *out = bound->source->kind == CJ_BOOL ? cj_t_int64 : bound->source;
         return 1;
+    }
+    if (bound->source->kind == CJ_TUPLE) {
+        return cj_type_tuple_method(c, in, bound, out); /* tuples.c: t.index(x) */
     }
     if (bound->source->kind == CJ_LIST) {
         return cj_type_list_method(c, in, bound, out); /* lists.c */

@@ -288,6 +288,7 @@ typedef enum cj_builtin_rule {
     X(METH_FILL, "", "fill", CJ_R_SPECIAL, "")                                      \
     X(NP_TRANSPOSE, "numpy", "transpose", CJ_R_SPECIAL, "")                         \
     X(METH_CONJUGATE, "", "conjugate", CJ_R_SPECIAL, "")                            \
+    X(METH_TUPLE_INDEX, "", "index", CJ_R_SPECIAL, "")                              \
     X(NP_ADD, "numpy", "add", CJ_R_SPECIAL, "")                                     \
     X(NP_SUBTRACT, "numpy", "subtract", CJ_R_SPECIAL, "")                           \
     X(NP_MULTIPLY, "numpy", "multiply", CJ_R_SPECIAL, "")                           \

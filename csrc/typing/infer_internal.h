@@ -310,6 +310,8 @@ static inline const cj_type *cj_vt(cj_infer_ctx *c, int var) {
 /* ---- tuples.c: t[a:b:c] by constants; sum(t), min/max of tuples (2: not a tuple's) ---- */
 int cj_type_tuple_slice(cj_infer_ctx *c, cj_instr *in, const cj_type *t, const cj_type **out);
 int cj_type_tuple_builtin(cj_infer_ctx *c, cj_instr *in, int id, const cj_type **out);
+int cj_type_tuple_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
+                         const cj_type **out);
 int cj_type_tuple_compare(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const cj_type *b,
                           const cj_type **out);
 /* ---- optional.c: uses of OptionalType values ---- */

@@ -1,9 +1,9 @@
 /* tuples.c: typing of the tuple operations beyond indexing (access.c has t[i]): t[a:b:c] with
- * constant bounds (numba's static slices, any tuple), `x in t`, sum(t), min()/max() of a
- * tuple and of several tuples. Items compare by the one rule of their types (rules.c's
- * cj_rule_compare). requires: the operands' types; produces: the result type, a static slice's start and step
- * (GETITEM, sub CJ_SUB_STATIC_SLICE, resolved: int[2]) and the CJ_CALL_BUILTIN records that
- * lower/lower_tuple.c lowers. */
+ * constant bounds (numba's static slices, any tuple), `x in t`, t.index(x), sum(t), min()/max()
+ * of a tuple and of several tuples. Items compare by the one rule of their types (rules.c's
+ * cj_rule_compare). requires: the operands' types; produces: the result type, a static slice's
+ * start and step (GETITEM, sub CJ_SUB_STATIC_SLICE, resolved: int[2]) and the CJ_CALL_BUILTIN
+ * and CJ_CALL_METHOD records that lower/lower_tuple.c lowers. */
 #include "typing/infer_internal.h"
 
 /* The constant an index part of a slice was set to: an int or None; NULL when it is not
@@ -95,6 +95,22 @@ int cj_type_tuple_compare(cj_infer_ctx *c, cj_instr *in, const cj_type *a, const
         return 0;
     }
     return 2;
+}
+
+/* t.index(x): the int64 position of the first item equal to x, any tuple (an item of a kind
+ * that does not compare with x is unequal, as CPython's ==); ValueError at run time when none
+ * is (lower_tuple.c). numba takes no start/stop: neither does this. */
+int cj_type_tuple_method(cj_infer_ctx *c, cj_instr *in, const cj_type *bound,
+                         const cj_type **out) {
+    if (PyUnicode_CompareWithASCIIString(bound->obj, "index") != 0) {
+        return cj_typing_error(c, in, "Unknown attribute '%U' of type %s", bound->obj,
+                               bound->source->name);
+    }
+    if (in->index > 0 || in->nargs != 2) {
+        return cj_invalid_use(c, in, "BoundFunction(tuple.index)");
+    }
+    *out = cj_t_int64;
+    return cj_plain_call(c, in, CJ_CALL_METHOD, CJ_B_METH_TUPLE_INDEX) ? 1 : -1;
 }
 
 /* sum(t) and sum(t, start): start (0) + t[0] + t[1] ..., each addition by the binop rule. */

@@ -6,7 +6,6 @@ import builtins as _bi
 
 from cujit.core import types
 from cujit.core.extending import overload
-from cujit.errors import TypingError
 
 _CONTAINERS = (types.List, types.ListType, types.Array, types.RangeType)
 
@@ -17,8 +16,8 @@ def _start_given(start):
 
 @overload(_bi.sum)
 def _ov_sum(iterable, start=0):
-    if isinstance(start, (types.UnicodeType, types.StringLiteral)):  # numba's refusal
-        raise TypingError("sum() can't sum strings [use ''.join(seq) instead]")
+    if isinstance(start, (types.UnicodeType, types.StringLiteral)):
+        return None  # the core refuses strings in numba's words (csrc/typing/builtins.c)
     given = _start_given(start)
     if isinstance(iterable, (types.List, types.ListType)) and not given:
         return None  # the core's own sum of a list
