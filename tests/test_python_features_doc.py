@@ -100,7 +100,7 @@ def test_every_example_is_marked():
 
 def test_page_has_examples():
     kinds = [kind for _, kind, _, _ in EXAMPLES]
-    assert kinds.count("check") >= 60 and kinds.count("refused") >= 20, kinds  # gaps close
+    assert kinds.count("check") >= 50 and kinds.count("refused") >= 20, kinds  # gaps close
 
 
 @pytest.mark.parametrize("lineno,calls,code",
