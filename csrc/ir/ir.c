@@ -107,6 +107,18 @@ cj_instr *cj_block_terminator(cj_block *b) {
     return cj_instr_is_terminator(last) ? last : NULL;
 }
 
+cj_instr *cj_ir_first_def(cj_func_ir *ir, int var) {
+    for (int b = 0; b < ir->blocks.len; b++) {
+        cj_block *blk = CJ_BLOCK(ir, b);
+        for (int i = 0; i < blk->instrs.len; i++) {
+            if (CJ_INSTR(blk, i)->dst == var) {
+                return CJ_INSTR(blk, i);
+            }
+        }
+    }
+    return NULL;
+}
+
 const char *cj_var_source_name(const cj_var *v, char *buf, size_t size) {
     PyOS_snprintf(buf, size, "%s", v->name);
     for (char *dot = strchr(buf, '.'); dot != NULL; dot = strchr(dot + 1, '.')) {

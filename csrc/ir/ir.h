@@ -172,6 +172,8 @@ PyObject *cj_ir_keep(cj_func_ir *ir, PyObject *obj);
 int cj_instr_is_terminator(const cj_instr *in);
 /* The last instruction of a block (its terminator), or NULL when empty. */
 cj_instr *cj_block_terminator(cj_block *b);
+/* The first instruction (in block order) that defines `var`, or NULL. */
+cj_instr *cj_ir_first_def(cj_func_ir *ir, int var);
 #define CJ_BLOCK(ir, i) (&CJ_VEC_AT((ir)->blocks, cj_block, (i)))
 #define CJ_VAR(ir, i) (&CJ_VEC_AT((ir)->vars, cj_var, (i)))
 #define CJ_INSTR(block, i) (&CJ_VEC_AT((block)->instrs, cj_instr, (i)))
@@ -197,6 +199,9 @@ int cj_version_locals(cj_func_ir *ir);
 /* Unrolls the loops at `sites` (each body cloned per item, fed `x = t[k]`) and versions the
  * locals again; -1 with UnsupportedError (numba's nesting error) or MemoryError. */
 int cj_unroll_loops(cj_func_ir *ir, const cj_unroll_site *sites, int nsites);
+/* cujit.misc.literal.literal_unroll (borrowed, kept for the process), or NULL with the import's
+ * exception. */
+PyObject *cj_literal_unroll_function(void);
 
 /* ---- ir_loc.c ---- */
 /* Source line `line` of the function's file through linecache, with `strip` ("strip",

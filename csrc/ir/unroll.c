@@ -28,8 +28,7 @@ typedef struct unroller {
     int *fresh;       /* per variable: its copy in the copy being made */
 } unroller;
 
-/* cujit.misc.literal.literal_unroll (borrowed, kept for the process), or NULL. */
-static PyObject *literal_unroll_function(void) {
+PyObject *cj_literal_unroll_function(void) {
     static PyObject *fn;
     if (fn == NULL) {
         PyObject *module = PyImport_ImportModule("cujit.misc.literal");
@@ -39,26 +38,14 @@ static PyObject *literal_unroll_function(void) {
     return fn;
 }
 
-static cj_instr *definition(cj_func_ir *ir, int var) {
-    for (int b = 0; b < ir->blocks.len; b++) {
-        cj_block *blk = CJ_BLOCK(ir, b);
-        for (int i = 0; i < blk->instrs.len; i++) {
-            if (CJ_INSTR(blk, i)->dst == var) {
-                return CJ_INSTR(blk, i);
-            }
-        }
-    }
-    return NULL;
-}
-
 /* Whether `in` calls literal_unroll (a GLOBAL of it as the callee). */
 static int is_unroll_call(cj_func_ir *ir, const cj_instr *in) {
     if (in->op != CJ_I_CALL || in->nargs < 1) {
         return 0;
     }
-    const cj_instr *callee = definition(ir, in->args[0]);
+    const cj_instr *callee = cj_ir_first_def(ir, in->args[0]);
     return callee != NULL && callee->op == CJ_I_GLOBAL && callee->obj != NULL &&
-           callee->obj == literal_unroll_function();
+           callee->obj == cj_literal_unroll_function();
 }
 
 static void successors(cj_func_ir *ir, int b, int out[3]) {

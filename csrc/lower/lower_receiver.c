@@ -2,25 +2,12 @@
  * to the GETATTR that bound the method (lower_call.c, lower_list.c, lower_dict_ops.c). */
 #include "lower/lower_internal.h"
 
-/* The first instruction that defines `var`, or NULL. */
-static const cj_instr *first_def(cj_func_ir *ir, int var) {
-    for (int b = 0; b < ir->blocks.len; b++) {
-        cj_block *blk = CJ_BLOCK(ir, b);
-        for (int i = 0; i < blk->instrs.len; i++) {
-            if (CJ_INSTR(blk, i)->dst == var) {
-                return CJ_INSTR(blk, i);
-            }
-        }
-    }
-    return NULL;
-}
-
 /* The GETATTR that bound the called method, through the COPYs a join makes of the stack slot
  * (`l.append(a if c else b)`: the call comes after the branches). */
 const cj_instr *cj_method_getattr(cj_lower *L, const cj_instr *in) {
-    const cj_instr *def = first_def(L->ir, in->args[0]);
+    const cj_instr *def = cj_ir_first_def(L->ir, in->args[0]);
     for (int hops = 0; def != NULL && def->op == CJ_I_COPY && hops < 256; hops++) {
-        def = first_def(L->ir, def->args[0]);
+        def = cj_ir_first_def(L->ir, def->args[0]);
     }
     if (def != NULL && def->op == CJ_I_GETATTR) {
         return def;

@@ -77,15 +77,7 @@ int cj_lower_raise(cj_lower *L, cj_instr *in) {
     int var = in->args[0];
     /* follow copies back to the instruction that made the value */
     for (int hops = 0; hops < 64; hops++) {
-        cj_instr *def = NULL;
-        for (int b = 0; def == NULL && b < ir->blocks.len; b++) {
-            cj_block *blk = CJ_BLOCK(ir, b);
-            for (int i = 0; i < blk->instrs.len; i++) {
-                if (CJ_INSTR(blk, i)->dst == var) {
-                    def = CJ_INSTR(blk, i);
-                }
-            }
-        }
+        cj_instr *def = cj_ir_first_def(ir, var);
         if (def != NULL && def->op == CJ_I_COPY) {
             var = def->args[0];
             continue;

@@ -8,17 +8,6 @@
  * (its text). */
 #include "typing/infer_internal.h"
 
-/* cujit.misc.literal.literal_unroll (borrowed, kept for the process), or NULL. */
-static PyObject *literal_unroll_function(void) {
-    static PyObject *fn;
-    if (fn == NULL) {
-        PyObject *module = PyImport_ImportModule("cujit.misc.literal");
-        fn = module ? PyObject_GetAttrString(module, "literal_unroll") : NULL;
-        Py_XDECREF(module);
-    }
-    return fn;
-}
-
 /* Fails asking the pipeline to unroll the loop over `t` at this call (its place: the block's
  * bytecode offset and the call's index there, the same in the next build). */
 static int request_unroll(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
@@ -38,7 +27,7 @@ static int request_unroll(cj_infer_ctx *c, cj_instr *in, const cj_type *t) {
 }
 
 int cj_type_literal_unroll(cj_infer_ctx *c, cj_instr *in, PyObject *obj, const cj_type **out) {
-    PyObject *fn = literal_unroll_function();
+    PyObject *fn = cj_literal_unroll_function();
     if (fn == NULL || obj != fn) {
         return fn == NULL ? -1 : 2;
     }
