@@ -60,7 +60,9 @@ int cj_fe_appended_tuple(cj_builder *b) {
     if (items == NULL) {
         return -1;
     }
-    memcpy(items, list->args, sizeof(int) * (size_t)lead);
+    if (lead > 0) { /* BUILD_LIST 0 has no args array */
+        memcpy(items, list->args, sizeof(int) * (size_t)lead);
+    }
     int n = appended_items(blk, at, v, items + lead, MAX_ITEMS - lead);
     if (n <= 0) {
         return 0;
