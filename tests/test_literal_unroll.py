@@ -2,11 +2,9 @@
 with that item's own type (ints, floats, bools, strings, arrays, tuples), numba's semantics: an
 argument, a literal tuple, a tuple built in the body; continue, break, return inside, the loop
 variable after the loop, two loops in a row, one inside a range loop, try/except inside, an
-empty tuple. Compared with CPython on random inputs, exact types, the allocator balanced; the
-CUDA version as PTX that ptxas accepts; numba's refusals (nesting, not iterated) with its
+empty tuple. Compared with CPython on random inputs, exact types, the allocator balanced (the
+CUDA version: cuda_kernels/test_unroll_star_ptx.py); numba's refusals (nesting, not iterated) with its
 texts."""
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
@@ -212,45 +210,3 @@ def unifies_after_break(t, n):
 def test_what_is_not_compiled_says_so(fn, args, exc, words):
     with pytest.raises(exc, match=words):
         njit(fn)(*args)
-
-
-def _nvvm_available():
-    try:
-        from cujit import _core
-        _core.nvvm_info()
-        return True
-    except Exception:  # noqa: BLE001  (no libnvvm here: nothing to compile PTX with)
-        return False
-
-
-@pytest.mark.skipif(not _nvvm_available(), reason="libnvvm not found")
-def test_unrolled_in_cuda_kernels_and_device_functions(tmp_path):
-    from cujit import cuda, float64, int64
-
-    @cuda.jit(device=True)
-    def dev_total(t):
-        s = 0.0
-        for x in literal_unroll(t):
-            s += x
-        return s
-
-    def kern(out, x, n):
-        out[0] = dev_total((x, 2, np.float32(1.5), n > 3))
-        k = 0
-        for y in literal_unroll((1, 2.5, 3)):  # one item type is unrolled too on CUDA
-            k += 1
-            out[k] = y * x
-
-    ptx, _ = cuda.compile_ptx(kern, (float64[:], float64, int64))
-    body = ptx[ptx.index(".entry"):]
-    # no loop is left: the items' constants 2, 1.5 and 2.5, 3 appear as immediates
-    assert "0d4000000000000000" in body and "0d3FF8000000000000" in body
-    assert "0d4004000000000000" in body and "0d4008000000000000" in body
-    assert body.count("st.global.f64") == 4 and "bra" not in body
-    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-    if shutil.os.path.exists(ptxas):
-        src = tmp_path / "k.ptx"
-        src.write_text(ptx)
-        r = subprocess.run([ptxas, "-arch=sm_90", "-o", str(src) + ".cubin", str(src)],
-                           capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr
